@@ -1,0 +1,45 @@
+// Package catalog lists burl's verbs with their one-line summaries. It has
+// no dependencies so that the git-burl dispatcher, which only needs names,
+// stays as small and quick to start as a hello-world.
+package catalog
+
+// Verb is one git-burl-<name> binary.
+type Verb struct {
+	Name    string
+	Usage   string // argument synopsis after "git burl <name>"
+	Summary string
+}
+
+// Verbs in the order help lists them: setup, tasks, work, QA, recovery.
+var Verbs = []Verb{
+	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
+	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--body-file FILE]`, "Create a task in READY"},
+	{"status", "[--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
+	{"show", "ID", "Print a task's metadata and body"},
+	{"claim", "[ID]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree"},
+	{"worktree", "[ID] [--ensure]", "Print a task's worktree path (recreate it from its branch with --ensure)"},
+	{"submit", "[ID]", "Check scope and stubs of a DOING task's commits and move it to QA"},
+	{"validate", "ID", "Run every gate (scope, stubs, build, verify) on a QA task and record the report"},
+	{"approve", "ID", "Rebase a QA task onto main, validate again, fast-forward main and move it to DONE"},
+	{"reject", "ID --reason TEXT", "Send a QA task back to READY with a reason (BLOCKED after qa_max_attempts)"},
+	{"block", "ID --reason TEXT", "Move a task to BLOCKED"},
+	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
+	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
+	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
+	{"lock", "list | clear NAME --force", "List locks, or clear one left behind by a dead process"},
+	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},
+	{"clean", "[--yes] [--force]", "Remove worktrees and branches of DONE tasks and orphans"},
+	{"sync", "[--pull | --push]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},
+	{"hook", "commit-msg FILE | pre-push REMOTE URL", "Entry points called by the installed git hooks"},
+	{"hooks", "install [--force] | uninstall | status", "Install the commit-msg and pre-push hooks that enforce the gates"},
+}
+
+// Find returns the verb called name.
+func Find(name string) (Verb, bool) {
+	for _, v := range Verbs {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Verb{}, false
+}

@@ -1,0 +1,169 @@
+// Package cli is the glue every burl binary shares: go-flags parsing, human
+// and --json output, error rendering and exit codes. A verb implements
+// Command; Main does the rest, so every verb behaves the same way.
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/jessevdk/go-flags"
+
+	"github.com/burl-dev/burl/pkg/errs"
+)
+
+// Context is what a verb gets besides its options.
+type Context struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	Stdin  io.Reader
+	Dir    string // the working directory
+	JSON   bool
+}
+
+// Warnf prints a warning to stderr; stdout stays clean for --json.
+func (c *Context) Warnf(format string, args ...any) {
+	fmt.Fprintf(c.Stderr, "burl: warning: "+format+"\n", args...)
+}
+
+// Command is one verb. Its struct fields are go-flags options.
+type Command interface {
+	Run(ctx *Context, args []string) (Output, error)
+}
+
+// Output is a verb's result. It is marshalled as a JSON object for --json
+// (with "ok": true added) and printed by Human otherwise.
+type Output interface {
+	Human(w io.Writer)
+}
+
+// JSONFlag is embedded in every verb's options.
+type JSONFlag struct {
+	JSON bool `long:"json" description:"Print one JSON document on stdout (see git-burl(1), JSON OUTPUT)"`
+}
+
+// Wants reports whether --json was given.
+func (j JSONFlag) Wants() bool { return j.JSON }
+
+// Main parses args into cmd, runs it and returns the exit code.
+func Main(verb, usage, summary string, cmd Command, args []string) int {
+	ctx := &Context{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}
+	ctx.Dir, _ = os.Getwd()
+	return Exec(ctx, verb, usage, summary, cmd, args)
+}
+
+// Exec is Main with explicit streams, for tests.
+func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string) int {
+	p := flags.NewNamedParser("git burl "+verb, flags.HelpFlag|flags.PassDoubleDash)
+	p.Usage = usage
+	p.ShortDescription = summary
+	p.LongDescription = summary + "\n\nSee git help burl-" + verb + " for the manual page."
+	if _, err := p.AddGroup("Options", "", cmd); err != nil {
+		fmt.Fprintf(ctx.Stderr, "burl: internal error: %v\n", err)
+		return 1
+	}
+	rest, err := p.ParseArgs(args)
+	if j, ok := cmd.(interface{ Wants() bool }); ok {
+		ctx.JSON = j.Wants()
+	}
+	if err != nil {
+		var fe *flags.Error
+		if errors.As(err, &fe) && fe.Type == flags.ErrHelp {
+			fmt.Fprint(ctx.Stdout, fe.Message)
+			return 0
+		}
+		return Fail(ctx, errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb))
+	}
+	out, err := cmd.Run(ctx, rest)
+	if err != nil {
+		return Fail(ctx, err)
+	}
+	if ctx.JSON {
+		return emitJSON(ctx, out)
+	}
+	if out != nil {
+		out.Human(ctx.Stdout)
+	}
+	return 0
+}
+
+func emitJSON(ctx *Context, out Output) int {
+	body := []byte("{}")
+	if out != nil {
+		var err error
+		if body, err = json.Marshal(out); err != nil {
+			return Fail(ctx, err)
+		}
+	}
+	var b bytes.Buffer
+	if bytes.Equal(body, []byte("{}")) || !bytes.HasPrefix(body, []byte("{")) {
+		b.WriteString(`{"ok":true}`)
+	} else {
+		b.WriteString(`{"ok":true,`)
+		b.Write(body[1:])
+	}
+	b.WriteByte('\n')
+	_, _ = ctx.Stdout.Write(b.Bytes())
+	return 0
+}
+
+// HumanViolations lets an error's Violations render themselves.
+type HumanViolations interface {
+	HumanLines() []string
+}
+
+// Fail renders err and returns its exit code.
+func Fail(ctx *Context, err error) int {
+	kind := errs.KindOf(err)
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		e = &errs.Error{Kind: kind, Reason: err.Error()}
+	}
+	if ctx.JSON {
+		type jerr struct {
+			Kind       string `json:"kind"`
+			Message    string `json:"message"`
+			Fix        string `json:"fix,omitempty"`
+			Violations any    `json:"violations,omitempty"`
+		}
+		msg := e.Error()
+		doc := struct {
+			OK    bool `json:"ok"`
+			Error jerr `json:"error"`
+		}{Error: jerr{Kind: kind.String(), Message: msg, Fix: e.Fix, Violations: e.Violations}}
+		data, _ := json.Marshal(doc)
+		fmt.Fprintf(ctx.Stdout, "%s\n", data)
+		return int(kind)
+	}
+	var b strings.Builder
+	title := e.Title
+	if title == "" {
+		title = "Error"
+	}
+	fmt.Fprintf(&b, "❌ %s\n", title)
+	if e.Reason != "" {
+		fmt.Fprintf(&b, "\n%s\n", indentReason(e.Reason))
+	}
+	if hv, ok := e.Violations.(HumanViolations); ok {
+		b.WriteString("\n")
+		for _, l := range hv.HumanLines() {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	if e.Fix != "" {
+		fmt.Fprintf(&b, "\nFix: %s\n", e.Fix)
+	}
+	fmt.Fprint(ctx.Stderr, b.String())
+	return int(kind)
+}
+
+func indentReason(r string) string {
+	lines := strings.Split(strings.TrimRight(r, "\n"), "\n")
+	lines[0] = "Reason: " + lines[0]
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,316 @@
+// Package config reads .burl/.workflow/config.yaml: the PRD 8.2 settings
+// with their defaults. An invalid value is an error naming the key, the
+// file and the line; an unknown key is a warning (a newer burl may have
+// written it), with the nearest known key suggested.
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/burl-dev/burl/pkg/suggest"
+)
+
+// Config is the parsed workflow configuration.
+type Config struct {
+	MaxParallel            int
+	WorkflowBranch         string
+	WorkflowWorktree       string
+	WorkflowAutoCommit     bool
+	WorkflowAutoPush       bool
+	MainBranch             string
+	Remote                 string
+	MergeStrategy          string
+	PushMainOnApprove      bool
+	PushTaskBranchOnSubmit bool
+	LockStaleMinutes       int
+	UseGlobalClaimLock     bool
+	QAMaxAttempts          int
+	AutoPriorityBoost      bool
+	BuildCommand           string
+	BuildTimeout           time.Duration
+	StubPatterns           []string
+	StubCheckExtensions    []string
+	ConflictPolicy         string
+
+	// Warnings are unknown keys and other things worth telling the user.
+	Warnings []string
+}
+
+// DefaultStubPatterns is the PRD 8.2 list.
+var DefaultStubPatterns = []string{
+	"TODO", "FIXME", "XXX", "HACK", "unimplemented!", "todo!",
+	`panic!\s*\(\s*"not implemented`, "NotImplementedError", "raise NotImplemented",
+	`^\s*pass\s*$`, `^\s*\.\.\.\s*$`,
+}
+
+// DefaultStubExtensions is the PRD list plus common source extensions.
+var DefaultStubExtensions = []string{
+	"rs", "py", "ts", "js", "tsx", "jsx", "go", "java", "kt", "rb", "c", "h", "cc", "cpp", "cs", "swift", "sh",
+}
+
+// Default is the configuration used for keys a file does not set.
+func Default() *Config {
+	return &Config{
+		MaxParallel:         3,
+		WorkflowBranch:      "burl",
+		WorkflowWorktree:    ".burl",
+		WorkflowAutoCommit:  true,
+		MainBranch:          "main",
+		Remote:              "origin",
+		MergeStrategy:       "rebase_ff_only",
+		LockStaleMinutes:    120,
+		UseGlobalClaimLock:  true,
+		QAMaxAttempts:       3,
+		AutoPriorityBoost:   true,
+		BuildTimeout:        30 * time.Minute,
+		StubPatterns:        append([]string(nil), DefaultStubPatterns...),
+		StubCheckExtensions: append([]string(nil), DefaultStubExtensions...),
+		ConflictPolicy:      "fail",
+	}
+}
+
+// Error is an invalid config value.
+type Error struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
+}
+
+type field struct {
+	set func(c *Config, v *yaml.Node) error
+}
+
+func boolField(get func(*Config) *bool) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		var b bool
+		if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
+			return fmt.Errorf("must be true or false, not %q", v.Value)
+		}
+		*get(c) = b
+		return nil
+	}}
+}
+
+func intField(min int, get func(*Config) *int) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		n, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || n < min {
+			return fmt.Errorf("must be a whole number >= %d, not %q", min, v.Value)
+		}
+		*get(c) = n
+		return nil
+	}}
+}
+
+func strField(allowed []string, get func(*Config) *string) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		if v.Kind != yaml.ScalarNode {
+			return fmt.Errorf("must be a string")
+		}
+		s := v.Value
+		if v.Tag == "!!null" {
+			s = ""
+		}
+		if allowed != nil {
+			ok := false
+			for _, a := range allowed {
+				ok = ok || a == s
+			}
+			if !ok {
+				return fmt.Errorf("must be one of %s, not %q", strings.Join(allowed, ", "), s)
+			}
+		}
+		*get(c) = s
+		return nil
+	}}
+}
+
+func listField(get func(*Config) *[]string) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			*get(c) = nil
+			return nil
+		}
+		if v.Kind != yaml.SequenceNode {
+			return fmt.Errorf("must be a list")
+		}
+		var out []string
+		for _, it := range v.Content {
+			if it.Kind != yaml.ScalarNode {
+				return fmt.Errorf("entries must be strings")
+			}
+			out = append(out, it.Value)
+		}
+		*get(c) = out
+		return nil
+	}}
+}
+
+var refName = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
+
+func nameField(get func(*Config) *string) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		if v.Kind != yaml.ScalarNode || !refName.MatchString(v.Value) || strings.Contains(v.Value, "..") || strings.HasPrefix(v.Value, "-") {
+			return fmt.Errorf("must be a branch or remote name, not %q", v.Value)
+		}
+		*get(c) = v.Value
+		return nil
+	}}
+}
+
+var fields = map[string]field{
+	"max_parallel":                 intField(0, func(c *Config) *int { return &c.MaxParallel }),
+	"workflow_branch":              nameField(func(c *Config) *string { return &c.WorkflowBranch }),
+	"workflow_worktree":            strField(nil, func(c *Config) *string { return &c.WorkflowWorktree }),
+	"workflow_auto_commit":         boolField(func(c *Config) *bool { return &c.WorkflowAutoCommit }),
+	"workflow_auto_push":           boolField(func(c *Config) *bool { return &c.WorkflowAutoPush }),
+	"main_branch":                  nameField(func(c *Config) *string { return &c.MainBranch }),
+	"remote":                       nameField(func(c *Config) *string { return &c.Remote }),
+	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
+	"push_main_on_approve":         boolField(func(c *Config) *bool { return &c.PushMainOnApprove }),
+	"push_task_branch_on_submit":   boolField(func(c *Config) *bool { return &c.PushTaskBranchOnSubmit }),
+	"lock_stale_minutes":           intField(1, func(c *Config) *int { return &c.LockStaleMinutes }),
+	"use_global_claim_lock":        boolField(func(c *Config) *bool { return &c.UseGlobalClaimLock }),
+	"qa_max_attempts":              intField(1, func(c *Config) *int { return &c.QAMaxAttempts }),
+	"auto_priority_boost_on_retry": boolField(func(c *Config) *bool { return &c.AutoPriorityBoost }),
+	"build_command":                strField(nil, func(c *Config) *string { return &c.BuildCommand }),
+	"build_timeout": {func(c *Config, v *yaml.Node) error {
+		d, err := time.ParseDuration(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || d <= 0 {
+			return fmt.Errorf("must be a positive duration such as 30m or 90s, not %q", v.Value)
+		}
+		c.BuildTimeout = d
+		return nil
+	}},
+	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
+	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
+	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
+}
+
+// keys is every known key, sorted, for suggestions.
+var keys = func() []string {
+	out := make([]string, 0, len(fields))
+	for k := range fields {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}()
+
+// Parse reads config bytes; name is the file's path for messages.
+func Parse(name string, data []byte) (*Config, error) {
+	c := Default()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{File: name, Line: 0, Key: "(file)", Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(doc.Content) == 0 {
+		return c, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{File: name, Line: root.Line, Key: "(file)", Msg: "must be a mapping of keys to values"}
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		f, ok := fields[k.Value]
+		if !ok {
+			w := fmt.Sprintf("%s:%d: unknown key %q ignored", name, k.Line, k.Value)
+			if s := suggest.Nearest(k.Value, keys, 4); s != "" {
+				w += fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			c.Warnings = append(c.Warnings, w)
+			continue
+		}
+		if err := f.set(c, v); err != nil {
+			return nil, &Error{File: name, Line: k.Line, Key: k.Value, Msg: err.Error()}
+		}
+	}
+	for i, p := range c.StubPatterns {
+		if _, err := regexp.Compile(p); err != nil {
+			return nil, &Error{File: name, Line: root.Line, Key: "stub_patterns", Msg: fmt.Sprintf("entry %d %q is not a valid regular expression: %v", i+1, p, err)}
+		}
+	}
+	return c, nil
+}
+
+// Load reads the config file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Render writes the initial config file: every key with its default and a
+// comment, so the file documents itself.
+func Render(c *Config) []byte {
+	var b bytes.Buffer
+	q := func(s string) string {
+		out, _ := yaml.Marshal(s)
+		return strings.TrimSpace(string(out))
+	}
+	list := func(xs []string) string {
+		var parts []string
+		for _, x := range xs {
+			parts = append(parts, "  - "+q(x))
+		}
+		return "\n" + strings.Join(parts, "\n")
+	}
+	fmt.Fprintf(&b, `# burl workflow configuration (see git-burl(1) for every key).
+max_parallel: %d                 # tasks allowed in DOING at once (0 = no cap)
+
+# Workflow state (durable, in git). workflow_branch/workflow_worktree are
+# informational here: the clone's git config burl.branch / burl.worktree decide.
+workflow_branch: %s
+workflow_worktree: %s
+workflow_auto_commit: %t        # commit workflow state after every transition
+workflow_auto_push: %t         # push it too (the remote is the coordination point)
+
+# Git behaviour
+main_branch: %s
+remote: %s
+merge_strategy: %s   # rebase_ff_only | ff_only | manual
+push_main_on_approve: %t
+push_task_branch_on_submit: %t
+
+# Concurrency/locks
+lock_stale_minutes: %d
+use_global_claim_lock: %t
+
+# QA policy
+qa_max_attempts: %d
+auto_priority_boost_on_retry: %t
+
+# Validation: run in the task worktree; "" disables the build gate
+build_command: %s
+build_timeout: %s
+
+# Stub patterns are applied to ADDED lines of the diff only
+stub_patterns:%s
+
+stub_check_extensions: [%s]
+
+# When declared scopes of a READY task and a DOING task overlap
+conflict_policy: %s            # fail | warn | ignore
+`, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
+		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
+		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy)
+	return b.Bytes()
+}

@@ -1,0 +1,88 @@
+// Package fsx is how burl changes files: atomic replace (temp file + rename)
+// and atomic moves between bucket directories, with the PRD's copy+delete
+// fallback when a rename crosses filesystems.
+package fsx
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/natefinch/atomic"
+
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/osx"
+)
+
+// WriteFile replaces path atomically: readers see the old or the new
+// content, never a mix, even if we crash mid-write.
+func WriteFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomic.WriteFile(path, bytes.NewReader(data))
+}
+
+// Degraded is returned (with a nil-equivalent outcome: the file did move)
+// when a move had to fall back to copy+delete. Callers warn and go on.
+type Degraded struct{ Src, Dst string }
+
+func (d *Degraded) Error() string {
+	return fmt.Sprintf("moved %s to %s by copy+delete (different filesystems): not atomic; if burl was interrupted, run git burl doctor", d.Src, d.Dst)
+}
+
+// Move renames src to dst, refusing to overwrite an existing dst. When the
+// rename crosses devices it copies, syncs, then deletes src and returns a
+// *Degraded describing that.
+func Move(src, dst string) error {
+	if err := faults.Fail("rename"); err != nil {
+		return &os.LinkError{Op: "rename", Old: src, New: dst, Err: err}
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return fmt.Errorf("cannot move %s: %s already exists", src, dst)
+	}
+	err := os.Rename(src, dst)
+	if err == nil && !faults.ForceEXDEV {
+		return nil
+	}
+	if faults.ForceEXDEV && err == nil {
+		// Undo the rename so the fallback below really copies and deletes.
+		if err := os.Rename(dst, src); err != nil {
+			return err
+		}
+	} else if !osx.IsCrossDevice(err) {
+		return err
+	}
+	if err := copyFile(src, dst); err != nil {
+		_ = os.Remove(dst)
+		return err
+	}
+	faults.CrashPoint("move", "copied")
+	if err := os.Remove(src); err != nil {
+		return err
+	}
+	return &Degraded{Src: src, Dst: dst}
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

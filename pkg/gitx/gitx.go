@@ -1,0 +1,191 @@
+// Package gitx is the one way burl runs git: argv arrays (never a shell
+// string), typed errors that carry git's stderr, retries while git's own
+// lock files are held by another process, and a trace mode (BURL_TRACE=1)
+// that prints every git command with its duration.
+package gitx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/errs"
+)
+
+// Git runs git commands in one directory.
+type Git struct {
+	Dir string
+	// Env is appended to the process environment for every command.
+	Env []string
+}
+
+// In returns a runner for dir.
+func In(dir string) Git { return Git{Dir: dir} }
+
+// Error is a git command that exited non-zero or could not start.
+type Error struct {
+	Args     []string
+	Dir      string
+	ExitCode int
+	Stderr   string
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.ExitCode)
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+// ErrKind makes every git failure exit 3 unless a caller classifies it.
+func (e *Error) ErrKind() errs.Kind { return errs.Git }
+
+// ExitCodeOf returns git's exit code for err, or -1 when err is not a git exit.
+func ExitCodeOf(err error) int {
+	var ge *Error
+	if errors.As(err, &ge) {
+		return ge.ExitCode
+	}
+	return -1
+}
+
+var trace = os.Getenv("BURL_TRACE") != ""
+
+// lockWait bounds how long we wait for another git process's index.lock or
+// ref lock: agents run many git commands at once in one repository, and a
+// held lock is almost always released within milliseconds.
+const lockWait = 10 * time.Second
+
+func (g Git) command(args []string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = g.Dir
+	// Our parsing of git's messages (lock contention, porcelain) needs the C
+	// locale, and a credential prompt would hang an agent loop forever.
+	env := append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(env, g.Env...)
+	return cmd
+}
+
+// Run runs git and returns stdout with surrounding whitespace trimmed.
+func (g Git) Run(args ...string) (string, error) {
+	out, err := g.RunInput(nil, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// RunInput runs git with stdin and returns stdout untouched.
+func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
+	deadline := time.Now().Add(lockWait)
+	delay := 5 * time.Millisecond
+	for {
+		out, err := g.once(stdin, args)
+		if err == nil || !lockContention(err) || time.Now().After(deadline) {
+			return out, err
+		}
+		time.Sleep(delay)
+		if delay < 200*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+func (g Git) once(stdin []byte, args []string) ([]byte, error) {
+	cmd := g.command(args)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	start := time.Now()
+	err := cmd.Run()
+	if trace {
+		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", g.Dir, strings.Join(args, " "), time.Since(start).Round(time.Microsecond))
+	}
+	if err != nil {
+		return stdout.Bytes(), wrap(args, g.Dir, err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+func wrap(args []string, dir string, err error, stderr string) error {
+	code := -1
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if stderr == "" {
+		stderr = err.Error()
+	}
+	return &Error{Args: args, Dir: dir, ExitCode: code, Stderr: stderr}
+}
+
+// lockContention recognises git failing because another git holds a lock.
+func lockContention(err error) bool {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	s := ge.Stderr
+	return strings.Contains(s, ".lock': File exists") ||
+		strings.Contains(s, "cannot lock ref") ||
+		strings.Contains(s, "Unable to create") && strings.Contains(s, ".lock") ||
+		strings.Contains(s, "could not lock config file")
+}
+
+// Test runs git and maps exit 0 to true and exit 1 to false (as for
+// `merge-base --is-ancestor`, `diff --quiet`, `config --get`); any other
+// outcome is an error.
+func (g Git) Test(args ...string) (bool, error) {
+	_, err := g.Run(args...)
+	if err == nil {
+		return true, nil
+	}
+	if ExitCodeOf(err) == 1 {
+		return false, nil
+	}
+	return false, err
+}
+
+// Stream runs git and hands its stdout to fn as it is produced, so large
+// outputs (diffs) are never held in memory. fn must consume the reader.
+func (g Git) Stream(fn func(io.Reader) error, args ...string) error {
+	cmd := g.command(args)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return wrap(args, g.Dir, err, "")
+	}
+	ferr := fn(out)
+	// Drain so git never blocks on a full pipe when fn stopped early.
+	_, _ = io.Copy(io.Discard, out)
+	werr := cmd.Wait()
+	if trace {
+		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", g.Dir, strings.Join(args, " "), time.Since(start).Round(time.Microsecond))
+	}
+	if werr != nil {
+		return wrap(args, g.Dir, werr, stderr.String())
+	}
+	return ferr
+}
+
+// Interactive runs git with the user's terminal attached, for commands
+// whose output the user should see as it happens.
+func (g Git) Interactive(stdout, stderr io.Writer, args ...string) error {
+	cmd := g.command(args)
+	var buf bytes.Buffer
+	cmd.Stdout = stdout
+	cmd.Stderr = io.MultiWriter(stderr, &buf)
+	if err := cmd.Run(); err != nil {
+		return wrap(args, g.Dir, err, buf.String())
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+// Package lock implements PRD 10.2: lock files created with create_new
+// semantics (O_EXCL), holding who took them and why. A lock is never
+// cleared automatically: stale and dead ones are only reported.
+package lock
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
+)
+
+// Well-known lock names besides task IDs.
+const (
+	Workflow = "workflow"
+	Claim    = "claim"
+)
+
+// Info is a lock file's content.
+type Info struct {
+	Owner     string    `json:"owner"`
+	Host      string    `json:"host"`
+	PID       int       `json:"pid"`
+	CreatedAt time.Time `json:"created_at"`
+	Action    string    `json:"action"`
+}
+
+// Lock is a held lock.
+type Lock struct {
+	Name string
+	Path string
+}
+
+// Dir is a directory of lock files.
+type Dir struct {
+	Path string
+	// Rel renders a path for messages (relative to the repo root).
+	Rel func(string) string
+	// StaleAfter is lock_stale_minutes.
+	StaleAfter time.Duration
+}
+
+func (d Dir) file(name string) string { return filepath.Join(d.Path, name+".lock") }
+
+func (d Dir) rel(p string) string {
+	if d.Rel != nil {
+		return d.Rel(p)
+	}
+	return p
+}
+
+// Acquire takes lock name for action, failing at once (exit 4) if another
+// process holds it.
+func (d Dir) Acquire(name string, me Info) (*Lock, error) {
+	p := d.file(name)
+	body, _ := json.Marshal(me)
+	for attempt := 0; ; attempt++ {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, werr := f.Write(append(body, '\n'))
+			cerr := f.Close()
+			if werr != nil || cerr != nil {
+				_ = os.Remove(p)
+				return nil, fmt.Errorf("writing lock %s: %v", d.rel(p), errors.Join(werr, cerr))
+			}
+			return &Lock{Name: name, Path: p}, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
+			if err := os.MkdirAll(d.Path, 0o755); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("creating lock %s: %w", d.rel(p), err)
+		}
+		return nil, d.heldError(name, p)
+	}
+}
+
+// AcquireWait is Acquire retried for up to wait: for the workflow lock,
+// whose holders keep it only for the milliseconds of a file move and a
+// commit, so that a burst of agents queues instead of failing.
+func (d Dir) AcquireWait(name string, me Info, wait time.Duration) (*Lock, error) {
+	deadline := time.Now().Add(wait)
+	delay := 2 * time.Millisecond
+	for {
+		l, err := d.Acquire(name, me)
+		if err == nil || errs.KindOf(err) != errs.Lock || time.Now().After(deadline) {
+			return l, err
+		}
+		time.Sleep(delay)
+		if delay < 50*time.Millisecond {
+			delay = delay * 3 / 2
+		}
+	}
+}
+
+func (d Dir) heldError(name, p string) error {
+	what := "task is locked by another process"
+	switch name {
+	case Workflow:
+		what = "the workflow is locked by another burl command"
+	case Claim:
+		what = "another claim is choosing the next task"
+	}
+	e := errs.New(errs.Lock, "%s\nLock: %s", what, d.rel(p))
+	if st, err := d.Stat(name); err == nil {
+		e.Reason = fmt.Sprintf("%s\nLock: %s (%s)", what, d.rel(p), st.Describe())
+	}
+	return e.WithFix("wait for it to finish; if its process is gone: git burl lock list, then git burl lock clear %s --force", name)
+}
+
+// Release removes the lock file.
+func (l *Lock) Release() error {
+	if l == nil {
+		return nil
+	}
+	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Status is a lock seen by list/doctor.
+type Status struct {
+	Name  string        `json:"name"`
+	Path  string        `json:"path"`
+	Info  Info          `json:"info"`
+	Age   time.Duration `json:"-"`
+	AgeS  int64         `json:"age_seconds"`
+	Stale bool          `json:"stale"`
+	// Dead: the owner process is on this host and no longer running.
+	Dead bool `json:"dead"`
+	// Unreadable: the lock file is empty or not our JSON (a crash mid-write).
+	Unreadable bool `json:"unreadable"`
+}
+
+// Describe is "created 34m ago by worker@HOST (pid 123, claim)".
+func (s Status) Describe() string {
+	if s.Unreadable {
+		return fmt.Sprintf("unreadable lock file, %s old", humanAge(s.Age))
+	}
+	d := fmt.Sprintf("created %s ago by %s@%s (pid %d, %s)", humanAge(s.Age), s.Info.Owner, s.Info.Host, s.Info.PID, s.Info.Action)
+	if s.Dead {
+		d += "; that process is no longer running"
+	} else if s.Stale {
+		d += "; stale"
+	}
+	return d
+}
+
+func humanAge(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// Stat reads one lock.
+func (d Dir) Stat(name string) (Status, error) {
+	p := d.file(name)
+	st := Status{Name: name, Path: d.rel(p)}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return st, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return st, err
+	}
+	host, _ := os.Hostname()
+	if json.Unmarshal(data, &st.Info) != nil || st.Info.CreatedAt.IsZero() {
+		st.Unreadable = true
+		st.Info.CreatedAt = fi.ModTime()
+	}
+	st.Age = time.Since(st.Info.CreatedAt)
+	st.AgeS = int64(st.Age.Seconds())
+	st.Stale = d.StaleAfter > 0 && st.Age > d.StaleAfter
+	st.Dead = !st.Unreadable && st.Info.Host == host && st.Info.PID > 0 && !osx.ProcessAlive(st.Info.PID)
+	return st, nil
+}
+
+// List reads every lock in the directory, sorted by name.
+func (d Dir) List() ([]Status, error) {
+	ents, err := os.ReadDir(d.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Status
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || e.IsDir() {
+			continue
+		}
+		st, err := d.Stat(name)
+		if err != nil {
+			continue // released while we looked
+		}
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Held reports whether lock name exists.
+func (d Dir) Held(name string) bool {
+	_, err := os.Lstat(d.file(name))
+	return err == nil
+}
+
+// Clear removes a lock someone else holds; the caller has checked --force.
+func (d Dir) Clear(name string) error {
+	p := d.file(name)
+	if err := os.Remove(p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errs.New(errs.User, "no lock named %s (%s)", name, d.rel(p)).WithFix("git burl lock list")
+		}
+		return err
+	}
+	return nil
+}

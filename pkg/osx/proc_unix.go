@@ -1,0 +1,28 @@
+//go:build !windows
+
+package osx
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// ProcessAlive reports whether pid is a running process on this host.
+func ProcessAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Exec replaces this process with path, so exit codes, signals and the
+// terminal pass straight through (git-burl dispatching to git-burl-<verb>).
+func Exec(path string, argv []string) error {
+	return syscall.Exec(path, argv, os.Environ())
+}
+
+// IsCrossDevice reports a rename that failed because src and dst are on
+// different filesystems.
+func IsCrossDevice(err error) bool { return errors.Is(err, syscall.EXDEV) }

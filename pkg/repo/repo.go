@@ -1,0 +1,132 @@
+// Package repo finds the repository burl works on, from any directory: the
+// main worktree, a subdirectory, a task worktree or the workflow worktree.
+// It is the only place that knows where things live on disk.
+package repo
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// Defaults for the bootstrap settings; they can be overridden per clone with
+// `git config burl.branch` / `git config burl.worktree`, never from the
+// config file, because that file lives on the workflow branch itself.
+const (
+	DefaultBranch   = "burl"
+	DefaultWorktree = ".burl"
+	// WorktreesDirName holds the task worktrees, beside the workflow worktree.
+	WorktreesDirName = ".worktrees"
+)
+
+// Repo is a resolved repository.
+type Repo struct {
+	Root      string // the main worktree
+	CommonDir string // shared .git directory
+	Toplevel  string // the worktree the command runs in ("" if outside any)
+	Branch    string // workflow branch name
+	Worktree  string // absolute path of the workflow worktree
+	Git       gitx.Git
+}
+
+// WorkflowDir is where all workflow state lives.
+func (r *Repo) WorkflowDir() string { return filepath.Join(r.Worktree, ".workflow") }
+
+// WorktreesDir is where task worktrees are created.
+func (r *Repo) WorktreesDir() string { return filepath.Join(r.Root, WorktreesDirName) }
+
+// Rel renders p relative to the repository root for messages, which then
+// read the same from every directory.
+func (r *Repo) Rel(p string) string {
+	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// Resolve finds the repository containing dir.
+func Resolve(dir string) (*Repo, error) {
+	g := gitx.In(dir)
+	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	if err != nil {
+		if gitx.ExitCodeOf(err) == 128 {
+			return nil, errs.New(errs.User, "%s is not inside a git repository", dir).
+				WithFix("run burl inside a git repository (git init, then commit once)")
+		}
+		return nil, err
+	}
+	lines := strings.Split(out, "\n")
+	r := &Repo{CommonDir: filepath.Clean(lines[0])}
+	if len(lines) > 1 {
+		r.Toplevel = filepath.Clean(lines[1])
+	}
+	if filepath.Base(r.CommonDir) == ".git" {
+		r.Root = filepath.Dir(r.CommonDir)
+	} else if r.Root, err = mainWorktree(g); err != nil {
+		return nil, err
+	}
+	if r.Root == "" {
+		return nil, errs.New(errs.User, "%s is a bare repository; burl needs a working tree", r.CommonDir)
+	}
+	r.Git = gitx.In(r.Root)
+	if err := r.readBootstrap(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// mainWorktree covers repositories whose git dir is not <root>/.git
+// (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
+// always the main worktree.
+func mainWorktree(g gitx.Git) (string, error) {
+	out, err := g.Run("worktree", "list", "--porcelain")
+	if err != nil {
+		return "", err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			return filepath.Clean(p), nil
+		}
+		if l == "bare" {
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+func (r *Repo) readBootstrap() error {
+	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
+	out, err := r.Git.Run("config", "--get-regexp", `^burl\.(branch|worktree)$`)
+	if err != nil && gitx.ExitCodeOf(err) != 1 {
+		return err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		k, v, _ := strings.Cut(l, " ")
+		switch k {
+		case "burl.branch":
+			r.Branch = v
+		case "burl.worktree":
+			r.Worktree = v
+		}
+	}
+	if r.Branch == "" || strings.ContainsAny(r.Branch, " ~^:?*[\\") {
+		return errs.New(errs.User, "git config burl.branch %q is not a valid branch name", r.Branch).
+			WithFix("git config burl.branch burl")
+	}
+	wt := filepath.Clean(filepath.FromSlash(r.Worktree))
+	if filepath.IsAbs(wt) || wt == "." || strings.HasPrefix(wt, "..") {
+		return errs.New(errs.User, "git config burl.worktree %q must be a path inside the repository", r.Worktree).
+			WithFix("git config burl.worktree .burl")
+	}
+	r.Worktree = filepath.Join(r.Root, wt)
+	return nil
+}
+
+// Initialized reports whether the workflow worktree has been set up.
+func (r *Repo) Initialized() bool {
+	st, err := os.Stat(filepath.Join(r.WorkflowDir(), "config.yaml"))
+	return err == nil && !st.IsDir()
+}

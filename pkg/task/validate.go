@@ -1,0 +1,83 @@
+package task
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var listKeys = []string{KeyAffects, KeyAffectsGlobs, KeyMustNotTouch, KeyDependsOn, KeyTags}
+
+// Validate checks what burl relies on in a parsed task. fileID is the ID
+// taken from the file name ("" to skip that check). Errors are *ParseError
+// with the file line of the offending key.
+func (t *Task) Validate(fileID string) error {
+	line := func(key string) int {
+		if i, ok := t.keys[key]; ok {
+			return t.root.Content[i].Line + 1
+		}
+		return 0
+	}
+	id := t.Str(KeyID)
+	if id == "" {
+		return perr(0, "missing required key %q", KeyID)
+	}
+	if _, ok := IDNumber(id); !ok {
+		return perr(line(KeyID), "id %q is not of the form TASK-001", id)
+	}
+	if fileID != "" && id != fileID {
+		return perr(line(KeyID), "id %s does not match the file name (%s)", id, fileID)
+	}
+	if strings.TrimSpace(t.Str(KeyTitle)) == "" {
+		return perr(line(KeyTitle), "missing required key %q", KeyTitle)
+	}
+	if p := t.Str(KeyPriority); p != "" && PriorityRank(p) == len(Priorities) {
+		return perr(line(KeyPriority), "priority %q is not one of %s", p, strings.Join(Priorities, ", "))
+	}
+	for k, i := range t.keys {
+		v := t.root.Content[i+1]
+		isList := false
+		for _, lk := range listKeys {
+			isList = isList || lk == k
+		}
+		switch {
+		case isList:
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				continue
+			}
+			if v.Kind != yaml.SequenceNode {
+				return perr(line(k), "%s must be a list", k)
+			}
+			for _, c := range v.Content {
+				if c.Kind != yaml.ScalarNode {
+					return perr(c.Line+1, "%s entries must be plain strings", k)
+				}
+			}
+		case k == KeyQAAttempts:
+			if s := t.Str(k); s != "" && strings.Trim(s, "0123456789") != "" {
+				return perr(line(k), "%s must be a whole number, not %q", k, s)
+			}
+		}
+	}
+	for _, k := range []string{KeyAffects, KeyAffectsGlobs, KeyMustNotTouch} {
+		for _, p := range t.List(k) {
+			if err := CheckRelPath(p); err != nil {
+				return perr(line(k), "%s: %v", k, err)
+			}
+		}
+	}
+	for _, d := range t.List(KeyDependsOn) {
+		if _, ok := IDNumber(d); !ok {
+			return perr(line(KeyDependsOn), "depends_on entry %q is not a task ID like TASK-001", d)
+		}
+	}
+	if wt := t.Worktree(); wt != "" {
+		if err := CheckRelPath(wt); err != nil {
+			return perr(line(KeyWorktree), "worktree: %v", err)
+		}
+	}
+	if b := t.Branch(); b != "" && (strings.ContainsAny(b, " ~^:?*[\\") || strings.Contains(b, "..") || strings.HasPrefix(b, "-")) {
+		return perr(line(KeyBranch), "branch %q is not a valid branch name", b)
+	}
+	return nil
+}

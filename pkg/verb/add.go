@@ -1,0 +1,141 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("add", func() cli.Command { return &addCmd{} }) }
+
+type addCmd struct {
+	cli.JSONFlag
+	Priority     string   `short:"p" long:"priority" value-name:"P" choice:"critical" choice:"high" choice:"medium" choice:"low" default:"medium" description:"Claim order"`
+	Affects      []string `long:"affects" value-name:"PATH" description:"A file (or directory ending in /) the task may change; repeatable"`
+	AffectsGlobs []string `long:"affects-glob" value-name:"GLOB" description:"A glob of files the task may change or create, e.g. src/player/**; repeatable"`
+	MustNotTouch []string `long:"must-not-touch" value-name:"GLOB" description:"A glob the task must not change; repeatable"`
+	DependsOn    []string `long:"depends-on" value-name:"ID" description:"A task that must be DONE before this one can be claimed; repeatable"`
+	Tags         []string `long:"tags" value-name:"TAG" description:"Free-form tags (comma-separated or repeated)"`
+	Verify       string   `long:"verify" value-name:"CMD" description:"Extra command validate runs in the task worktree (after build_command)"`
+	BodyFile     string   `long:"body-file" value-name:"FILE" description:"Markdown body of the task ('-' reads standard input)"`
+}
+
+type addOut struct {
+	Task map[string]any `json:"task"`
+	id   string
+	path string
+}
+
+func (o addOut) Human(w io.Writer) {
+	fmt.Fprintf(w, "Created %s in READY: %s\n", o.id, o.path)
+}
+
+func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
+		return nil, usageErr("add", "expects one non-empty TITLE (quote it)")
+	}
+	title := strings.TrimSpace(args[0])
+	if strings.ContainsAny(title, "\n\r") {
+		return nil, errs.New(errs.User, "the title must be one line").WithFix("put details in the body: --body-file FILE")
+	}
+	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
+	for _, p := range c.Affects {
+		if err := task.CheckRelPath(p); err != nil {
+			return nil, errs.New(errs.User, "--affects: %v", err)
+		}
+		spec.Affects = append(spec.Affects, p)
+	}
+	for _, list := range []struct {
+		flag string
+		in   []string
+		out  *[]string
+	}{{"--affects-glob", c.AffectsGlobs, &spec.AffectsGlobs}, {"--must-not-touch", c.MustNotTouch, &spec.MustNotTouch}} {
+		for _, g := range list.in {
+			if err := task.CheckRelPath(g); err != nil {
+				return nil, errs.New(errs.User, "%s: %v", list.flag, err)
+			}
+			if !doublestar.ValidatePattern(g) {
+				return nil, errs.New(errs.User, "%s: %q is not a valid glob", list.flag, g)
+			}
+			*list.out = append(*list.out, g)
+		}
+	}
+	for _, t := range c.Tags {
+		for _, part := range strings.Split(t, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				spec.Tags = append(spec.Tags, part)
+			}
+		}
+	}
+	if c.BodyFile != "" {
+		var data []byte
+		var err error
+		if c.BodyFile == "-" {
+			data, err = io.ReadAll(ctx.Stdin)
+		} else {
+			data, err = os.ReadFile(c.BodyFile)
+		}
+		if err != nil {
+			return nil, errs.New(errs.User, "reading --body-file: %v", err)
+		}
+		spec.Body = strings.ReplaceAll(string(data), "\r\n", "\n")
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range c.DependsOn {
+		id, err := task.NormalizeID(d)
+		if err != nil {
+			return nil, err
+		}
+		if found, err := w.Locate(id); err != nil {
+			return nil, err
+		} else if len(found) == 0 {
+			return nil, errs.New(errs.User, "--depends-on %s: no such task", id).WithFix("git burl status lists the tasks")
+		}
+		spec.DependsOn = append(spec.DependsOn, id)
+	}
+	e, err := create(w, spec)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.KindOf(err), "Cannot add the task")
+	}
+	return addOut{Task: taskObject(w, *e), id: e.ID, path: w.Rel(e.Path)}, nil
+}
+
+// create allocates the next ID under the workflow lock, so concurrent adds
+// never share an ID, and commits the new file.
+func create(w *workflow.Workflow, spec task.Spec) (*workflow.Entry, error) {
+	l, err := w.LockWorkflow("add")
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	ids, err := w.IDs()
+	if err != nil {
+		return nil, err
+	}
+	spec.ID = task.NextID(ids)
+	spec.Created = time.Now()
+	t := task.New(spec)
+	p := filepath.Join(w.BucketDir(workflow.Ready), task.FileName(spec.ID, task.Slug(spec.Title)))
+	if err := fsx.WriteFile(p, t.Bytes()); err != nil {
+		return nil, err
+	}
+	e := &workflow.Entry{ID: spec.ID, Bucket: workflow.Ready, Path: p, Task: t}
+	if _, err := w.Event("add", spec.ID, map[string]any{"title": spec.Title, "priority": t.Priority()}, "add "+spec.ID+" "+spec.Title, p); err != nil {
+		return e, err
+	}
+	return e, nil
+}

@@ -1,0 +1,147 @@
+package verb
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+func init() { register("log", func() cli.Command { return &logCmd{} }) }
+
+type logCmd struct {
+	cli.JSONFlag
+	Task   string `long:"task" value-name:"ID" description:"Only events of this task"`
+	Action string `long:"action" value-name:"ACTION" description:"Only events of this action (claim, submit, approve, ...)"`
+	Since  string `long:"since" value-name:"WHEN" description:"Only events since an RFC 3339 time, a date (2026-01-13) or a duration ago (90m, 2h, 7d)"`
+	Follow bool   `long:"follow" short:"f" description:"Keep printing new events as they are appended (one JSON line each with --json)"`
+}
+
+type logOut struct {
+	Events  []events.Event `json:"events"`
+	Skipped int            `json:"skipped_lines"`
+}
+
+func (o logOut) Human(w io.Writer) {
+	for _, e := range o.Events {
+		fmt.Fprintln(w, humanEvent(e))
+	}
+	if o.Skipped > 0 {
+		fmt.Fprintf(w, "(%d unreadable line(s) skipped)\n", o.Skipped)
+	}
+}
+
+func humanEvent(e events.Event) string {
+	t := e.TaskID()
+	if t == "" {
+		t = "-"
+	}
+	var det []string
+	keys := make([]string, 0, len(e.Details))
+	for k := range e.Details {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, _ := json.Marshal(e.Details[k])
+		det = append(det, k+"="+strings.Trim(string(v), `"`))
+	}
+	return strings.TrimRight(fmt.Sprintf("%s  %-10s %-9s %s  %s", e.TS.UTC().Format(time.RFC3339), e.Action, t, e.Actor, strings.Join(det, " ")), " ")
+}
+
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := time.ParseDuration(n + "h"); err == nil {
+			return now.Add(-24 * d), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, errs.New(errs.User, "--since %q is not a time (2026-01-13T10:00:00Z), a date (2026-01-13) or a duration (90m, 2h, 7d)", s)
+}
+
+func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) > 0 {
+		return nil, usageErr("log", "takes no positional arguments (use --task ID)")
+	}
+	f := events.Filter{Action: c.Action}
+	if c.Task != "" {
+		id, err := task.NormalizeID(c.Task)
+		if err != nil {
+			return nil, err
+		}
+		f.Task = id
+	}
+	if c.Since != "" {
+		t, err := parseSince(c.Since, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		f.Since = t
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.Follow {
+		return nil, follow(ctx, filepath.Join(w.EventsDir(), events.FileName), f)
+	}
+	evs, bad, err := events.Read(w.EventsDir(), f)
+	if err != nil {
+		return nil, err
+	}
+	if evs == nil {
+		evs = []events.Event{}
+	}
+	return logOut{Events: evs, Skipped: bad}, nil
+}
+
+// follow prints matching events, then polls the file for appended lines
+// until interrupted. It polls (every 250ms) rather than using inotify so it
+// behaves the same on every OS and across `git pull` rewriting the file.
+func follow(ctx *cli.Context, path string, f events.Filter) error {
+	var off int64
+	var partial []byte
+	for {
+		fh, err := os.Open(path)
+		if err == nil {
+			if st, serr := fh.Stat(); serr == nil && st.Size() < off {
+				off, partial = 0, nil // replaced (e.g. reset to the remote): start over
+			}
+			if _, err := fh.Seek(off, io.SeekStart); err == nil {
+				data, _ := io.ReadAll(fh)
+				off += int64(len(data))
+				data = append(partial, data...)
+				cut := strings.LastIndexByte(string(data), '\n') + 1
+				partial = append([]byte(nil), data[cut:]...)
+				evs, _, _ := events.Decode(strings.NewReader(string(data[:cut])), f)
+				for _, e := range evs {
+					if ctx.JSON {
+						line, _ := json.Marshal(e)
+						fmt.Fprintf(ctx.Stdout, "%s\n", line)
+					} else {
+						fmt.Fprintln(ctx.Stdout, humanEvent(e))
+					}
+				}
+			}
+			fh.Close()
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}

@@ -1,0 +1,66 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("show", func() cli.Command { return &showCmd{} }) }
+
+type showCmd struct {
+	cli.JSONFlag
+}
+
+type showOut struct {
+	Task  map[string]any `json:"task"`
+	Body  string         `json:"body"`
+	entry *workflow.Entry
+	rel   string
+}
+
+func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	id, err := taskArg(args, "show")
+	if err != nil {
+		return nil, err
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := w.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), entry: e, rel: w.Rel(e.Path)}, nil
+}
+
+func (o *showOut) Human(w io.Writer) {
+	t := o.entry.Task
+	fmt.Fprintf(w, "%s  %s\n", o.entry.ID, t.Title())
+	fmt.Fprintf(w, "%-14s %s\n", "bucket:", o.entry.Bucket)
+	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
+	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
+	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify} {
+		if v := t.Str(k); v != "" {
+			fmt.Fprintf(w, "%-14s %s\n", k+":", v)
+		}
+	}
+	if n := t.Int(task.KeyQAAttempts); n > 0 {
+		fmt.Fprintf(w, "%-14s %d\n", "qa_attempts:", n)
+	}
+	for _, k := range []string{task.KeyAffects, task.KeyAffectsGlobs, task.KeyMustNotTouch, task.KeyDependsOn, task.KeyTags} {
+		if l := t.List(k); len(l) > 0 {
+			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.Join(l, ", "))
+		}
+	}
+	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
+		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
+	}
+	fmt.Fprint(w, t.Body())
+}

@@ -1,0 +1,318 @@
+package workflow
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/repo"
+)
+
+// InitOptions are init's choices.
+type InitOptions struct {
+	MainBranch string // "" = the branch checked out in the main worktree
+	Remote     string // "" = origin
+}
+
+// InitResult says what init did.
+type InitResult struct {
+	Worktree string   `json:"worktree"`
+	Branch   string   `json:"branch"`
+	How      string   `json:"how"` // created | attached | attached-remote | existing
+	Created  []string `json:"created"`
+	Commit   string   `json:"commit,omitempty"`
+}
+
+// Init creates or attaches the workflow branch and worktree and writes the
+// scaffolding that is missing. It is idempotent: running it again repairs
+// what is missing and changes nothing else.
+func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
+	g := r.Git
+	if ok, err := g.Test("rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil || !ok {
+		return nil, nil, errs.New(errs.User, "%s has no commits yet; burl branches task work from your main branch", r.Root).
+			WithFix(`commit once first, e.g. git commit --allow-empty -m "initial commit"`)
+	}
+	res := &InitResult{Worktree: r.Rel(r.Worktree), Branch: r.Branch}
+	remote := opts.Remote
+	if remote == "" {
+		remote = "origin"
+	}
+	how, err := attach(r, remote)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.How = how
+	w := New(r)
+	if c, err := config.Load(filepath.Join(w.Dir, ConfigName)); err == nil {
+		w.Config = c
+	}
+	if err := os.MkdirAll(w.Locks.Path, 0o755); err != nil {
+		return nil, nil, err
+	}
+	l, err := w.LockWorkflow("init")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer l.Release()
+	created, err := scaffold(w, opts, remote)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Created = created
+	if err := os.MkdirAll(r.WorktreesDir(), 0o755); err != nil {
+		return nil, nil, err
+	}
+	if err := exclude(r); err != nil {
+		return nil, nil, err
+	}
+	if len(created) > 0 {
+		var paths []string
+		for _, c := range created {
+			paths = append(paths, filepath.Join(r.Root, c))
+		}
+		c, err := config.Load(filepath.Join(w.Dir, ConfigName))
+		if err != nil {
+			return nil, nil, err
+		}
+		w.Config = c
+		sha, err := w.Event("init", "", map[string]any{"how": how, "created": created}, "init", paths...)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Commit = sha
+	}
+	return res, w, nil
+}
+
+// attach makes sure the workflow worktree exists on the workflow branch.
+func attach(r *repo.Repo, remote string) (string, error) {
+	g := r.Git
+	registered, missing, err := worktreeState(g, r.Worktree, r.Branch)
+	if err != nil {
+		return "", err
+	}
+	if registered && !missing {
+		return "existing", nil
+	}
+	if st, err := os.Stat(r.Worktree); err == nil && !missing {
+		if !st.IsDir() {
+			return "", errs.New(errs.User, "%s exists and is not a directory", r.Rel(r.Worktree))
+		}
+		if ents, _ := os.ReadDir(r.Worktree); len(ents) > 0 {
+			return "", errs.New(errs.User, "%s exists but is not a git worktree of branch %s", r.Rel(r.Worktree), r.Branch).
+				WithFix("move it aside, or set another location with git config burl.worktree <path>")
+		}
+		_ = os.Remove(r.Worktree)
+	}
+	add := []string{"worktree", "add", "-q"}
+	if missing {
+		// The worktree was deleted by hand: git still has it registered.
+		add = append(add, "-f")
+	}
+	ref := "refs/heads/" + r.Branch
+	how := "attached"
+	if ok, err := g.Test("show-ref", "--verify", "-q", ref); err != nil {
+		return "", err
+	} else if !ok {
+		remoteRef := "refs/remotes/" + remote + "/" + r.Branch
+		if hasRemote(g, remote) {
+			// A fresh clone may not have fetched it; an offline remote is fine.
+			_, _ = g.Run("fetch", "-q", remote, "+"+ref+":"+remoteRef)
+		}
+		if ok, _ := g.Test("show-ref", "--verify", "-q", remoteRef); ok {
+			if _, err := g.Run("branch", "-q", "--track", r.Branch, remote+"/"+r.Branch); err != nil {
+				return "", err
+			}
+			how = "attached-remote"
+		} else {
+			if err := createOrphan(g, r.Branch); err != nil {
+				return "", err
+			}
+			how = "created"
+		}
+	}
+	if _, err := g.Run(append(add, r.Worktree, r.Branch)...); err != nil {
+		return "", errs.Wrap(err, errs.Git, "Cannot create the workflow worktree "+r.Rel(r.Worktree))
+	}
+	return how, nil
+}
+
+// createOrphan makes the workflow branch a root commit with an empty tree,
+// so it shares no files with the product code (git 2.39 has no
+// `worktree add --orphan`).
+func createOrphan(g gitx.Git, branch string) error {
+	tree, err := g.RunInput([]byte{}, "mktree")
+	if err != nil {
+		return err
+	}
+	commit, err := g.Run("commit-tree", strings.TrimSpace(string(tree)), "-m", "burl: create workflow branch")
+	if err != nil {
+		return err
+	}
+	_, err = g.Run("branch", "-q", branch, commit)
+	return err
+}
+
+func hasRemote(g gitx.Git, remote string) bool {
+	ok, _ := g.Test("config", "--get", "remote."+remote+".url")
+	return ok
+}
+
+// worktreeState reports whether path is registered as a worktree of branch
+// and whether its directory is gone.
+func worktreeState(g gitx.Git, path, branch string) (registered, missing bool, err error) {
+	out, err := g.Run("worktree", "list", "--porcelain")
+	if err != nil {
+		return false, false, err
+	}
+	for _, block := range strings.Split(out, "\n\n") {
+		var wt, br string
+		for _, l := range strings.Split(block, "\n") {
+			if v, ok := strings.CutPrefix(l, "worktree "); ok {
+				wt = filepath.Clean(v)
+			}
+			if v, ok := strings.CutPrefix(l, "branch "); ok {
+				br = v
+			}
+		}
+		if wt == filepath.Clean(path) {
+			if br != "refs/heads/"+branch {
+				return false, false, errs.New(errs.User, "%s is a worktree of %s, not of the workflow branch %s", path, strings.TrimPrefix(br, "refs/heads/"), branch).
+					WithFix("git -C %s switch %s", path, branch)
+			}
+			_, serr := os.Stat(path)
+			return true, errors.Is(serr, fs.ErrNotExist), nil
+		}
+	}
+	return false, false, nil
+}
+
+// scaffold writes every missing piece of .workflow and returns the
+// repo-relative paths it created.
+func scaffold(w *Workflow, opts InitOptions, remote string) ([]string, error) {
+	var created []string
+	write := func(p string, data []byte) error {
+		if _, err := os.Lstat(p); err == nil {
+			return nil
+		}
+		if err := fsx.WriteFile(p, data); err != nil {
+			return err
+		}
+		created = append(created, w.Rel(p))
+		return nil
+	}
+	for _, b := range Buckets {
+		if err := write(filepath.Join(w.BucketDir(b), ".gitkeep"), nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := write(filepath.Join(w.EventsDir(), ".gitkeep"), nil); err != nil {
+		return nil, err
+	}
+	if err := write(filepath.Join(w.Dir, ".gitignore"), []byte("# machine-local: never committed\nlocks/\nlogs/\n")); err != nil {
+		return nil, err
+	}
+	if err := write(filepath.Join(w.Dir, ".gitattributes"), []byte("# two machines appending events merge by keeping both sides' lines\nevents/*.ndjson merge=union\n")); err != nil {
+		return nil, err
+	}
+	c := config.Default()
+	c.WorkflowBranch = w.Repo.Branch
+	c.WorkflowWorktree = w.Repo.Rel(w.Repo.Worktree)
+	c.Remote = remote
+	c.MainBranch = opts.MainBranch
+	if c.MainBranch == "" {
+		if b, err := w.Repo.Git.Run("symbolic-ref", "--short", "-q", "HEAD"); err == nil && b != "" {
+			c.MainBranch = b
+		} else {
+			c.MainBranch = "main"
+		}
+	}
+	c.BuildCommand = DetectBuildCommand(w.Repo.Root)
+	if err := write(filepath.Join(w.Dir, ConfigName), config.Render(c)); err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// DetectBuildCommand picks the test command a repository most likely uses.
+func DetectBuildCommand(root string) string {
+	exists := func(n string) bool { _, err := os.Stat(filepath.Join(root, n)); return err == nil }
+	switch {
+	case exists("go.mod"):
+		return "go test ./..."
+	case exists("Cargo.toml"):
+		return "cargo test"
+	case exists("package.json"):
+		return "npm test"
+	}
+	for _, mk := range []string{"Makefile", "makefile", "GNUmakefile"} {
+		data, err := os.ReadFile(filepath.Join(root, mk))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "test:") {
+				return "make test"
+			}
+		}
+	}
+	return ""
+}
+
+// exclude keeps the workflow and task worktrees out of the main worktree's
+// `git status` without committing anything to the user's branches.
+func exclude(r *repo.Repo) error {
+	p := filepath.Join(r.CommonDir, "info", "exclude")
+	data, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	var add []string
+	for _, dir := range []string{r.Worktree, r.WorktreesDir()} {
+		line := "/" + r.Rel(dir) + "/"
+		if !have[line] {
+			add = append(add, line)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	data = append(data, []byte("# burl: workflow and task worktrees\n"+strings.Join(add, "\n")+"\n")...)
+	return fsx.WriteFile(p, data)
+}
+
+// String renders the result for humans.
+func (r *InitResult) String() string {
+	var b strings.Builder
+	switch r.How {
+	case "created":
+		fmt.Fprintf(&b, "Created workflow branch %s in worktree %s\n", r.Branch, r.Worktree)
+	case "attached":
+		fmt.Fprintf(&b, "Attached worktree %s to the existing branch %s\n", r.Worktree, r.Branch)
+	case "attached-remote":
+		fmt.Fprintf(&b, "Attached worktree %s to branch %s from the remote\n", r.Worktree, r.Branch)
+	default:
+		fmt.Fprintf(&b, "Workflow already initialised in %s (branch %s)\n", r.Worktree, r.Branch)
+	}
+	for _, c := range r.Created {
+		fmt.Fprintf(&b, "  created %s\n", c)
+	}
+	return b.String()
+}

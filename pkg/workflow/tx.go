@@ -1,0 +1,240 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// Transition is one state change of one task. Run executes it.
+type Transition struct {
+	Verb string   // the event action and lock action
+	ID   string   // the task
+	From []Bucket // buckets the task may be in
+	// To is the destination bucket; "" keeps the task where it is. Apply
+	// may change it (reject goes to BLOCKED at qa_max_attempts).
+	To Bucket
+	// Prepare runs under the task lock only, before the workflow lock:
+	// the long part (gates, builds, rebases) must not hold up other tasks.
+	Prepare func(tx *Tx) error
+	// Apply runs under both locks and edits tx.Task in memory (and may make
+	// git side effects, registering their undo with tx.OnRollback).
+	Apply func(tx *Tx) error
+	// Message is the one-line summary for the commit ("claim TASK-001").
+	Message string
+}
+
+// Tx is a running transition.
+type Tx struct {
+	W       *Workflow
+	Entry   *Entry
+	Task    *task.Task
+	To      Bucket
+	Details map[string]any
+	Now     time.Time
+	undo    []func() error
+}
+
+// OnRollback registers an undo step for a side effect just made.
+func (tx *Tx) OnRollback(f func() error) { tx.undo = append(tx.undo, f) }
+
+func (tx *Tx) rollback(cause error) error {
+	var failed []string
+	for i := len(tx.undo) - 1; i >= 0; i-- {
+		if err := tx.undo[i](); err != nil {
+			failed = append(failed, err.Error())
+		}
+	}
+	tx.undo = nil
+	if len(failed) > 0 {
+		e := errs.Wrap(cause, errs.KindOf(cause), "")
+		e.Reason += "\nrollback was incomplete: " + strings.Join(failed, "; ")
+		e.Fix = "git burl doctor"
+		return e
+	}
+	return cause
+}
+
+// Result is what Run leaves behind.
+type Result struct {
+	Entry  Entry // the task file after the transition
+	Commit string
+}
+
+// Run executes a transition: lock → check → prepare → write → move → log →
+// commit → unlock. Before the move, any failure rolls back every side
+// effect; after it, the task is in its new bucket and a failure is
+// reported with the repair command (PRD 14.1's rollback rules).
+func (w *Workflow) Run(tr Transition) (*Result, error) {
+	tl, err := w.LockTask(tr.ID, tr.Verb)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.Lock, fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	}
+	defer tl.Release()
+	tx := &Tx{W: w, Now: time.Now().UTC(), Details: map[string]any{}}
+	if tx.Entry, err = w.checkBucket(tr); err != nil {
+		return nil, errs.Wrap(err, errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	}
+	tx.Task, tx.To = tx.Entry.Task, tr.To
+	if tx.To == "" {
+		tx.To = tx.Entry.Bucket
+	}
+	if tr.Prepare != nil {
+		if err := tr.Prepare(tx); err != nil {
+			return nil, errs.Wrap(tx.rollback(err), errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+		}
+		faults.CrashPoint(tr.Verb, "prepare")
+	}
+	wl, err := w.LockWorkflow(tr.Verb)
+	if err != nil {
+		return nil, errs.Wrap(tx.rollback(err), errs.Lock, fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	}
+	defer wl.Release()
+	res, err := w.apply(tr, tx)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	}
+	return res, nil
+}
+
+func (w *Workflow) checkBucket(tr Transition) (*Entry, error) {
+	e, err := w.Get(tr.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range tr.From {
+		if e.Bucket == b {
+			return e, nil
+		}
+	}
+	var from []string
+	for _, b := range tr.From {
+		from = append(from, string(b))
+	}
+	return nil, errs.New(errs.User, "%s is in %s; %s needs it in %s", tr.ID, e.Bucket, tr.Verb, strings.Join(from, " or ")).
+		WithFix("%s", Suggest(e.Bucket, tr.ID))
+}
+
+func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
+	before := tx.Task.Bytes()
+	if tr.Apply != nil {
+		if err := tr.Apply(tx); err != nil {
+			return nil, tx.rollback(err)
+		}
+	}
+	src := tx.Entry.Path
+	if err := fsx.WriteFile(src, tx.Task.Bytes()); err != nil {
+		return nil, tx.rollback(fmt.Errorf("writing %s: %w", w.Rel(src), err))
+	}
+	faults.CrashPoint(tr.Verb, "write")
+	dst := filepath.Join(w.BucketDir(tx.To), filepath.Base(src))
+	if dst != src {
+		if err := fsx.Move(src, dst); err != nil {
+			var deg *fsx.Degraded
+			if !errors.As(err, &deg) {
+				// The metadata must not claim a state the folder does not show.
+				if rerr := fsx.WriteFile(src, before); rerr != nil {
+					err = fmt.Errorf("%w; restoring %s also failed: %v", err, w.Rel(src), rerr)
+				}
+				return nil, tx.rollback(errs.New(errs.User, "moving %s to %s: %v", w.Rel(src), tx.To, err).
+					WithFix("nothing was changed; fix the cause and run the command again"))
+			}
+			fmt.Fprintf(w.Stderr, "burl: warning: %v\n", deg)
+		}
+		faults.CrashPoint(tr.Verb, "move")
+	}
+	entry := Entry{ID: tx.Entry.ID, Bucket: tx.To, Path: dst, Task: tx.Task}
+	// Past the move the task is in its new bucket: no more rollback.
+	tx.undo = nil
+	tid := tr.ID
+	if tx.To != tx.Entry.Bucket {
+		tx.Details["from"], tx.Details["to"] = string(tx.Entry.Bucket), string(tx.To)
+	}
+	if err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tr.Verb, Actor: w.Actor, Details: tx.Details}); err != nil {
+		return &Result{Entry: entry}, w.afterMove(tr, err)
+	}
+	faults.CrashPoint(tr.Verb, "log")
+	sha, err := w.Commit(tr.Message, src, dst, filepath.Join(w.EventsDir(), events.FileName))
+	if err != nil {
+		return &Result{Entry: entry}, w.afterMove(tr, err)
+	}
+	faults.CrashPoint(tr.Verb, "commit")
+	return &Result{Entry: entry, Commit: sha}, nil
+}
+
+func (w *Workflow) afterMove(tr Transition, err error) error {
+	return errs.Wrap(err, errs.KindOf(err), "").WithFix(
+		"%s is now in its new bucket but the step after the move failed; run git burl doctor, then git burl doctor --repair --force", tr.ID)
+}
+
+// log is the single emission point of events.
+func (w *Workflow) log(e events.Event) error {
+	return events.Append(w.EventsDir(), e)
+}
+
+// Commit records the given workflow paths on the workflow branch (when
+// workflow_auto_commit is on). Only these paths are staged, so leftovers of
+// an interrupted command are never swept into someone else's commit.
+func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
+	if !w.Config.WorkflowAutoCommit {
+		return "", nil
+	}
+	g := w.gitWT()
+	args := []string{"add", "-A", "--"}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		rel, err := filepath.Rel(w.Repo.Worktree, p)
+		if err != nil || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		args = append(args, filepath.ToSlash(rel))
+	}
+	if _, err := g.Run(args...); err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("burl: %s\n\nBurl-Actor: %s\nBurl-Host: %s\nBurl-Pid: %d\nBurl-Token: %s\n",
+		summary, w.Actor, w.Host, os.Getpid(), token())
+	if _, err := g.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", msg); err != nil {
+		return "", err
+	}
+	return g.Run("rev-parse", "HEAD")
+}
+
+// Event records an event that is not a task transition (init, add,
+// lock_clear, clean, repair) and commits it with the files it touched.
+// The caller holds the workflow lock.
+func (w *Workflow) Event(action, taskID string, details map[string]any, summary string, paths ...string) (string, error) {
+	e := events.Event{TS: time.Now().UTC(), Action: action, Actor: w.Actor, Details: details}
+	if taskID != "" {
+		e.Task = &taskID
+	}
+	if err := w.log(e); err != nil {
+		return "", err
+	}
+	return w.Commit(summary, append(paths, filepath.Join(w.EventsDir(), events.FileName))...)
+}
+
+// Suggest is the next command for a task in bucket b.
+func Suggest(b Bucket, id string) string {
+	switch b {
+	case Ready:
+		return "git burl claim " + id
+	case Doing:
+		return "git burl submit " + id
+	case QA:
+		return "git burl validate " + id + " && git burl approve " + id
+	case Blocked:
+		return "git burl unblock " + id
+	}
+	return ""
+}

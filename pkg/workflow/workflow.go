@@ -1,0 +1,301 @@
+// Package workflow is the state machine over the bucket folders and the one
+// transaction runner every mutating verb goes through:
+// lock → check → write → move → log → commit → unlock, with rollback.
+package workflow
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// Bucket is a status folder.
+type Bucket string
+
+// The buckets of PRD 9.1.
+const (
+	Ready   Bucket = "READY"
+	Doing   Bucket = "DOING"
+	QA      Bucket = "QA"
+	Done    Bucket = "DONE"
+	Blocked Bucket = "BLOCKED"
+)
+
+// Buckets in lifecycle order.
+var Buckets = []Bucket{Ready, Doing, QA, Done, Blocked}
+
+// ParseBucket accepts a bucket name in any case.
+func ParseBucket(s string) (Bucket, bool) {
+	for _, b := range Buckets {
+		if strings.EqualFold(string(b), s) {
+			return b, true
+		}
+	}
+	return "", false
+}
+
+// Workflow is an opened, initialised workflow.
+type Workflow struct {
+	Repo   *repo.Repo
+	Config *config.Config
+	Dir    string // <workflow worktree>/.workflow
+	Locks  lock.Dir
+	Actor  string
+	Host   string
+	Stderr io.Writer
+}
+
+// LocksDirName, EventsDirName and LogsDirName live beside the buckets;
+// locks/ and logs/ are machine-local (gitignored).
+const (
+	LocksDirName  = "locks"
+	EventsDirName = "events"
+	LogsDirName   = "logs"
+	ConfigName    = "config.yaml"
+)
+
+// Open resolves the repository from dir and loads its workflow.
+func Open(dir string) (*Workflow, error) {
+	r, err := repo.Resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Load(r)
+}
+
+// Load opens the workflow of an already resolved repository.
+func Load(r *repo.Repo) (*Workflow, error) {
+	if !r.Initialized() {
+		return nil, errs.New(errs.User, "burl is not initialised in %s (no %s)", r.Root, r.Rel(filepath.Join(r.WorkflowDir(), ConfigName))).
+			WithFix("git burl init")
+	}
+	w := New(r)
+	cfgPath := filepath.Join(w.Dir, ConfigName)
+	c, err := config.Load(cfgPath)
+	if err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			ce.File = r.Rel(ce.File)
+			return nil, errs.New(errs.User, "invalid configuration: %v", ce).
+				WithFix("edit %s (see git-burl(1), CONFIGURATION)", r.Rel(cfgPath))
+		}
+		return nil, err
+	}
+	for _, warn := range c.Warnings {
+		fmt.Fprintf(w.Stderr, "burl: warning: %s\n", strings.Replace(warn, cfgPath, r.Rel(cfgPath), 1))
+	}
+	w.Config = c
+	w.Locks.StaleAfter = time.Duration(c.LockStaleMinutes) * time.Minute
+	return w, nil
+}
+
+// New is a workflow over r with default configuration, for init.
+func New(r *repo.Repo) *Workflow {
+	host, _ := os.Hostname()
+	w := &Workflow{Repo: r, Dir: r.WorkflowDir(), Config: config.Default(), Host: host, Stderr: os.Stderr}
+	w.Locks = lock.Dir{Path: filepath.Join(w.Dir, LocksDirName), Rel: r.Rel, StaleAfter: 2 * time.Hour}
+	w.Actor = os.Getenv("BURL_ACTOR")
+	if w.Actor == "" {
+		u := os.Getenv("USER")
+		if u == "" {
+			u = os.Getenv("USERNAME")
+		}
+		if u == "" {
+			u = "unknown"
+		}
+		w.Actor = u + "@" + host
+	}
+	return w
+}
+
+// gitWT runs git in the workflow worktree.
+func (w *Workflow) gitWT() gitx.Git { return gitx.In(w.Repo.Worktree) }
+
+// BucketDir is the folder of bucket b.
+func (w *Workflow) BucketDir(b Bucket) string { return filepath.Join(w.Dir, string(b)) }
+
+// EventsDir holds the NDJSON log.
+func (w *Workflow) EventsDir() string { return filepath.Join(w.Dir, EventsDirName) }
+
+// LogsDir holds gate output (untracked).
+func (w *Workflow) LogsDir() string { return filepath.Join(w.Dir, LogsDirName) }
+
+// Rel renders a path relative to the repository root.
+func (w *Workflow) Rel(p string) string { return w.Repo.Rel(p) }
+
+func (w *Workflow) lockInfo(action string) lock.Info {
+	return lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: time.Now().UTC(), Action: action}
+}
+
+// workflowLockWait is how long a command queues for the workflow lock,
+// which is only ever held for a critical section of a few git commands.
+const workflowLockWait = 15 * time.Second
+
+// LockTask takes the per-task lock.
+func (w *Workflow) LockTask(id, action string) (*lock.Lock, error) {
+	return w.Locks.Acquire(id, w.lockInfo(action))
+}
+
+// LockWorkflow takes the workflow lock, queueing briefly behind its holder.
+func (w *Workflow) LockWorkflow(action string) (*lock.Lock, error) {
+	return w.Locks.AcquireWait(lock.Workflow, w.lockInfo(action), workflowLockWait)
+}
+
+// LockClaim takes the claim-selection lock, queueing like the workflow lock.
+func (w *Workflow) LockClaim() (*lock.Lock, error) {
+	return w.Locks.AcquireWait(lock.Claim, w.lockInfo("claim"), workflowLockWait)
+}
+
+// Entry is a task file found in a bucket.
+type Entry struct {
+	ID     string
+	Bucket Bucket
+	Path   string
+	Task   *task.Task // nil when Err is set
+	Err    error      // the file is malformed: reported, never rewritten
+}
+
+// names lists a bucket directory without sorting or stat-ing, the cheapest
+// read the OS offers; hooks call this on every commit.
+func names(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// Locate finds the bucket(s) holding id without parsing anything.
+func (w *Workflow) Locate(id string) ([]Entry, error) {
+	var found []Entry
+	for _, b := range Buckets {
+		ns, err := names(w.BucketDir(b))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			if fid, ok := task.IDFromFileName(n); ok && fid == id {
+				found = append(found, Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)})
+			}
+		}
+	}
+	return found, nil
+}
+
+// Read parses e's file into e.Task (or e.Err).
+func (w *Workflow) Read(e *Entry) {
+	data, err := os.ReadFile(e.Path)
+	if err != nil {
+		e.Err = err
+		return
+	}
+	t, err := task.Parse(data)
+	if err == nil {
+		err = t.Validate(e.ID)
+	}
+	if err != nil {
+		e.Err = w.malformed(e.Path, err)
+		return
+	}
+	e.Task = t
+}
+
+func (w *Workflow) malformed(path string, err error) error {
+	var pe *task.ParseError
+	loc := w.Rel(path)
+	if errors.As(err, &pe) && pe.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, pe.Line)
+		err = errors.New(pe.Msg)
+	}
+	return errs.New(errs.User, "malformed task file %s: %v", loc, err).
+		WithFix("fix the frontmatter by hand (see burl-task(5)); burl never rewrites a file it cannot parse")
+}
+
+// Get finds and parses one task.
+func (w *Workflow) Get(id string) (*Entry, error) {
+	found, err := w.Locate(id)
+	if err != nil {
+		return nil, err
+	}
+	switch len(found) {
+	case 0:
+		return nil, errs.New(errs.User, "no task %s in %s", id, w.Rel(w.Dir)).WithFix("git burl status lists the tasks")
+	case 1:
+	default:
+		var where []string
+		for _, f := range found {
+			where = append(where, w.Rel(f.Path))
+		}
+		return nil, errs.New(errs.User, "task %s is in more than one bucket: %s", id, strings.Join(where, ", ")).
+			WithFix("git burl doctor --repair --force")
+	}
+	e := found[0]
+	w.Read(&e)
+	if e.Err != nil {
+		return nil, e.Err
+	}
+	return &e, nil
+}
+
+// Scan lists every task file of every bucket; malformed files come back
+// with Err set so callers can report them and go on.
+func (w *Workflow) Scan() ([]Entry, error) {
+	var out []Entry
+	for _, b := range Buckets {
+		ns, err := names(w.BucketDir(b))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			id, ok := task.IDFromFileName(n)
+			if !ok {
+				continue
+			}
+			e := Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)}
+			w.Read(&e)
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// IDs lists every task ID in use, from file names alone.
+func (w *Workflow) IDs() ([]string, error) {
+	var ids []string
+	for _, b := range Buckets {
+		ns, err := names(w.BucketDir(b))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			if id, ok := task.IDFromFileName(n); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+func token() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,152 @@
+// Package workspace is the git side of a task: its branch and its worktree
+// under .worktrees/. It creates them with rollback (a failed worktree add
+// never leaves a branch behind) and finds them again on another machine.
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// Worktree is one entry of `git worktree list --porcelain`.
+type Worktree struct {
+	Path   string
+	Branch string // short name, "" when detached
+	Head   string
+}
+
+// List returns every worktree git knows of.
+func List(g gitx.Git) ([]Worktree, error) {
+	out, err := g.Run("worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var wts []Worktree
+	for _, block := range strings.Split(out, "\n\n") {
+		var wt Worktree
+		for _, l := range strings.Split(block, "\n") {
+			switch {
+			case strings.HasPrefix(l, "worktree "):
+				wt.Path = filepath.Clean(strings.TrimPrefix(l, "worktree "))
+			case strings.HasPrefix(l, "branch "):
+				wt.Branch = strings.TrimPrefix(l, "branch refs/heads/")
+			case strings.HasPrefix(l, "HEAD "):
+				wt.Head = strings.TrimPrefix(l, "HEAD ")
+			}
+		}
+		if wt.Path != "" {
+			wts = append(wts, wt)
+		}
+	}
+	return wts, nil
+}
+
+// Find returns the worktree at path, if git has it registered.
+func Find(g gitx.Git, path string) (*Worktree, error) {
+	wts, err := List(g)
+	if err != nil {
+		return nil, err
+	}
+	for _, wt := range wts {
+		if wt.Path == filepath.Clean(path) {
+			return &wt, nil
+		}
+	}
+	return nil, nil
+}
+
+// CheckedOutAt returns the worktree where branch is checked out, if any.
+func CheckedOutAt(g gitx.Git, branch string) (*Worktree, error) {
+	wts, err := List(g)
+	if err != nil {
+		return nil, err
+	}
+	for _, wt := range wts {
+		if wt.Branch == branch {
+			return &wt, nil
+		}
+	}
+	return nil, nil
+}
+
+// BranchExists reports whether refs/heads/<name> exists.
+func BranchExists(g gitx.Git, name string) (bool, error) {
+	return g.Test("show-ref", "--verify", "-q", "refs/heads/"+name)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// Ensure makes path a worktree of branch. The branch is created at base
+// when it does not exist (base "" means it must exist). It reports whether
+// it created the branch and the worktree, and undoes its own work on
+// failure: a failed `git worktree add` leaves no new branch.
+func Ensure(g gitx.Git, path, branch, base string) (createdBranch, createdWorktree bool, err error) {
+	wt, err := Find(g, path)
+	if err != nil {
+		return false, false, err
+	}
+	if wt != nil && exists(path) {
+		if wt.Branch != branch {
+			return false, false, errs.New(errs.User, "%s is a worktree of %q, not of the task branch %s", path, wt.Branch, branch).
+				WithFix("git -C %s switch %s (or remove that worktree)", path, branch)
+		}
+		return false, false, nil
+	}
+	have, err := BranchExists(g, branch)
+	if err != nil {
+		return false, false, err
+	}
+	if !have {
+		if base == "" {
+			return false, false, errs.New(errs.User, "branch %s does not exist here", branch).
+				WithFix("git fetch, or git burl sync --pull, to get it from the remote")
+		}
+		if _, err := g.Run("branch", "--no-track", branch, base); err != nil {
+			return false, false, err
+		}
+		createdBranch = true
+		faults.CrashPoint("claim", "branch")
+	}
+	if on, err := CheckedOutAt(g, branch); err == nil && on != nil && exists(on.Path) {
+		return createdBranch, false, errs.New(errs.User, "branch %s is already checked out at %s", branch, on.Path).
+			WithFix("git -C %s switch --detach, then run the command again", on.Path)
+	}
+	args := []string{"worktree", "add", "-q"}
+	if wt != nil || exists(path) {
+		// Registered but deleted by hand, or an empty leftover directory.
+		args = append(args, "-f")
+	}
+	err = faults.Fail("worktree-add")
+	if err == nil {
+		_, err = g.Run(append(args, path, branch)...)
+	}
+	if err != nil {
+		if createdBranch {
+			if _, derr := g.Run("branch", "-D", branch); derr != nil {
+				err = errors.Join(err, derr)
+			}
+		}
+		return false, false, errs.Wrap(err, errs.Git, "git worktree add "+path+" failed")
+	}
+	return createdBranch, true, nil
+}
+
+// Remove deletes a task worktree (refusing a dirty one unless force).
+func Remove(g gitx.Git, path string, force bool) error {
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force")
+	}
+	_, err := g.Run(append(args, path)...)
+	return err
+}
