@@ -1,0 +1,54 @@
+# burl: build, test, install. `make test` is what CI runs (.ci/run).
+PREFIX  ?= $(HOME)/.local
+DESTDIR ?=
+GO      ?= go
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/burl-dev/burl/pkg/version.Version=$(VERSION)
+# Tests run against a real installation in a throwaway prefix.
+TEST_PREFIX := $(CURDIR)/dist/test-prefix
+
+SHELL_FILES := install.sh .ci/run hooks/commit-msg hooks/pre-push $(wildcard contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
+
+.PHONY: all build test unit cross bats lint install uninstall demo bench clean
+
+all: build
+
+build:
+	@mkdir -p bin
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
+
+unit:
+	$(GO) test ./...
+
+# The PRD targets Linux, macOS and Windows: keep every binary compiling there.
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./...
+
+bats: build
+	rm -rf $(TEST_PREFIX)
+	PREFIX=$(TEST_PREFIX) BURL_QUIET_INSTALL=1 ./install.sh
+	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" bats bats/
+
+test: lint unit cross bats
+
+lint:
+	@test -z "$$(gofmt -l cmd pkg)" || { echo "gofmt needed:"; gofmt -l cmd pkg; exit 1; }
+	$(GO) vet ./...
+	shellcheck $(SHELL_FILES)
+	mandoc -T lint -W warning man/man1/*.1 man/man5/*.5
+
+install:
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./install.sh
+
+uninstall:
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./install.sh --uninstall
+
+demo: build
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/demo.sh
+
+bench: build
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,96 @@
+# Shared setup for burl's end-to-end tests: every test gets its own HOME,
+# git config and a real repository cloned from a real bare origin.
+# shellcheck shell=bash
+
+setup_isolated_git() {
+	export HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME"
+	export GIT_CONFIG_NOSYSTEM=1
+	export GIT_CONFIG_GLOBAL="$HOME/.gitconfig"
+	git config --global user.name "Burl Test"
+	git config --global user.email "test@burl.invalid"
+	git config --global init.defaultBranch main
+	git config --global advice.detachedHead false
+	export BURL_ACTOR="tester@bats"
+	unset BURL_CRASH_AFTER BURL_FAIL BURL_FORCE_EXDEV BURL_TRACE
+}
+
+# new_repo: $ORIGIN is a bare repository, $REPO a clone with one commit on
+# main (pushed), and the working directory is $REPO.
+new_repo() {
+	setup_isolated_git
+	ORIGIN="$BATS_TEST_TMPDIR/origin.git"
+	REPO="$BATS_TEST_TMPDIR/repo"
+	git init -q --bare "$ORIGIN"
+	git clone -q "$ORIGIN" "$REPO" 2>/dev/null
+	cd "$REPO" || return 1
+	mkdir -p src
+	printf 'package src\n\n// existing TODO: not ours\nfunc Jump() {}\n' >src/jump.go
+	printf '# demo\n' >README.md
+	git add -A
+	git commit -q -m "initial commit"
+	git push -q origin main
+}
+
+# new_burl_repo: new_repo plus `git burl init`.
+new_burl_repo() {
+	new_repo
+	git burl init >/dev/null
+}
+
+# clone_repo DIR: another clone of $ORIGIN (another "machine").
+clone_repo() {
+	git clone -q "$ORIGIN" "$1" 2>/dev/null
+}
+
+# commit_file PATH CONTENT: write, add and commit in the current directory.
+commit_file() {
+	mkdir -p "$(dirname "$1")"
+	printf '%s\n' "$2" >"$1"
+	git add -- "$1"
+	git commit -q -m "${3:-edit $1}"
+}
+
+# bucket_of ID: the bucket directory holding the task, checked for uniqueness.
+bucket_of() {
+	local found
+	found=$(cd "$REPO/.burl/.workflow" && ls -d ./*/"$1"-*.md 2>/dev/null | cut -d/ -f2)
+	[ "$(printf '%s\n' "$found" | grep -c .)" -le 1 ] || { echo "DUPLICATE:$found"; return 1; }
+	echo "$found"
+}
+
+# assert_success / assert_failure CODE / assert_output_contains TEXT:
+# small assertions that print the command's output when they fail.
+assert_success() {
+	if [ "$status" -ne 0 ]; then
+		echo "expected success, got exit $status; output:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
+
+assert_failure() {
+	if [ "$status" -ne "$1" ]; then
+		echo "expected exit $1, got $status; output:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
+
+assert_output_contains() {
+	if [[ "$output" != *"$1"* ]]; then
+		echo "expected output to contain: $1" >&2
+		echo "actual output:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
+
+refute_output_contains() {
+	if [[ "$output" == *"$1"* ]]; then
+		echo "expected output NOT to contain: $1" >&2
+		echo "actual output:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
