@@ -260,19 +260,11 @@ func (w *Workflow) Get(id string) (*Entry, error) {
 func (w *Workflow) Scan() ([]Entry, error) {
 	var out []Entry
 	for _, b := range Buckets {
-		ns, err := names(w.BucketDir(b))
+		good, bad, err := w.InBucket(b)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range ns {
-			id, ok := task.IDFromFileName(n)
-			if !ok {
-				continue
-			}
-			e := Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)}
-			w.Read(&e)
-			out = append(out, e)
-		}
+		out = append(append(out, good...), bad...)
 	}
 	return out, nil
 }

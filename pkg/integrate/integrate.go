@@ -1,0 +1,185 @@
+// Package integrate is how task work meets the main branch: choosing the
+// integration base (fetching and fast-forwarding local main without ever
+// switching or dirtying a worktree), rebasing a task branch onto it, and
+// advancing main by fast-forward only.
+package integrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+// Main names the integration branch and where it is shared.
+type Main struct {
+	Git    gitx.Git // in the main worktree
+	Branch string   // main_branch
+	Remote string   // remote; ignored when not configured in git
+}
+
+// HasRemote reports whether the remote is configured in this clone.
+func (m Main) HasRemote() bool {
+	ok, _ := m.Git.Test("config", "--get", "remote."+m.Remote+".url")
+	return ok
+}
+
+func (m Main) rev(ref string) string {
+	sha, err := m.Git.Run("rev-parse", "-q", "--verify", ref+"^{commit}")
+	if err != nil {
+		return ""
+	}
+	return sha
+}
+
+// Base is the integration base (DESIGN §9): after a fetch, local main is
+// fast-forwarded to <remote>/<main> when it is behind; when it is ahead
+// (approvals not pushed) local main is the base; diverged is an error.
+// It returns the base commit.
+func (m Main) Base() (string, error) {
+	local := m.rev("refs/heads/" + m.Branch)
+	if !m.HasRemote() {
+		if local == "" {
+			return "", errs.New(errs.User, "main branch %q does not exist", m.Branch).
+				WithFix("set main_branch in .burl/.workflow/config.yaml to your integration branch")
+		}
+		return local, nil
+	}
+	if _, err := m.Git.Run("fetch", "-q", m.Remote, "+refs/heads/"+m.Branch+":refs/remotes/"+m.Remote+"/"+m.Branch); err != nil {
+		// An empty remote, or one without main yet, is not fatal: work from local main.
+		if local == "" {
+			return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s", m.Remote, m.Branch))
+		}
+		return local, nil
+	}
+	remote := m.rev("refs/remotes/" + m.Remote + "/" + m.Branch)
+	switch {
+	case remote == "" || remote == local:
+		if local == "" {
+			return "", errs.New(errs.User, "main branch %q does not exist locally or on %s", m.Branch, m.Remote)
+		}
+		return local, nil
+	case local == "":
+		if _, err := m.Git.Run("branch", "-q", "--track", m.Branch, m.Remote+"/"+m.Branch); err != nil {
+			return "", err
+		}
+		return remote, nil
+	}
+	if behind, err := m.Git.Test("merge-base", "--is-ancestor", local, remote); err != nil {
+		return "", err
+	} else if behind {
+		if err := m.Advance(local, remote); err != nil {
+			return "", err
+		}
+		return remote, nil
+	}
+	if ahead, err := m.Git.Test("merge-base", "--is-ancestor", remote, local); err != nil {
+		return "", err
+	} else if ahead {
+		return local, nil
+	}
+	return "", errs.New(errs.Git, "local %s (%s) and %s/%s (%s) have diverged", m.Branch, short(local), m.Remote, m.Branch, short(remote)).
+		WithFix("reconcile them by hand (e.g. git rebase %s/%s on %s), then run the command again", m.Remote, m.Branch, m.Branch)
+}
+
+func short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}
+
+// Advance moves main from old to new, fast-forward only, never switching a
+// worktree: with merge --ff-only where main is checked out and clean, with
+// a compare-and-swap update-ref where it is not checked out; where it is
+// checked out and dirty it fails (exit 3) and changes nothing.
+func (m Main) Advance(old, new string) error {
+	wt, err := workspace.CheckedOutAt(m.Git, m.Branch)
+	if err != nil {
+		return err
+	}
+	if wt == nil {
+		if _, err := m.Git.Run("update-ref", "-m", "burl: fast-forward", "refs/heads/"+m.Branch, new, old); err != nil {
+			return errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fast-forward %s", m.Branch)).
+				WithFix("another process moved %s meanwhile; run the command again", m.Branch)
+		}
+		return nil
+	}
+	g := gitx.In(wt.Path)
+	dirty, err := g.Run("status", "--porcelain", "--untracked-files=no")
+	if err != nil {
+		return err
+	}
+	if dirty != "" {
+		return errs.New(errs.Git, "%s is checked out in %s with uncommitted changes:\n%s", m.Branch, wt.Path, indent(dirty)).
+			WithFix("commit or stash them (git -C %s stash), then run the command again", wt.Path)
+	}
+	head, err := g.Run("rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	if head != old {
+		return errs.New(errs.Git, "%s moved from %s to %s meanwhile", m.Branch, short(old), short(head)).
+			WithFix("run the command again")
+	}
+	if _, err := g.Run("merge", "--ff-only", "-q", new); err != nil {
+		return errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fast-forward %s in %s", m.Branch, wt.Path))
+	}
+	return nil
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// Conflict is a rebase that stopped on conflicts (and was aborted).
+type Conflict struct {
+	Files []string
+	Err   error
+}
+
+func (c *Conflict) Error() string {
+	return fmt.Sprintf("rebase conflict in %s", strings.Join(c.Files, ", "))
+}
+
+// ErrKind: a conflict is a git failure (exit 3).
+func (c *Conflict) ErrKind() errs.Kind { return errs.Git }
+
+// Rebase rebases the branch checked out in the task worktree onto base. On
+// a conflict it aborts, so nothing is left in progress, and returns
+// *Conflict naming the files.
+func Rebase(wt gitx.Git, base string) error {
+	_, err := wt.Run("-c", "rebase.autoStash=false", "-c", "rebase.updateRefs=false", "rebase", "-q", "--no-autosquash", base)
+	if err == nil {
+		return nil
+	}
+	files, _ := wt.Run("diff", "--name-only", "--diff-filter=U")
+	_, aerr := wt.Run("rebase", "--abort")
+	c := &Conflict{Err: err}
+	for _, f := range strings.Split(files, "\n") {
+		if f != "" {
+			c.Files = append(c.Files, f)
+		}
+	}
+	if len(c.Files) == 0 {
+		if aerr == nil {
+			c.Files = []string{"(unknown: " + strings.TrimSpace(err.Error()) + ")"}
+		} else {
+			return errs.Wrap(err, errs.Git, "git rebase failed")
+		}
+	}
+	return c
+}
+
+// Drift counts the commits main gained between from and to.
+func Drift(g gitx.Git, from, to string) int {
+	out, err := g.Run("rev-list", "--count", from+".."+to)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscanf(out, "%d", &n)
+	return n
+}

@@ -1,0 +1,136 @@
+package workflow
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// Skip is a READY task claim passed over, and why.
+type Skip struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// Candidates orders READY tasks for claiming (priority, then created, then
+// ID) and drops those that cannot be claimed now: unmet depends_on, and a
+// declared scope overlapping a DOING task when policy is "fail". overlap
+// reports whether two tasks' scopes may touch the same files. With policy
+// "warn" an overlapping task stays a candidate and the overlap is returned
+// in warnings.
+func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
+	overlap func(a, b *task.Task) (bool, string)) (cands []*task.Task, skipped []Skip, warnings map[string]string) {
+	sorted := append([]*task.Task(nil), ready...)
+	sort.SliceStable(sorted, func(i, j int) bool { return ClaimOrderLess(sorted[i], sorted[j]) })
+	warnings = map[string]string{}
+	for _, t := range sorted {
+		if unmet := UnmetDeps(t, done); len(unmet) > 0 {
+			skipped = append(skipped, Skip{t.ID(), "waits for " + strings.Join(unmet, ", ")})
+			continue
+		}
+		if policy != "ignore" {
+			if why := conflictWith(t, doing, overlap); why != "" {
+				if policy == "fail" {
+					skipped = append(skipped, Skip{t.ID(), why})
+					continue
+				}
+				warnings[t.ID()] = why
+			}
+		}
+		cands = append(cands, t)
+	}
+	return cands, skipped, warnings
+}
+
+// ClaimOrderLess is the claim order: priority, created, then ID number.
+func ClaimOrderLess(a, b *task.Task) bool {
+	if pa, pb := task.PriorityRank(a.Priority()), task.PriorityRank(b.Priority()); pa != pb {
+		return pa < pb
+	}
+	if ca, cb := a.Str(task.KeyCreated), b.Str(task.KeyCreated); ca != cb {
+		return ca < cb
+	}
+	na, _ := task.IDNumber(a.ID())
+	nb, _ := task.IDNumber(b.ID())
+	return na < nb
+}
+
+// UnmetDeps lists the dependencies of t that are not DONE.
+func UnmetDeps(t *task.Task, done map[string]bool) []string {
+	var unmet []string
+	for _, d := range t.List(task.KeyDependsOn) {
+		if !done[d] {
+			unmet = append(unmet, d)
+		}
+	}
+	return unmet
+}
+
+// conflictWith names the first DOING task whose scope overlaps t's.
+func conflictWith(t *task.Task, doing []*task.Task, overlap func(a, b *task.Task) (bool, string)) string {
+	for _, d := range doing {
+		if d.ID() == t.ID() {
+			continue
+		}
+		if ok, why := overlap(t, d); ok {
+			return fmt.Sprintf("scope overlaps DOING %s (%s)", d.ID(), why)
+		}
+	}
+	return ""
+}
+
+// DoneSet is the IDs in DONE, from file names alone.
+func (w *Workflow) DoneSet() (map[string]bool, error) {
+	ns, err := names(w.BucketDir(Done))
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[string]bool, len(ns))
+	for _, n := range ns {
+		if id, ok := task.IDFromFileName(n); ok {
+			done[id] = true
+		}
+	}
+	return done, nil
+}
+
+// InBucket parses every task of one bucket; malformed ones are returned
+// separately so callers can report them.
+func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
+	ns, err := names(w.BucketDir(b))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range ns {
+		id, ok := task.IDFromFileName(n)
+		if !ok {
+			continue
+		}
+		e := Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)}
+		w.Read(&e)
+		if e.Err != nil {
+			bad = append(bad, e)
+		} else {
+			good = append(good, e)
+		}
+	}
+	return good, bad, nil
+}
+
+// Count is the number of tasks in bucket b, from file names alone.
+func (w *Workflow) Count(b Bucket) (int, error) {
+	ns, err := names(w.BucketDir(b))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, name := range ns {
+		if _, ok := task.IDFromFileName(name); ok {
+			n++
+		}
+	}
+	return n, nil
+}
