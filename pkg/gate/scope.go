@@ -1,0 +1,288 @@
+package gate
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Scope is the part of a task file that says which paths the task may touch
+// (PRD 8.1). Affects holds exact repo-relative paths, or directories when an
+// entry ends with "/"; AffectsGlobs and MustNotTouch hold doublestar globs.
+type Scope struct{ Affects, AffectsGlobs, MustNotTouch []string }
+
+// Change is one entry of `git diff --name-status`. Status is git's status
+// letter ('A', 'M', 'D', 'R', 'C', 'T', 'U', ...); OldPath is set for
+// renames and copies only.
+type Change struct {
+	Status        byte
+	Path, OldPath string
+}
+
+const ruleNotAllowed = "not in affects/affects_globs"
+
+// ParseNameStatus parses the output of `git diff --name-status -z -M <range>`:
+// NUL-terminated fields, a status (R and C carry a similarity score, as in
+// R100) followed by one path, or by the old and the new path for R and C.
+// -z is required because it is the only form in which git prints every
+// possible file name (newlines, quotes, non-ASCII) verbatim.
+func ParseNameStatus(r io.Reader) ([]Change, error) {
+	br := bufio.NewReader(r)
+	var changes []Change
+	for {
+		status, err := readField(br)
+		if err == io.EOF {
+			return changes, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !validStatus(status) {
+			return nil, fmt.Errorf("name-status entry %d: bad status %q (expected output of git diff --name-status -z)", len(changes)+1, truncate(status, 40))
+		}
+		c := Change{Status: status[0]}
+		paths := []*string{&c.Path}
+		if c.Status == 'R' || c.Status == 'C' {
+			paths = []*string{&c.OldPath, &c.Path}
+		}
+		for _, p := range paths {
+			f, err := readField(br)
+			if err == io.EOF {
+				return nil, fmt.Errorf("name-status entry %d (%s): missing path: output truncated", len(changes)+1, status)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if f == "" {
+				return nil, fmt.Errorf("name-status entry %d (%s): empty path", len(changes)+1, status)
+			}
+			*p = f
+		}
+		changes = append(changes, c)
+	}
+}
+
+// readField returns the next NUL-terminated field. A last field without its
+// NUL is accepted, since only the terminator is missing, not data.
+func readField(br *bufio.Reader) (string, error) {
+	f, err := br.ReadString(0)
+	if err == io.EOF {
+		if f == "" {
+			return "", io.EOF
+		}
+		return f, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return f[:len(f)-1], nil
+}
+
+// validStatus accepts an uppercase status letter followed by an optional
+// score, which git prints for R, C and, with -B, M.
+func validStatus(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// touchedPaths lists the paths a change modifies. A rename empties its old
+// path, so both sides must be in scope; a copy leaves its source untouched.
+func touchedPaths(c Change) []string {
+	if c.Status == 'R' && c.OldPath != "" && c.OldPath != c.Path {
+		return []string{c.OldPath, c.Path}
+	}
+	return []string{c.Path}
+}
+
+// CheckScope applies PRD 12.1 to the paths the changes touch. S1: a path
+// matching a must_not_touch glob fails. S2: every other path must equal an
+// affects entry, lie under an affects entry that ends with "/", or match an
+// affects_globs glob. A path gets one violation, the S1 one when both rules
+// fail, because widening affects cannot fix it. An invalid glob is itself a
+// violation: a must_not_touch entry that cannot be evaluated must not let
+// anything through silently. Violations are sorted by file.
+func CheckScope(s Scope, changes []Change) []Violation {
+	var out []Violation
+	bad := map[string]bool{}
+	for _, g := range s.invalidGlobs() {
+		bad[g.glob] = true
+		out = append(out, Violation{
+			Gate:    "scope",
+			Rule:    g.field + ": " + g.glob,
+			Message: fmt.Sprintf("invalid glob in %s: %q", g.field, g.glob),
+		})
+	}
+	seen := map[string]bool{}
+	for _, c := range changes {
+		for _, p := range touchedPaths(c) {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if v, ok := s.checkPath(p, bad); !ok {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out
+}
+
+func (s Scope) checkPath(p string, bad map[string]bool) (Violation, bool) {
+	for _, g := range s.MustNotTouch {
+		if !bad[g] && doublestar.MatchUnvalidated(g, p) {
+			rule := "must_not_touch: " + g
+			return Violation{Gate: "scope", File: p, Rule: rule, Message: p + "  (matches " + rule + ")"}, false
+		}
+	}
+	if s.allows(p, bad) {
+		return Violation{}, true
+	}
+	return Violation{Gate: "scope", File: p, Rule: ruleNotAllowed, Message: p + "  (" + ruleNotAllowed + ")"}, false
+}
+
+func (s Scope) allows(p string, bad map[string]bool) bool {
+	for _, a := range s.Affects {
+		if p == a || (strings.HasSuffix(a, "/") && strings.HasPrefix(p, a)) {
+			return true
+		}
+	}
+	for _, g := range s.AffectsGlobs {
+		if !bad[g] && doublestar.MatchUnvalidated(g, p) {
+			return true
+		}
+	}
+	return false
+}
+
+type fieldGlob struct{ field, glob string }
+
+func (s Scope) invalidGlobs() []fieldGlob {
+	var out []fieldGlob
+	for _, f := range []struct {
+		name  string
+		globs []string
+	}{{"affects_globs", s.AffectsGlobs}, {"must_not_touch", s.MustNotTouch}} {
+		for _, g := range f.globs {
+			if !doublestar.ValidatePattern(g) {
+				out = append(out, fieldGlob{f.name, g})
+			}
+		}
+	}
+	return out
+}
+
+// Validate reports the globs of s that doublestar cannot parse, so that a
+// task file can be rejected when it is written rather than when it is gated.
+func (s Scope) Validate() error {
+	var errs []error
+	for _, g := range s.invalidGlobs() {
+		errs = append(errs, fmt.Errorf("invalid glob in %s: %q", g.field, g.glob))
+	}
+	return errors.Join(errs...)
+}
+
+// scopeEntry is one declared entry of a scope, classified for Overlap.
+type scopeEntry struct {
+	field, raw string
+	kind       entryKind
+	prefix     string // dirs and globs: the literal directory part, "" or ending in "/"
+}
+
+type entryKind int
+
+const (
+	entryPath entryKind = iota
+	entryDir
+	entryGlob
+)
+
+func (s Scope) entries() []scopeEntry {
+	var out []scopeEntry
+	for _, a := range s.Affects {
+		if strings.HasSuffix(a, "/") {
+			out = append(out, scopeEntry{field: "affects", raw: a, kind: entryDir, prefix: a})
+		} else {
+			out = append(out, scopeEntry{field: "affects", raw: a, kind: entryPath})
+		}
+	}
+	for _, g := range s.AffectsGlobs {
+		e := scopeEntry{field: "affects_globs", raw: g, kind: entryPath}
+		if i := strings.IndexAny(g, `*?[{\`); i >= 0 {
+			// Cut at a "/" so that src/a* and src/ab/x nest through src/.
+			e.kind, e.prefix = entryGlob, g[:strings.LastIndexByte(g[:i], '/')+1]
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Overlap reports whether two tasks' declared scopes may touch a common file,
+// for claim's conflict_policy. It errs towards reporting an overlap:
+//   - a path overlaps an equal path, a directory entry containing it, and a
+//     glob matching it;
+//   - a directory or glob overlaps another directory or glob when their
+//     static prefixes (the literal directories before the first glob
+//     metacharacter, so "" for **/*.go) nest. Prefixes that do not nest
+//     diverge at a literal directory, so nothing can match both; nesting ones
+//     may still be disjoint (src/**/*.go and src/**/*.rs are reported);
+//   - an invalid glob overlaps everything, since nothing can be proven.
+//
+// must_not_touch is not consulted: it narrows what a task may touch, and
+// proving that a narrowing removes the overlap is beyond this check.
+// The reason names the first overlapping pair, a's entry first.
+func Overlap(a, b Scope) (bool, string) {
+	eb := b.entries()
+	for _, x := range a.entries() {
+		for _, y := range eb {
+			if entriesOverlap(x, y) {
+				return true, fmt.Sprintf("%s (%s) overlaps %s (%s)", x.raw, x.field, y.raw, y.field)
+			}
+		}
+	}
+	return false, ""
+}
+
+func entriesOverlap(x, y scopeEntry) bool {
+	if x.kind > y.kind {
+		x, y = y, x
+	}
+	switch {
+	case x.kind == entryPath && y.kind == entryPath:
+		return x.raw == y.raw
+	case x.kind == entryPath && y.kind == entryDir:
+		return strings.HasPrefix(x.raw, y.prefix)
+	case x.kind == entryPath:
+		m, err := doublestar.Match(y.raw, x.raw)
+		return m || err != nil
+	default:
+		if (x.kind == entryGlob && !doublestar.ValidatePattern(x.raw)) || !doublestar.ValidatePattern(y.raw) {
+			return true
+		}
+		return strings.HasPrefix(x.prefix, y.prefix) || strings.HasPrefix(y.prefix, x.prefix)
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
