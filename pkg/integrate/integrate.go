@@ -183,3 +183,22 @@ func Drift(g gitx.Git, from, to string) int {
 	fmt.Sscanf(out, "%d", &n)
 	return n
 }
+
+// Rewind undoes an Advance of ours (new back to old) when a later step of
+// the same approve fails, so main is left exactly as it was.
+func (m Main) Rewind(new, old string) error {
+	wt, err := workspace.CheckedOutAt(m.Git, m.Branch)
+	if err != nil {
+		return err
+	}
+	if wt == nil {
+		_, err := m.Git.Run("update-ref", "-m", "burl: undo fast-forward", "refs/heads/"+m.Branch, old, new)
+		return err
+	}
+	g := gitx.In(wt.Path)
+	if head, err := g.Run("rev-parse", "HEAD"); err != nil || head != new {
+		return fmt.Errorf("%s moved since burl advanced it; left at %s", m.Branch, head)
+	}
+	_, err = g.Run("reset", "-q", "--keep", old)
+	return err
+}

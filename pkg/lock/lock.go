@@ -22,6 +22,8 @@ import (
 const (
 	Workflow = "workflow"
 	Claim    = "claim"
+	// Main serialises approvals, which advance the main branch.
+	Main = "main"
 )
 
 // Info is a lock file's content.

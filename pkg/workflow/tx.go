@@ -35,7 +35,10 @@ type Transition struct {
 
 // Tx is a running transition.
 type Tx struct {
-	W       *Workflow
+	W *Workflow
+	// Action is the event's action; Apply may change it (an approve whose
+	// rebase conflicts is logged as the reject it turns into).
+	Action  string
 	Entry   *Entry
 	Task    *task.Task
 	To      Bucket
@@ -80,7 +83,7 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		return nil, errs.Wrap(err, errs.Lock, fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
 	}
 	defer tl.Release()
-	tx := &Tx{W: w, Now: time.Now().UTC(), Details: map[string]any{}}
+	tx := &Tx{W: w, Action: tr.Verb, Now: time.Now().UTC(), Details: map[string]any{}}
 	if tx.Entry, err = w.checkBucket(tr); err != nil {
 		return nil, errs.Wrap(err, errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
 	}
@@ -159,7 +162,7 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 	if tx.To != tx.Entry.Bucket {
 		tx.Details["from"], tx.Details["to"] = string(tx.Entry.Bucket), string(tx.To)
 	}
-	if err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tr.Verb, Actor: w.Actor, Details: tx.Details}); err != nil {
+	if err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tx.Action, Actor: w.Actor, Details: tx.Details}); err != nil {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
 	}
 	faults.CrashPoint(tr.Verb, "log")

@@ -1,0 +1,10 @@
+// Command git-burl-claim is `git burl claim`; see git-burl-claim(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("claim", os.Args[1:])) }

@@ -1,0 +1,10 @@
+// Command git-burl-validate is `git burl validate`; see git-burl-validate(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("validate", os.Args[1:])) }

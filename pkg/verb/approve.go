@@ -1,0 +1,216 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+func init() { register("approve", func() cli.Command { return &approveCmd{} }) }
+
+type approveCmd struct {
+	cli.JSONFlag
+}
+
+type approveOut struct {
+	Task   map[string]any `json:"task"`
+	Merged string         `json:"merged_sha"`
+	Main   string         `json:"main_branch"`
+	Drift  int            `json:"drift"`
+	Pushed bool           `json:"pushed"`
+	entry  workflow.Entry
+}
+
+func (o approveOut) Human(w io.Writer) {
+	fmt.Fprintf(w, "Approved %s: %s fast-forwarded to %s (drift: %d commit(s) on %s since claim)", o.entry.ID, o.Main, shortSHA(o.Merged), o.Drift, o.Main)
+	if o.Pushed {
+		fmt.Fprint(w, ", pushed")
+	}
+	fmt.Fprintf(w, "\nQA → DONE; worktree and branch removed\n")
+}
+
+// approval is what approve's git work found, for Apply and the result.
+type approval struct {
+	conflict *integrate.Conflict
+	failed   gate.Violations
+	diff     gate.Violations
+	runs     []gate.RunResult
+	base     string
+	merged   string
+	drift    int
+	pushed   bool
+}
+
+func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	id, err := taskArg(args, "approve")
+	if err != nil {
+		return nil, err
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := &approval{}
+	res, err := w.Run(workflow.Transition{
+		Verb: "approve", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
+		Message: "approve " + id,
+		Prepare: func(tx *workflow.Tx) error { return a.integrate(w, tx) },
+		Apply:   func(tx *workflow.Tx) error { a.record(w, tx); return nil },
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case a.conflict != nil:
+		return nil, errs.New(errs.Git, "rebasing %s onto %s conflicts in:\n  %s\n%s went back to %s (qa_attempts %d); main, the remote and the task branch are unchanged",
+			res.Entry.Task.Branch(), w.Config.MainBranch, strings.Join(a.conflict.Files, "\n  "), id, res.Entry.Bucket, res.Entry.Task.Int(task.KeyQAAttempts)).
+			WithTitle("Cannot approve %s: rebase conflict", id).
+			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
+	case len(a.failed) > 0:
+		return nil, gateError("approve", id, a.failed)
+	}
+	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed, entry: res.Entry}, nil
+}
+
+// integrate is PRD 14.4 steps 2-7: fetch, rebase, validate against the
+// rebased base, fast-forward main, push, clean up. Every failure before
+// the fast-forward leaves the task branch at submitted_sha.
+func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
+	t := tx.Task
+	dir, g, err := taskWorktree(w, t)
+	if err != nil {
+		return err
+	}
+	submitted := t.Str(task.KeySubmittedSHA)
+	head, err := g.Run("rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	if submitted == "" || head != submitted {
+		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), shortSHA(head), t.ID(), shortSHA(submitted)).
+			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
+	}
+	if dirty, err := g.Run("status", "--porcelain", "--untracked-files=all"); err != nil {
+		return err
+	} else if dirty != "" {
+		return errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
+			WithFix("commit or remove them; approve merges only submitted commits")
+	}
+	// Approvals advance main one at a time on this machine.
+	ml, err := w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute)
+	if err != nil {
+		return err
+	}
+	defer ml.Release()
+	m := integrate.Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote}
+	if a.base, err = m.Base(); err != nil {
+		return err
+	}
+	restore := func() error { _, err := g.Run("reset", "-q", "--hard", submitted); return err }
+	switch w.Config.MergeStrategy {
+	case "manual":
+		if in, err := w.Repo.Git.Test("merge-base", "--is-ancestor", submitted, a.base); err != nil {
+			return err
+		} else if !in {
+			return errs.New(errs.User, "merge_strategy is manual and %s does not contain %s yet", w.Config.MainBranch, shortSHA(submitted)).
+				WithFix("merge %s into %s yourself, then run git burl approve %s", t.Branch(), w.Config.MainBranch, t.ID())
+		}
+		a.merged = submitted
+	case "ff_only":
+		if ok, err := w.Repo.Git.Test("merge-base", "--is-ancestor", a.base, head); err != nil {
+			return err
+		} else if !ok {
+			a.conflict = &integrate.Conflict{Files: []string{"(non-fast-forward: " + w.Config.MainBranch + " moved since claim and merge_strategy is ff_only)"}}
+			return nil
+		}
+	default:
+		if err := integrate.Rebase(g, a.base); err != nil {
+			if c, ok := err.(*integrate.Conflict); ok {
+				a.conflict = c
+				return nil
+			}
+			return err
+		}
+		faults.CrashPoint("approve", "rebase")
+	}
+	if a.merged == "" {
+		if a.merged, err = g.Run("rev-parse", "HEAD"); err != nil {
+			return err
+		}
+		tx.OnRollback(restore)
+		if a.diff, err = diffGates(w, t, g, a.base, a.merged); err != nil {
+			return err
+		}
+		runs, cmdV, err := runCommands(w, t, dir, tx.Now)
+		if err != nil {
+			return err
+		}
+		a.runs = runs
+		if a.failed = append(append(gate.Violations{}, a.diff...), cmdV...); len(a.failed) > 0 {
+			return restore()
+		}
+		if err := m.Advance(a.base, a.merged); err != nil {
+			return err
+		}
+		tx.OnRollback(func() error { return m.Rewind(a.merged, a.base) })
+		faults.CrashPoint("approve", "merge")
+		if w.Config.PushMainOnApprove && m.HasRemote() {
+			if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
+				return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
+					WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
+			}
+			a.pushed = true
+			faults.CrashPoint("approve", "push")
+		}
+	}
+	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
+	// Past this point the work is merged; cleanup problems are warnings.
+	if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+	} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
+	}
+	faults.CrashPoint("approve", "cleanup")
+	return nil
+}
+
+// record is PRD 14.4 steps 8-9 (or the reject that a conflict becomes).
+func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
+	switch {
+	case a.conflict != nil:
+		var lines []string
+		lines = append(lines, "Conflicting files:")
+		for _, f := range a.conflict.Files {
+			lines = append(lines, "- "+f)
+		}
+		rejectTask(w, tx, fmt.Sprintf("rebase conflict onto %s at %s", w.Config.MainBranch, shortSHA(a.base)), lines)
+		tx.Action = "reject"
+		tx.Details["cause"] = "rebase conflict"
+		tx.Details["files"] = a.conflict.Files
+	case len(a.failed) > 0:
+		tx.To = workflow.QA
+		tx.Task.AppendToSection("QA Report", report("Approve FAIL (after rebase)", tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		tx.Details["result"] = "fail"
+	default:
+		t := tx.Task
+		t.SetTime(task.KeyCompletedAt, tx.Now)
+		t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, shortSHA(a.merged), a.drift),
+			tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		tx.Details["merged_sha"] = a.merged
+		tx.Details["base"] = a.base
+		tx.Details["drift"] = a.drift
+		tx.Details["pushed"] = a.pushed
+	}
+}

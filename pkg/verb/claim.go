@@ -1,0 +1,298 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+func init() { register("claim", func() cli.Command { return &claimCmd{} }) }
+
+type claimCmd struct {
+	cli.JSONFlag
+}
+
+type claimOut struct {
+	Task       map[string]any `json:"task"`
+	Worktree   string         `json:"worktree"`
+	Reused     bool           `json:"reused"`
+	Rejections []string       `json:"rejections"`
+	entry      workflow.Entry
+}
+
+func (o claimOut) Human(w io.Writer) {
+	t := o.entry.Task
+	how := "new branch"
+	if o.Reused {
+		how = "reusing branch"
+	}
+	fmt.Fprintf(w, "Claimed %s %q (%s %s, base %s)\n", o.entry.ID, t.Title(), how, t.Branch(), shortSHA(t.BaseSHA()))
+	fmt.Fprintln(w, o.Worktree)
+}
+
+func shortSHA(s string) string {
+	if len(s) > 10 {
+		return s[:10]
+	}
+	return s
+}
+
+func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) > 1 {
+		return nil, usageErr("claim", "takes at most one task ID")
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		id, err := task.NormalizeID(args[0])
+		if err != nil {
+			return nil, err
+		}
+		return claim(ctx, w, id, true)
+	}
+	return claimNext(ctx, w)
+}
+
+// claimNext picks the next claimable task under the claim lock, so two
+// auto-claimers never pick the same one, and claims it.
+func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
+	if w.Config.UseGlobalClaimLock {
+		l, err := w.LockClaim()
+		if err != nil {
+			return nil, errs.Wrap(err, errs.Lock, "Cannot claim the next task")
+		}
+		defer l.Release()
+	}
+	ready, _, err := w.InBucket(workflow.Ready)
+	if err != nil {
+		return nil, err
+	}
+	doing, _, err := w.InBucket(workflow.Doing)
+	if err != nil {
+		return nil, err
+	}
+	done, err := w.DoneSet()
+	if err != nil {
+		return nil, err
+	}
+	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
+	var lost []string
+	for _, t := range cands {
+		if w.Locks.Held(t.ID()) {
+			lost = append(lost, t.ID()+" (locked)")
+			continue
+		}
+		if err := underCap(w); err != nil {
+			return nil, err
+		}
+		if why, ok := warnings[t.ID()]; ok {
+			ctx.Warnf("%s: %s (conflict_policy: warn)", t.ID(), why)
+		}
+		out, err := claim(ctx, w, t.ID(), false)
+		if err == nil {
+			return out, nil
+		}
+		// Another process got this one between our read and our lock:
+		// take the next, as a human would.
+		if errs.KindOf(err) == errs.Lock {
+			lost = append(lost, t.ID()+" (locked)")
+			continue
+		}
+		return nil, err
+	}
+	if len(lost) > 0 {
+		return nil, errs.New(errs.Lock, "every claimable task is being claimed by another process: %s", strings.Join(lost, ", ")).
+			WithTitle("Cannot claim the next task").WithFix("run git burl claim again in a moment")
+	}
+	reason := fmt.Sprintf("no claimable task in READY (%d READY)", len(ready))
+	for _, s := range skipped {
+		reason += fmt.Sprintf("\n  %s: %s", s.ID, s.Reason)
+	}
+	return nil, errs.New(errs.User, "%s", reason).WithTitle("Nothing to claim").
+		WithFix("git burl status shows what is waiting; git burl add creates work")
+}
+
+func tasks(es []workflow.Entry) []*task.Task {
+	out := make([]*task.Task, len(es))
+	for i := range es {
+		out[i] = es[i].Task
+	}
+	return out
+}
+
+// claim runs PRD 14.1 for one task.
+func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cli.Output, error) {
+	var reused bool
+	var wtPath string
+	res, err := w.Run(workflow.Transition{
+		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
+		Message: "claim " + id,
+		Prepare: func(tx *workflow.Tx) error {
+			t := tx.Task
+			if explicit {
+				if err := claimable(w, t); err != nil {
+					return err
+				}
+			}
+			if err := underCap(w); err != nil {
+				return err
+			}
+			branch := t.Branch()
+			if branch == "" {
+				branch = task.BranchName(id, slugOf(tx.Entry.Path, id))
+			}
+			rel := t.Worktree()
+			if rel == "" {
+				rel = filepath.ToSlash(filepath.Join(filepath.Base(w.Repo.WorktreesDir()), branch))
+			}
+			wtPath = filepath.Join(w.Repo.Root, filepath.FromSlash(rel))
+			base := t.BaseSHA()
+			g := w.Repo.Git
+			have, err := workspace.BranchExists(g, branch)
+			if err != nil {
+				return err
+			}
+			reused = have
+			if !have && base == "" {
+				m := integrate.Main{Git: g, Branch: w.Config.MainBranch, Remote: w.Config.Remote}
+				if base, err = m.Base(); err != nil {
+					return err
+				}
+			}
+			createdBranch, createdWT, err := workspace.Ensure(g, wtPath, branch, base)
+			if err != nil {
+				return err
+			}
+			faults.CrashPoint("claim", "worktree")
+			if createdWT {
+				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
+			}
+			if createdBranch {
+				tx.OnRollback(func() error { _, err := g.Run("branch", "-D", branch); return err })
+			}
+			if base == "" {
+				// A reused branch whose task lost its base_sha: its fork point
+				// with main is the honest answer.
+				if base, err = g.Run("merge-base", branch, w.Config.MainBranch); err != nil {
+					return err
+				}
+			}
+			t.SetStr(task.KeyBranch, branch)
+			t.SetStr(task.KeyWorktree, rel)
+			t.SetStr(task.KeyBaseSHA, base)
+			return nil
+		},
+		Apply: func(tx *workflow.Tx) error {
+			if err := underCap(w); err != nil {
+				return err
+			}
+			t := tx.Task
+			t.SetStr(task.KeyAssignedTo, w.Actor)
+			t.SetTime(task.KeyStartedAt, tx.Now)
+			tx.Details["branch"] = t.Branch()
+			tx.Details["worktree"] = t.Worktree()
+			tx.Details["base_sha"] = t.BaseSHA()
+			tx.Details["reused"] = reused
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	rej := rejections(res.Entry.Task)
+	if len(rej) > 0 && !ctx.JSON {
+		fmt.Fprintf(ctx.Stderr, "%s was rejected before; learn from it:\n", id)
+		for _, r := range rej {
+			fmt.Fprintf(ctx.Stderr, "  - %s\n", r)
+		}
+	}
+	if rej == nil {
+		rej = []string{}
+	}
+	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, entry: res.Entry}, nil
+}
+
+// claimable checks an explicitly named task the way claimNext filters.
+func claimable(w *workflow.Workflow, t *task.Task) error {
+	done, err := w.DoneSet()
+	if err != nil {
+		return err
+	}
+	if unmet := workflow.UnmetDeps(t, done); len(unmet) > 0 {
+		return errs.New(errs.User, "%s depends on %s, which is not DONE", t.ID(), strings.Join(unmet, ", ")).
+			WithFix("finish those first; git burl status")
+	}
+	if w.Config.ConflictPolicy == "ignore" {
+		return nil
+	}
+	doing, _, err := w.InBucket(workflow.Doing)
+	if err != nil {
+		return err
+	}
+	for _, d := range doing {
+		if ok, why := overlap(t, d.Task); ok {
+			msg := fmt.Sprintf("%s's scope overlaps DOING %s (%s)", t.ID(), d.ID, why)
+			if w.Config.ConflictPolicy == "fail" {
+				return errs.New(errs.User, "%s", msg).
+					WithFix("wait for %s to finish, narrow the scopes, or set conflict_policy: warn", d.ID)
+			}
+			fmt.Fprintf(w.Stderr, "burl: warning: %s (conflict_policy: warn)\n", msg)
+		}
+	}
+	return nil
+}
+
+// underCap enforces max_parallel (0 = no cap).
+func underCap(w *workflow.Workflow) error {
+	max := w.Config.MaxParallel
+	if max <= 0 {
+		return nil
+	}
+	n, err := w.Count(workflow.Doing)
+	if err != nil {
+		return err
+	}
+	if n >= max {
+		return errs.New(errs.Lock, "max_parallel is %d and %d tasks are in DOING", max, n).
+			WithFix("submit or release a DOING task first, or raise max_parallel in .burl/.workflow/config.yaml")
+	}
+	return nil
+}
+
+// slugOf takes the slug from the task's file name, so branch, worktree and
+// file always agree.
+func slugOf(path, id string) string {
+	s := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), id+"-"), ".md")
+	if s == "" || strings.HasSuffix(filepath.Base(path), id+".md") {
+		return "task"
+	}
+	return s
+}
+
+// rejections are the reasons of earlier QA rejections, from the QA Report.
+func rejections(t *task.Task) []string {
+	var out []string
+	var cur string
+	for _, l := range strings.Split(t.Section("QA Report"), "\n") {
+		l = strings.TrimRight(l, "\r")
+		switch {
+		case strings.HasPrefix(l, "### Rejected"):
+			cur = strings.TrimPrefix(l, "### ")
+		case cur != "" && strings.HasPrefix(l, "Reason: "):
+			out = append(out, cur+": "+strings.TrimPrefix(l, "Reason: "))
+			cur = ""
+		}
+	}
+	return out
+}

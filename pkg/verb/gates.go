@@ -1,0 +1,140 @@
+package verb
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// taskWorktree checks that a task's worktree exists and has its branch
+// checked out, and returns a git runner in it.
+func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) {
+	p := w.WorktreePath(t)
+	if p == "" {
+		return "", gitx.Git{}, errs.New(errs.User, "%s has no worktree recorded", t.ID()).WithFix("git burl claim %s", t.ID())
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", gitx.Git{}, errs.New(errs.User, "the worktree of %s is missing: %s", t.ID(), w.Rel(p)).
+			WithFix("git burl worktree --ensure %s", t.ID())
+	}
+	g := gitx.In(p)
+	if b := workflow.CurrentBranch(p); b != t.Branch() {
+		return "", gitx.Git{}, errs.New(errs.User, "%s has %q checked out, not the task branch %s", w.Rel(p), b, t.Branch()).
+			WithFix("git -C %s switch %s", p, t.Branch())
+	}
+	if t.BaseSHA() == "" {
+		return "", gitx.Git{}, errs.New(errs.User, "%s has no base_sha; the diff-based gates need it", t.ID()).
+			WithFix("git burl doctor")
+	}
+	return p, g, nil
+}
+
+// diffGates runs the scope and stub gates over base..head.
+func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
+	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
+	if err != nil {
+		return nil, errs.New(errs.User, "stub_patterns in %s: %v", w.Rel(filepath.Join(w.Dir, workflow.ConfigName)), err)
+	}
+	return gate.CheckDiff(g, []string{base + ".." + head}, scopeOf(t), stubs)
+}
+
+// gateError is the exit-2 failure carrying the violations.
+func gateError(verb, id string, vs gate.Violations) error {
+	kinds := map[string]bool{}
+	for _, v := range vs {
+		kinds[v.Gate] = true
+	}
+	var what []string
+	if kinds["scope"] {
+		what = append(what, "Scope violation: "+id+" touched files outside its allowed scope")
+	}
+	if kinds["stub"] {
+		what = append(what, "Stub patterns found in added lines")
+	}
+	if kinds["build"] {
+		what = append(what, "build_command failed")
+	}
+	if kinds["verify"] {
+		what = append(what, "the task's verify command failed")
+	}
+	fix := "revert these changes or widen the scope in the task file; replace stubs with real code; fix the build"
+	return &errs.Error{Kind: errs.Validation, Title: fmt.Sprintf("Cannot %s %s", verb, id),
+		Reason: strings.Join(what, "\n"), Violations: vs, Fix: fix}
+}
+
+// runCommands runs build_command and the task's verify command in the
+// worktree, each logged to .workflow/logs/<ID>/.
+func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) ([]gate.RunResult, gate.Violations, error) {
+	var results []gate.RunResult
+	var vs gate.Violations
+	stamp := now.UTC().Format("20060102T150405Z")
+	for _, c := range []struct{ name, cmd string }{{"build", w.Config.BuildCommand}, {"verify", t.Str(task.KeyVerify)}} {
+		if strings.TrimSpace(c.cmd) == "" {
+			continue
+		}
+		logPath := filepath.Join(w.LogsDir(), t.ID(), stamp+"-"+c.name+".log")
+		env := []string{"BURL_TASK=" + t.ID(), "BURL_BASE_SHA=" + t.BaseSHA()}
+		res, err := gate.RunCommand(context.Background(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
+		if err != nil {
+			return nil, nil, errs.New(errs.User, "running %s_command %q: %v", c.name, c.cmd, err)
+		}
+		res.LogPath = w.Rel(res.LogPath)
+		results = append(results, res)
+		if !res.OK() {
+			msg := fmt.Sprintf("%s command `%s` exited %d after %.1fs (log: %s)", c.name, c.cmd, res.ExitCode, res.Seconds, res.LogPath)
+			if res.TimedOut {
+				msg = fmt.Sprintf("%s command `%s` timed out after %s and was killed (log: %s)", c.name, c.cmd, w.Config.BuildTimeout, res.LogPath)
+			}
+			vs = append(vs, gate.Violation{Gate: c.name, Message: msg, Rule: c.cmd})
+		}
+	}
+	return results, vs, nil
+}
+
+// report is a QA Report entry.
+func report(title string, now time.Time, actor, base, head string, diff gate.Violations, runs []gate.RunResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s — %s by %s\n\n", title, now.UTC().Format("2006-01-02T15:04:05Z"), actor)
+	fmt.Fprintf(&b, "- range: %s..%s\n", shortSHA(base), shortSHA(head))
+	var scope, stubs []string
+	for _, v := range diff {
+		switch v.Gate {
+		case "scope":
+			scope = append(scope, v.Message)
+		case "stub":
+			stubs = append(stubs, fmt.Sprintf("%s:%d  + %s", v.File, v.Line, v.Text))
+		}
+	}
+	gateLine := func(name string, items []string) {
+		if len(items) == 0 {
+			fmt.Fprintf(&b, "- %s: pass\n", name)
+			return
+		}
+		fmt.Fprintf(&b, "- %s: FAIL\n", name)
+		for _, it := range items {
+			fmt.Fprintf(&b, "  - `%s`\n", strings.ReplaceAll(it, "`", "'"))
+		}
+	}
+	gateLine("scope", scope)
+	gateLine("stubs", stubs)
+	for _, r := range runs {
+		verdict := "pass"
+		if !r.OK() {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(&b, "- %s: %s — `%s` exit %d in %.1fs (log: %s)\n", r.Name, verdict, r.Command, r.ExitCode, r.Seconds, r.LogPath)
+		if !r.OK() && len(r.Tail) > 0 {
+			fmt.Fprintf(&b, "\n```\n%s\n```\n", strings.ReplaceAll(strings.Join(r.Tail, "\n"), "```", "'''"))
+		}
+	}
+	return b.String()
+}

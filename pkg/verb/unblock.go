@@ -1,0 +1,47 @@
+package verb
+
+import (
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("unblock", func() cli.Command { return &unblockCmd{} }) }
+
+type unblockCmd struct {
+	cli.JSONFlag
+}
+
+func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	id, err := taskArg(args, "unblock")
+	if err != nil {
+		return nil, err
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.Run(workflow.Transition{
+		Verb: "unblock", ID: id, From: []workflow.Bucket{workflow.Blocked}, To: workflow.Ready,
+		Message: "unblock " + id,
+		Apply: func(tx *workflow.Tx) error {
+			done, err := w.DoneSet()
+			if err != nil {
+				return err
+			}
+			if unmet := workflow.UnmetDeps(tx.Task, done); len(unmet) > 0 {
+				return errs.New(errs.User, "%s still depends on %s, which is not DONE", id, strings.Join(unmet, ", ")).
+					WithFix("finish those first, or edit depends_on in the task file")
+			}
+			tx.Task.SetNull(task.KeyBlockedReason)
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return moveOut{Task: taskObject(w, res.Entry), verb: "Unblocked", entry: res.Entry, from: workflow.Blocked}, nil
+}

@@ -1,0 +1,93 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("validate", func() cli.Command { return &validateCmd{} }) }
+
+type validateCmd struct {
+	cli.JSONFlag
+}
+
+type validateOut struct {
+	Task     map[string]any   `json:"task"`
+	Passed   bool             `json:"passed"`
+	Head     string           `json:"head"`
+	Commands []gate.RunResult `json:"commands"`
+	entry    workflow.Entry
+}
+
+func (o validateOut) Human(w io.Writer) {
+	fmt.Fprintf(w, "Validated %s at %s: scope pass, stubs pass", o.entry.ID, shortSHA(o.Head))
+	for _, r := range o.Commands {
+		fmt.Fprintf(w, ", %s pass (%.1fs)", r.Name, r.Seconds)
+	}
+	fmt.Fprintf(w, "\nReport appended to %s\n", o.Task["path"])
+	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" && o.entry.Bucket == workflow.QA {
+		fmt.Fprintf(w, "next: git burl approve %s\n", o.entry.ID)
+	}
+}
+
+func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	id, err := taskArg(args, "validate")
+	if err != nil {
+		return nil, err
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var head string
+	var diff, failed gate.Violations
+	var runs []gate.RunResult
+	res, err := w.Run(workflow.Transition{
+		Verb: "validate", ID: id, From: []workflow.Bucket{workflow.QA, workflow.Doing},
+		Message: "validate " + id,
+		Prepare: func(tx *workflow.Tx) error {
+			t := tx.Task
+			dir, g, err := taskWorktree(w, t)
+			if err != nil {
+				return err
+			}
+			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
+				return err
+			}
+			if diff, err = diffGates(w, t, g, t.BaseSHA(), head); err != nil {
+				return err
+			}
+			var cmdV gate.Violations
+			if runs, cmdV, err = runCommands(w, t, dir, tx.Now); err != nil {
+				return err
+			}
+			failed = append(append(gate.Violations{}, diff...), cmdV...)
+			return nil
+		},
+		Apply: func(tx *workflow.Tx) error {
+			title := "Validate PASS"
+			if len(failed) > 0 {
+				title = "Validate FAIL"
+			}
+			tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, tx.Task.BaseSHA(), head, diff, runs))
+			tx.Details["result"] = map[bool]string{true: "pass", false: "fail"}[len(failed) == 0]
+			tx.Details["head"] = head
+			tx.Details["violations"] = len(failed)
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(failed) > 0 {
+		return nil, gateError("validate", id, failed)
+	}
+	if runs == nil {
+		runs = []gate.RunResult{}
+	}
+	return validateOut{Task: taskObject(w, res.Entry), Passed: true, Head: head, Commands: runs, entry: res.Entry}, nil
+}
