@@ -89,12 +89,8 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 		}
 		res.LogPath = w.Rel(res.LogPath)
 		results = append(results, res)
-		if !res.OK() {
-			msg := fmt.Sprintf("%s command `%s` exited %d after %.1fs (log: %s)", c.name, c.cmd, res.ExitCode, res.Seconds, res.LogPath)
-			if res.TimedOut {
-				msg = fmt.Sprintf("%s command `%s` timed out after %s and was killed (log: %s)", c.name, c.cmd, w.Config.BuildTimeout, res.LogPath)
-			}
-			vs = append(vs, gate.Violation{Gate: c.name, Message: msg, Rule: c.cmd})
+		if v, ok := res.Violation(); !ok {
+			vs = append(vs, v)
 		}
 	}
 	return results, vs, nil
