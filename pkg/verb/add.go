@@ -115,27 +115,30 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 }
 
 // create allocates the next ID under the workflow lock, so concurrent adds
-// never share an ID, and commits the new file.
+// never share an ID, and commits the new file. With workflow_auto_push an
+// ID taken meanwhile on another machine is noticed at push time: the add is
+// redone with the next free ID (the loser renumbers).
 func create(w *workflow.Workflow, spec task.Spec) (*workflow.Entry, error) {
-	l, err := w.LockWorkflow("add")
-	if err != nil {
-		return nil, err
-	}
-	defer l.Release()
-	ids, err := w.IDs()
-	if err != nil {
-		return nil, err
-	}
-	spec.ID = task.NextID(ids)
+	var e *workflow.Entry
 	spec.Created = time.Now()
-	t := task.New(spec)
-	p := filepath.Join(w.BucketDir(workflow.Ready), task.FileName(spec.ID, task.Slug(spec.Title)))
-	if err := fsx.WriteFile(p, t.Bytes()); err != nil {
-		return nil, err
-	}
-	e := &workflow.Entry{ID: spec.ID, Bucket: workflow.Ready, Path: p, Task: t}
-	if _, err := w.Event("add", spec.ID, map[string]any{"title": spec.Title, "priority": t.Priority()}, "add "+spec.ID+" "+spec.Title, p); err != nil {
-		return e, err
-	}
-	return e, nil
+	err := w.Mutate("add", func(attempt int) (string, []string, error) {
+		ids, err := w.IDs()
+		if err != nil {
+			return "", nil, err
+		}
+		spec.ID = task.NextID(ids)
+		t := task.New(spec)
+		p := filepath.Join(w.BucketDir(workflow.Ready), task.FileName(spec.ID, task.Slug(spec.Title)))
+		if err := fsx.WriteFile(p, t.Bytes()); err != nil {
+			return "", nil, err
+		}
+		e = &workflow.Entry{ID: spec.ID, Bucket: workflow.Ready, Path: p, Task: t}
+		details := map[string]any{"title": spec.Title, "priority": t.Priority()}
+		if attempt > 1 {
+			details["attempt"] = attempt
+		}
+		sha, err := w.Event("add", spec.ID, details, "add "+spec.ID+" "+spec.Title, p)
+		return sha, nil, err
+	})
+	return e, err
 }

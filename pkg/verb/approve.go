@@ -49,6 +49,7 @@ type approval struct {
 	runs     []gate.RunResult
 	base     string
 	merged   string
+	pushMain string
 	drift    int
 	pushed   bool
 }
@@ -167,22 +168,31 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		tx.OnRollback(func() error { return m.Rewind(a.merged, a.base) })
 		faults.CrashPoint("approve", "merge")
 		if w.Config.PushMainOnApprove && m.HasRemote() {
-			if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
-				return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
-					WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
+			if w.AutoPush() {
+				// Pushed with the workflow branch in one atomic push: main and
+				// DONE land together or not at all.
+				a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
+			} else {
+				if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
+					return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
+						WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
+				}
+				faults.CrashPoint("approve", "push")
 			}
 			a.pushed = true
-			faults.CrashPoint("approve", "push")
 		}
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
-	// Past this point the work is merged; cleanup problems are warnings.
-	if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-	} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
-	}
-	faults.CrashPoint("approve", "cleanup")
+	// Removing the worktree and branch waits until DONE is committed (and
+	// pushed): an approve that is undone must leave them in place.
+	tx.After(func() {
+		if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+		} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
+		}
+		faults.CrashPoint("approve", "cleanup")
+	})
 	return nil
 }
 
@@ -212,5 +222,8 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		tx.Details["base"] = a.base
 		tx.Details["drift"] = a.drift
 		tx.Details["pushed"] = a.pushed
+		if a.pushMain != "" {
+			tx.PushRefs = append(tx.PushRefs, a.pushMain)
+		}
 	}
 }

@@ -44,11 +44,20 @@ type Tx struct {
 	To      Bucket
 	Details map[string]any
 	Now     time.Time
-	undo    []func() error
+	// PushRefs are refspecs pushed atomically with the workflow branch when
+	// workflow_auto_push is on (approve's main, claim's task branch).
+	PushRefs []string
+	undo     []func() error
+	after    []func()
+	moved    bool
 }
 
 // OnRollback registers an undo step for a side effect just made.
 func (tx *Tx) OnRollback(f func() error) { tx.undo = append(tx.undo, f) }
+
+// After registers work to do once the transition is committed (and pushed):
+// cleanup that must not happen if the transition is undone.
+func (tx *Tx) After(f func()) { tx.after = append(tx.after, f) }
 
 func (tx *Tx) rollback(cause error) error {
 	var failed []string
@@ -67,6 +76,15 @@ func (tx *Tx) rollback(cause error) error {
 	return cause
 }
 
+// begin points tx at a freshly read task, for one attempt of Apply.
+func (tx *Tx) begin(tr Transition, e *Entry) {
+	tx.Entry, tx.Task, tx.To = e, e.Task, tr.To
+	if tx.To == "" {
+		tx.To = e.Bucket
+	}
+	tx.Action, tx.Details, tx.PushRefs, tx.moved = tr.Verb, map[string]any{}, nil, false
+}
+
 // Result is what Run leaves behind.
 type Result struct {
 	Entry  Entry // the task file after the transition
@@ -74,41 +92,71 @@ type Result struct {
 }
 
 // Run executes a transition: lock → check → prepare → write → move → log →
-// commit → unlock. Before the move, any failure rolls back every side
-// effect; after it, the task is in its new bucket and a failure is
-// reported with the repair command (PRD 14.1's rollback rules).
+// commit (→ push) → unlock. Before the move, any failure rolls back every
+// side effect; after it, the task is in its new bucket and a failure is
+// reported with the repair command (PRD 14.1's rollback rules). With
+// workflow_auto_push, Apply runs on the remote's latest state and is redone
+// when another machine wins the push (see Mutate).
 func (w *Workflow) Run(tr Transition) (*Result, error) {
+	title := fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID)
+	fail := func(err error) (*Result, error) { return nil, errs.Wrap(err, errs.KindOf(err), title) }
 	tl, err := w.LockTask(tr.ID, tr.Verb)
 	if err != nil {
-		return nil, errs.Wrap(err, errs.Lock, fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+		return fail(err)
 	}
 	defer tl.Release()
-	tx := &Tx{W: w, Action: tr.Verb, Now: time.Now().UTC(), Details: map[string]any{}}
-	if tx.Entry, err = w.checkBucket(tr); err != nil {
-		return nil, errs.Wrap(err, errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	if w.AutoPush() {
+		if err := w.Mutate(tr.Verb, func(int) (string, []string, error) { return "", nil, nil }); err != nil {
+			return fail(err)
+		}
 	}
-	tx.Task, tx.To = tx.Entry.Task, tr.To
-	if tx.To == "" {
-		tx.To = tx.Entry.Bucket
+	tx := &Tx{W: w, Now: time.Now().UTC()}
+	first, err := w.checkBucket(tr)
+	if err != nil {
+		return fail(err)
 	}
+	tx.begin(tr, first)
 	if tr.Prepare != nil {
 		if err := tr.Prepare(tx); err != nil {
-			return nil, errs.Wrap(tx.rollback(err), errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+			return fail(tx.rollback(err))
 		}
 		faults.CrashPoint(tr.Verb, "prepare")
 	}
-	wl, err := w.LockWorkflow(tr.Verb)
+	var res *Result
+	err = w.Mutate(tr.Verb, func(attempt int) (string, []string, error) {
+		e, err := w.checkBucket(tr)
+		if err != nil {
+			if e != nil && e.Bucket != first.Bucket {
+				// Another machine moved the task since we looked.
+				who := "another machine"
+				if e.Task != nil && e.Task.Str(task.KeyAssignedTo) != "" {
+					who = e.Task.Str(task.KeyAssignedTo)
+				}
+				return "", nil, &LostError{Reason: fmt.Sprintf("%s was moved to %s by %s meanwhile", tr.ID, e.Bucket, who)}
+			}
+			return "", nil, err
+		}
+		tx.begin(tr, e)
+		if res, err = w.apply(tr, tx); err != nil {
+			return "", nil, err
+		}
+		return res.Commit, tx.PushRefs, nil
+	})
 	if err != nil {
-		return nil, errs.Wrap(tx.rollback(err), errs.Lock, fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+		var lost *LostError
+		if !tx.moved || errors.As(err, &lost) {
+			err = tx.rollback(err)
+		}
+		return fail(err)
 	}
-	defer wl.Release()
-	res, err := w.apply(tr, tx)
-	if err != nil {
-		return nil, errs.Wrap(err, errs.KindOf(err), fmt.Sprintf("Cannot %s %s", tr.Verb, tr.ID))
+	for _, f := range tx.after {
+		f()
 	}
 	return res, nil
 }
 
+// checkBucket finds the task and checks it is in one of tr.From; the entry
+// is returned even when it is not, so callers can say where it went.
 func (w *Workflow) checkBucket(tr Transition) (*Entry, error) {
 	e, err := w.Get(tr.ID)
 	if err != nil {
@@ -123,20 +171,22 @@ func (w *Workflow) checkBucket(tr Transition) (*Entry, error) {
 	for _, b := range tr.From {
 		from = append(from, string(b))
 	}
-	return nil, errs.New(errs.User, "%s is in %s; %s needs it in %s", tr.ID, e.Bucket, tr.Verb, strings.Join(from, " or ")).
+	return e, errs.New(errs.User, "%s is in %s; %s needs it in %s", tr.ID, e.Bucket, tr.Verb, strings.Join(from, " or ")).
 		WithFix("%s", Suggest(e.Bucket, tr.ID))
 }
 
+// apply is one attempt's write → move → log → commit. A failure before the
+// move restores the task file; rolling back other side effects is Run's.
 func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 	before := tx.Task.Bytes()
 	if tr.Apply != nil {
 		if err := tr.Apply(tx); err != nil {
-			return nil, tx.rollback(err)
+			return nil, err
 		}
 	}
 	src := tx.Entry.Path
 	if err := fsx.WriteFile(src, tx.Task.Bytes()); err != nil {
-		return nil, tx.rollback(fmt.Errorf("writing %s: %w", w.Rel(src), err))
+		return nil, fmt.Errorf("writing %s: %w", w.Rel(src), err)
 	}
 	faults.CrashPoint(tr.Verb, "write")
 	dst := filepath.Join(w.BucketDir(tx.To), filepath.Base(src))
@@ -148,16 +198,15 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 				if rerr := fsx.WriteFile(src, before); rerr != nil {
 					err = fmt.Errorf("%w; restoring %s also failed: %v", err, w.Rel(src), rerr)
 				}
-				return nil, tx.rollback(errs.New(errs.User, "moving %s to %s: %v", w.Rel(src), tx.To, err).
-					WithFix("nothing was changed; fix the cause and run the command again"))
+				return nil, errs.New(errs.User, "moving %s to %s: %v", w.Rel(src), tx.To, err).
+					WithFix("nothing was changed; fix the cause and run the command again")
 			}
 			fmt.Fprintf(w.Stderr, "burl: warning: %v\n", deg)
 		}
 		faults.CrashPoint(tr.Verb, "move")
 	}
+	tx.moved = true
 	entry := Entry{ID: tx.Entry.ID, Bucket: tx.To, Path: dst, Task: tx.Task}
-	// Past the move the task is in its new bucket: no more rollback.
-	tx.undo = nil
 	tid := tr.ID
 	if tx.To != tx.Entry.Bucket {
 		tx.Details["from"], tx.Details["to"] = string(tx.Entry.Bucket), string(tx.To)
