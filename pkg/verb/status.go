@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/lock"
@@ -23,13 +25,40 @@ type malformed struct {
 	Error string `json:"error"`
 }
 
+type remoteState struct {
+	Ref    string `json:"ref"`
+	Ahead  int    `json:"ahead"`
+	Behind int    `json:"behind"`
+}
+
 type statusOut struct {
 	Counts    map[string]int   `json:"counts"`
 	Tasks     []map[string]any `json:"tasks"`
 	Locks     []lock.Status    `json:"locks"`
 	Malformed []malformed      `json:"malformed"`
-	entries   []workflow.Entry
-	locked    map[string]lock.Status
+	// Remote compares the local workflow branch with the remote's as of the
+	// last fetch (status itself never touches the network).
+	Remote  *remoteState `json:"remote,omitempty"`
+	entries []workflow.Entry
+	locked  map[string]lock.Status
+	stalled map[string]time.Duration
+}
+
+// branchActivity is the last commit time of every local task branch, from
+// one git call.
+func branchActivity(w *workflow.Workflow) map[string]time.Time {
+	out := map[string]time.Time{}
+	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname:short) %(committerdate:unix)", "refs/heads/task-*")
+	if err != nil {
+		return out
+	}
+	for _, l := range strings.Split(res, "\n") {
+		name, ts, ok := strings.Cut(l, " ")
+		if n, err := strconv.ParseInt(ts, 10, 64); ok && err == nil {
+			out[name] = time.Unix(n, 0)
+		}
+	}
+	return out
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -55,10 +84,16 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, l := range locks {
 		out.locked[l.Name] = l
 	}
+	if ahead, behind, ok := w.Divergence(); ok {
+		out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch, Ahead: ahead, Behind: behind}
+	}
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
 	sortEntries(entries)
+	activity := branchActivity(w)
+	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
+	out.stalled = map[string]time.Duration{}
 	for _, e := range entries {
 		if e.Err != nil {
 			out.Malformed = append(out.Malformed, malformed{Path: w.Rel(e.Path), Error: e.Err.Error()})
@@ -68,6 +103,19 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		m := taskObject(w, e)
 		m["suggest"] = workflow.Suggest(e.Bucket, e.ID)
 		_, m["locked"] = out.locked[e.ID]
+		if e.Bucket == workflow.Doing {
+			// Stalled: no commit on the task branch (and no claim) for longer
+			// than lock_stale_minutes — likely a dead worker (git burl release).
+			last := activity[e.Task.Branch()]
+			if st, err := time.Parse(time.RFC3339, e.Task.Str(task.KeyStartedAt)); err == nil && st.After(last) {
+				last = st
+			}
+			if idle := time.Since(last); !last.IsZero() && idle > stale {
+				out.stalled[e.ID] = idle
+				m["stalled"] = true
+				m["suggest"] = "git burl release " + e.ID
+			}
+		}
 		out.Tasks = append(out.Tasks, m)
 		out.entries = append(out.entries, e)
 	}
@@ -106,6 +154,9 @@ func (o *statusOut) Human(w io.Writer) {
 		counts = append(counts, fmt.Sprintf("%s %d", b, o.Counts[string(b)]))
 	}
 	fmt.Fprintln(w, strings.Join(counts, "  "))
+	if r := o.Remote; r != nil && (r.Ahead > 0 || r.Behind > 0) {
+		fmt.Fprintf(w, "workflow branch: %d commit(s) ahead of %s, %d behind (as of the last fetch; git burl sync)\n", r.Ahead, r.Ref, r.Behind)
+	}
 	cur := workflow.Bucket("")
 	for _, e := range o.entries {
 		if e.Bucket == workflow.Done {
@@ -122,8 +173,13 @@ func (o *statusOut) Human(w io.Writer) {
 		if l, ok := o.locked[e.ID]; ok {
 			line += "  [locked: " + l.Describe() + "]"
 		}
-		if s := workflow.Suggest(e.Bucket, e.ID); s != "" {
-			line += "\n            next: " + s
+		next := workflow.Suggest(e.Bucket, e.ID)
+		if idle, ok := o.stalled[e.ID]; ok {
+			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
+			next = "git burl release " + e.ID + " (if its worker is gone)"
+		}
+		if next != "" {
+			line += "\n            next: " + next
 		}
 		fmt.Fprintln(w, line)
 	}
