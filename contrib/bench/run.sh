@@ -1,0 +1,530 @@
+#!/usr/bin/env bash
+# make bench: burl measured side by side with git's own floor and with the
+# tools users would pick instead, on the same data in the same run. Prints
+# one markdown table and saves it with the machine's description to
+# contrib/bench/RESULTS.md. Results are reported, never asserted (DESIGN §8).
+#
+# Environment: BENCH_RUNS (timed runs per row, default 5, after one warm-up),
+# BENCH_KEEP=1 keeps the scratch directory, BENCH_OUT overrides RESULTS.md.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+RUNS=${BENCH_RUNS:-5}
+OUT=${BENCH_OUT:-$here/RESULTS.md}
+GITLEAKS_VERSION=v8.30.1
+W=$(mktemp -d "${TMPDIR:-/tmp}/burl-bench.XXXXXX")
+cleanup() { if [ -z "${BENCH_KEEP:-}" ]; then rm -rf "$W"; else echo "kept $W" >&2; fi; }
+trap cleanup EXIT
+
+say() { printf '• %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+command -v git-burl >/dev/null || die "git-burl is not on PATH (run make bench)"
+command -v hyperfine >/dev/null || die "hyperfine is missing (apt-get install hyperfine)"
+command -v jq >/dev/null || die "jq is missing (apt-get install jq)"
+
+# Isolate every git command from the machine's own configuration, the way
+# the bats tests do, so a user's hooks or aliases never skew a number.
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig"
+git config --file "$GIT_CONFIG_GLOBAL" user.name bench
+git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
+git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
+git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+export BURL_ACTOR=bench
+
+# ---------------------------------------------------------------- peers
+# A peer row is skipped with a note, never fatal, when its tool cannot be
+# installed here.
+have_apt() { command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; }
+ensure_time() {
+	[ -x /usr/bin/time ] && return 0
+	have_apt && { apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq time >/dev/null 2>&1; }; }
+	[ -x /usr/bin/time ]
+}
+ensure_git_secrets() {
+	command -v git-secrets >/dev/null && return 0
+	have_apt && { apt-get install -y -qq git-secrets >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq git-secrets >/dev/null 2>&1; }; }
+	command -v git-secrets >/dev/null
+}
+GITLEAKS=""
+ensure_gitleaks() {
+	local gobin
+	gobin=$(go env GOPATH 2>/dev/null)/bin
+	for c in "$(command -v gitleaks || true)" "$gobin/gitleaks"; do
+		if [ -x "$c" ] && go version -m "$c" 2>/dev/null | grep -q "gitleaks/v8[[:space:]]*$GITLEAKS_VERSION"; then
+			GITLEAKS=$c
+			return 0
+		fi
+	done
+	command -v go >/dev/null || return 1
+	(cd "$W" && GOFLAGS='' go install "github.com/zricethezav/gitleaks/v8@$GITLEAKS_VERSION") >"$W/gitleaks-install.log" 2>&1 || return 1
+	GITLEAKS=$gobin/gitleaks
+	[ -x "$GITLEAKS" ]
+}
+ensure_backlog() {
+	command -v backlog >/dev/null && return 0
+	command -v npm >/dev/null || return 1
+	npm install -g --silent backlog.md >"$W/npm-install.log" 2>&1 || return 1
+	command -v backlog >/dev/null
+}
+
+ensure_time || die "/usr/bin/time is missing and could not be installed (apt-get install time)"
+
+# ---------------------------------------------------------------- measuring
+mkdir -p "$W/json"
+ROWS=()
+
+# hf NAME [hyperfine options] COMMAND: NAME's runs go to json/NAME.json.
+hf() {
+	local name=$1
+	shift
+	hyperfine -N --style none --warmup 1 --runs "$RUNS" --export-json "$W/json/$name.json" "$@" >"$W/json/$name.log" 2>&1 ||
+		die "hyperfine $name failed: $(tail -5 "$W/json/$name.log")"
+}
+# ms NAME FIELD: median, min or max of NAME in milliseconds.
+ms() { jq -r ".results[0].$2 * 1000" "$W/json/$1.json"; }
+# cell NAME: "12.3 ms (11.9–13.0)".
+cell() { printf '%.1f ms (%.1f–%.1f)' "$(ms "$1" median)" "$(ms "$1" min)" "$(ms "$1" max)"; }
+calc() { awk "BEGIN { print $* }"; }
+# yes_no CONDITION: the condition is an awk expression; parenthesised, as
+# awk would read a bare `print a > b` as a redirection.
+yes_no() { if [ "$(calc "(($1) ? 1 : 0)")" = 1 ]; then echo "✅ met"; else echo "❌ not met"; fi; }
+
+# rss WHAT COMMAND...: the command's max RSS in KiB (its git children
+# included: wait4 reports the largest of the process tree), also noted in
+# rss.txt for the peak-memory row (this runs in command substitutions).
+rss() {
+	local what=$1
+	shift
+	/usr/bin/time -v -o "$W/time.out" "$@" >/dev/null 2>&1 || true
+	local kb
+	kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$W/time.out")
+	printf '%s\t%s\n' "$kb" "$what" >>"$W/rss.txt"
+	echo "$kb"
+}
+mib() { printf '%.1f MiB' "$(calc "$1 / 1024")"; }
+
+# row MEASUREMENT BURL FLOOR RATIO PEERS TARGET MET RSS
+row() {
+	local s="|" c
+	for c in "$@"; do s+=" $c |"; done
+	ROWS+=("$s")
+}
+
+# ---------------------------------------------------------------- fixtures
+# new_repo DIR: a repository with burl initialised, no parallel cap and no
+# scope-conflict skipping (the bench measures mechanics, not policy).
+new_repo() {
+	local d=$1
+	mkdir -p "$d/src"
+	git init -q "$d"
+	printf 'package main\n\nfunc main() {}\n' >"$d/src/main.go"
+	git -C "$d" add -A
+	git -C "$d" commit -q -m init
+	(cd "$d" && git burl init >/dev/null)
+	sed -i -e 's/^max_parallel: .*/max_parallel: 0/' -e 's/^conflict_policy: .*/conflict_policy: ignore/' \
+		-e 's/^build_command: .*/build_command: ""/' "$d/.burl/.workflow/config.yaml"
+	git -C "$d/.burl" commit -q -am "bench: config"
+}
+
+# gen_tasks DIR N [all-ready]: N task files written the way `git burl add`
+# writes them, spread over the buckets like a long-lived project (most DONE)
+# unless all-ready, committed on the workflow branch in one commit.
+gen_tasks() {
+	local d=$1 n=$2 mode=${3:-mixed}
+	awk -v n="$n" -v dir="$d/.burl/.workflow" -v mode="$mode" 'BEGIN {
+		split("critical high medium low", pr, " ")
+		for (i = 1; i <= n; i++) {
+			id = sprintf("TASK-%03d", i)
+			slug = sprintf("implement-feature-%d-of-the-parser", i)
+			b = "READY"; r = i % 100
+			if (mode == "mixed") {
+				if (r < 70) b = "DONE"; else if (r < 90) b = "READY"; else if (r < 95) b = "QA"; else if (r < 98) b = "DOING"; else b = "BLOCKED"
+			}
+			f = dir "/" b "/" id "-" slug ".md"
+			started = (b == "READY" || b == "BLOCKED") ? "null" : "2024-05-01T10:00:00Z"
+			branch = (b == "READY" || b == "BLOCKED") ? "null" : "task-" substr(id, 6) "-" slug
+			print "---" > f
+			print "id: " id > f
+			print "title: Implement feature " i " of the parser" > f
+			print "priority: " pr[i % 4 + 1] > f
+			printf "created: 2024-01-01T%02d:%02d:%02dZ\n", int(i / 3600) % 24, int(i / 60) % 60, i % 60 > f
+			print "\n# Ownership/attempts" > f
+			print "assigned_to: " (started == "null" ? "null" : "agent-" (i % 16)) > f
+			print "qa_attempts: 0\n\n# Lifecycle timestamps" > f
+			print "started_at: " started > f
+			print "submitted_at: null\ncompleted_at: null\n\n# Git/worktree state (populated on claim)" > f
+			print "worktree: " (branch == "null" ? "null" : ".worktrees/" branch) > f
+			print "branch: " branch > f
+			print "base_sha: null\n\n# Scope control\naffects:\n  - src/parser/p" i ".go" > f
+			print "affects_globs: []\nmust_not_touch: []\n\n# Dependency control\ndepends_on: []\n\n# Freeform\ntags: [parser]\n---" > f
+			print "\n## Objective\nFeature " i " parses its part of the grammar.\n\n## Acceptance Criteria\n- [ ] tests pass\n" > f
+			print "## Context\nSee the grammar.\n\n## Implementation Notes\n<!-- Worker fills -->\n\n## QA Report\n<!-- Validator fills (tool can append) -->" > f
+			close(f)
+		}
+	}'
+	git -C "$d/.burl" add -A
+	git -C "$d/.burl" commit -q -m "bench: $n tasks"
+}
+
+# ---------------------------------------------------------------- dispatcher
+bench_dispatch() {
+	say "dispatcher startup"
+	mkdir -p "$W/hello/bin"
+	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$W/hello/main.go"
+	printf 'module hello\n\ngo 1.21\n' >"$W/hello/go.mod"
+	(cd "$W/hello" && GOFLAGS='' go build -trimpath -ldflags '-s -w' -o bin/git-hello .)
+	local hello=$W/hello/bin/git-hello
+	export PATH="$W/hello/bin:$PATH"
+	hf hello "$hello"
+	hf githello "git hello"
+	hf burl_version "git-burl --version"
+	hf git_burl "git burl"
+	hf git_burl_version "git burl --version"
+	local m
+	for m in "git burl (no verb)|git_burl|githello|git burl" "git burl --version|git_burl_version|githello|git burl --version" \
+		"git-burl --version (direct exec)|burl_version|hello|git-burl --version"; do
+		IFS='|' read -r label name floor cmd <<<"$m"
+		local ratio kb
+		ratio=$(calc "$(ms "$name" median) / $(ms "$floor" median)")
+		# shellcheck disable=SC2086 # cmd is a plain word list
+		kb=$(rss "$label" $cmd)
+		row "$label" "$(cell "$name")" "$(cell "$floor") Go hello-world ($([ "$floor" = hello ] && echo direct || echo via git))" \
+			"$(printf '%.2f×' "$ratio")" "—" "≤ 10 ms, ≤ 2× floor" \
+			"$(yes_no "$(ms "$name" median) <= 10 && $ratio <= 2")" "$(mib "$kb")"
+	done
+}
+
+# ---------------------------------------------------------------- status
+status_floor_script() {
+	cat >"$W/status-floor.sh" <<'EOF'
+#!/usr/bin/env bash
+# git's floor for status: list the workflow branch's index and read every task file.
+git -C "$1/.burl" ls-files -s >/dev/null
+find "$1/.burl/.workflow" -name 'TASK-*.md' -exec cat {} + >/dev/null
+EOF
+	chmod +x "$W/status-floor.sh"
+}
+
+# status_cache DIR: where the status cache of DIR lives.
+status_cache() { echo "$(git -C "$1" rev-parse --path-format=absolute --git-common-dir)/burl/status-cache"; }
+
+bench_status() {
+	local n=$1 d=$W/status-$1
+	say "status over $n tasks: generating"
+	new_repo "$d"
+	gen_tasks "$d" "$n"
+	status_floor_script
+	hf "floor_status_$n" "$W/status-floor.sh $d"
+	say "status over $n tasks: measuring"
+	hf "status_$n" "git -C $d burl status"
+	hf "status_json_$n" "git -C $d burl status --json"
+	local cache
+	cache=$(status_cache "$d")
+	hf "status_cold_$n" --prepare "rm -f $cache" "git -C $d burl status"
+	local peers="—"
+	if [ "$n" = 1000 ]; then peers=$(bench_backlog "$n"); fi
+	local f="floor_status_$n" kb
+	kb=$(rss "status $n" git -C "$d" burl status)
+	row "status, $n tasks, warm (nothing changed)" "$(cell "status_$n")" "$(cell "$f")" \
+		"$(printf '%.2f×' "$(calc "$(ms "status_$n" median) / $(ms "$f" median)")")" "$peers" \
+		"$([ "$n" = 10000 ] && echo '≤ 60 ms' || echo '—')" \
+		"$(if [ "$n" = 10000 ]; then yes_no "$(ms "status_$n" median) <= 60"; else echo '—'; fi)" "$(mib "$kb")"
+	kb=$(rss "status --json $n" git -C "$d" burl status --json)
+	row "status --json, $n tasks, warm" "$(cell "status_json_$n")" "$(cell "$f")" \
+		"$(printf '%.2f×' "$(calc "$(ms "status_json_$n" median) / $(ms "$f" median)")")" "—" \
+		"$([ "$n" = 10000 ] && echo '≤ 60 ms' || echo '—')" \
+		"$(if [ "$n" = 10000 ]; then yes_no "$(ms "status_json_$n" median) <= 60"; else echo '—'; fi)" "$(mib "$kb")"
+	rm -f "$cache"
+	kb=$(rss "status cold $n" git -C "$d" burl status)
+	row "status, $n tasks, cold (no cache)" "$(cell "status_cold_$n")" "$(cell "$f")" \
+		"$(printf '%.2f×' "$(calc "$(ms "status_cold_$n" median) / $(ms "$f" median)")")" "—" \
+		"$([ "$n" = 10000 ] && echo '≤ 400 ms' || echo '—')" \
+		"$(if [ "$n" = 10000 ]; then yes_no "$(ms "status_cold_$n" median) <= 400"; else echo '—'; fi)" "$(mib "$kb")"
+}
+
+# bench_backlog N: Backlog.md's `task list --plain` over N tasks in its own
+# format, with the same ids, titles and states; prints the peer cell.
+bench_backlog() {
+	local n=$1 d=$W/backlog
+	if ! ensure_backlog; then
+		echo "Backlog.md: skipped (npm install -g backlog.md failed)"
+		return
+	fi
+	mkdir -p "$d"
+	git init -q "$d"
+	git -C "$d" commit -q --allow-empty -m init
+	(cd "$d" && backlog init bench --defaults --check-branches false --integration-mode none </dev/null >/dev/null 2>&1) || {
+		echo "Backlog.md: skipped (backlog init failed)"
+		return
+	}
+	awk -v n="$n" -v dir="$d/backlog/tasks" 'BEGIN {
+		for (i = 1; i <= n; i++) {
+			r = i % 100; s = "To Do"
+			if (r < 70) s = "Done"; else if (r < 90) s = "To Do"; else s = "In Progress"
+			f = sprintf("%s/task-%d - Implement-feature-%d-of-the-parser.md", dir, i, i)
+			print "---\nid: TASK-" i "\ntitle: Implement feature " i " of the parser\nstatus: " s > f
+			print "assignee: []\ncreated_date: '\''2024-01-01 00:00'\''\nlabels:\n  - parser\ndependencies: []\nordinal: " i * 1000 "\n---" > f
+			print "\n## Description\n\n<!-- SECTION:DESCRIPTION:BEGIN -->\nFeature " i " parses its part of the grammar.\n<!-- SECTION:DESCRIPTION:END -->" > f
+			close(f)
+		}
+	}'
+	git -C "$d" add -A
+	git -C "$d" commit -q -m tasks
+	local got
+	got=$(cd "$d" && { backlog task list --plain </dev/null 2>/dev/null || true; } | grep -c 'TASK-')
+	if [ "$got" -lt "$((n * 3 / 10))" ]; then
+		echo "Backlog.md: skipped (listed $got of $n tasks)"
+		return
+	fi
+	(cd "$d" && hf backlog "backlog task list --plain")
+	printf 'Backlog.md %s task list --plain: %s' "$(backlog --version 2>/dev/null)" "$(cell backlog)"
+}
+
+# ---------------------------------------------------------------- claim
+bench_claim() {
+	local n=$1 d=$W/claim-$1 label=$2
+	say "claim, $label"
+	new_repo "$d"
+	gen_tasks "$d" "$n" all-ready
+	local snap file branch
+	snap=$(git -C "$d/.burl" rev-parse HEAD)
+	file=$(cd "$d/.burl/.workflow/READY" && echo TASK-001-*.md)
+	branch=task-001-${file#TASK-001-}
+	branch=${branch%.md}
+	cat >"$W/claim-reset-$n.sh" <<EOF
+#!/usr/bin/env bash
+# Undo a claim (burl's or the floor's): worktree, branch, workflow commit.
+git -C "$d" worktree remove --force "$d/.worktrees/$branch" 2>/dev/null
+git -C "$d" worktree remove --force "$d/.worktrees/floor" 2>/dev/null
+git -C "$d" branch -q -D "$branch" floor 2>/dev/null
+git -C "$d/.burl" reset -q --hard "$snap"
+exit 0
+EOF
+	cat >"$W/claim-floor-$n.sh" <<EOF
+#!/usr/bin/env bash
+# git's floor for a claim: the task worktree on a new branch, plus one
+# commit on the workflow worktree recording the move.
+set -e
+git -C "$d" worktree add -q -b floor "$d/.worktrees/floor" main
+mv "$d/.burl/.workflow/READY/$file" "$d/.burl/.workflow/DOING/$file"
+git -C "$d/.burl" add -A -- ".workflow/READY/$file" ".workflow/DOING/$file"
+git -C "$d/.burl" commit -q --no-verify -m "claim TASK-001"
+EOF
+	chmod +x "$W/claim-reset-$n.sh" "$W/claim-floor-$n.sh"
+	hf "claim_floor_$n" --prepare "$W/claim-reset-$n.sh" "$W/claim-floor-$n.sh"
+	hf "claim_$n" --prepare "$W/claim-reset-$n.sh" "git -C $d burl claim TASK-001"
+	"$W/claim-reset-$n.sh"
+	local kb ratio
+	kb=$(rss "claim $label" git -C "$d" burl claim TASK-001)
+	"$W/claim-reset-$n.sh"
+	ratio=$(calc "$(ms "claim_$n" median) / $(ms "claim_floor_$n" median)")
+	row "claim TASK-001, $label" "$(cell "claim_$n")" "$(cell "claim_floor_$n")" "$(printf '%.2f×' "$ratio")" "—" \
+		"≤ 1.5× floor" "$(yes_no "$ratio <= 1.5")" "$(mib "$kb")"
+}
+
+# ---------------------------------------------------------------- contention
+bench_contention() {
+	local tasks=200 workers=16 d=$W/contend
+	say "contention: $workers claimers over $tasks tasks"
+	cat >"$W/claimer.sh" <<'EOF'
+#!/usr/bin/env bash
+# One agent: claim the next task until none is left; exit 4 (lost a race,
+# locked) means try again, exit 1 means nothing left.
+cd "$1" || exit 9
+while :; do
+	out=$(git burl claim 2>/dev/null) && { echo "$out" | tail -n 1; continue; }
+	rc=$?
+	[ "$rc" = 4 ] && continue
+	[ "$rc" = 1 ] && exit 0
+	echo "claim exited $rc" >&2
+	exit "$rc"
+done
+EOF
+	chmod +x "$W/claimer.sh"
+	local serial=() conc=() i r doubles=0
+	for ((r = 0; r <= RUNS; r++)); do
+		for mode in serial concurrent; do
+			# A fresh repository per run (a copy would share the original's
+			# worktree metadata).
+			rm -rf "$d"
+			new_repo "$d"
+			gen_tasks "$d" "$tasks" all-ready
+			local t0 t1
+			t0=$(date +%s%N)
+			if [ "$mode" = serial ]; then
+				"$W/claimer.sh" "$d" >"$W/claimed.txt"
+			else
+				local pids=()
+				for ((i = 0; i < workers; i++)); do
+					"$W/claimer.sh" "$d" >"$W/claimed-$i.txt" &
+					pids+=($!)
+				done
+				for p in "${pids[@]}"; do wait "$p"; done
+				cat "$W"/claimed-*.txt >"$W/claimed.txt"
+			fi
+			t1=$(date +%s%N)
+			# Zero double claims: every task claimed exactly once, all in DOING.
+			local lines uniq ndoing
+			lines=$(wc -l <"$W/claimed.txt")
+			uniq=$(sort -u "$W/claimed.txt" | wc -l)
+			ndoing=$(find "$d/.burl/.workflow/DOING" -name 'TASK-*.md' | wc -l)
+			if [ "$lines" != "$tasks" ] || [ "$uniq" != "$tasks" ] || [ "$ndoing" != "$tasks" ]; then
+				doubles=$((doubles + 1))
+				say "run $r $mode: $lines claims, $uniq distinct, $ndoing in DOING"
+			fi
+			[ "$r" = 0 ] && continue # warm-up
+			if [ "$mode" = serial ]; then serial+=("$(((t1 - t0) / 1000000))"); else conc+=("$(((t1 - t0) / 1000000))"); fi
+		done
+	done
+	local sm cm smin smax cmin cmax
+	read -r sm smin smax < <(printf '%s\n' "${serial[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
+	read -r cm cmin cmax < <(printf '%s\n' "${conc[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
+	local ratio
+	ratio=$(calc "$sm / $cm")
+	rm -rf "$d"
+	new_repo "$d"
+	gen_tasks "$d" "$tasks" all-ready
+	local kb
+	kb=$(rss "claim next (200 READY)" git -C "$d" burl claim)
+	row "$workers concurrent claimers over $tasks tasks (throughput)" \
+		"$(printf '%.1f claims/s: %d ms (%d–%d)' "$(calc "$tasks * 1000 / $cm")" "$cm" "$cmin" "$cmax")" \
+		"$(printf 'serial: %.1f claims/s: %d ms (%d–%d)' "$(calc "$tasks * 1000 / $sm")" "$sm" "$smin" "$smax")" \
+		"$(printf '%.2f× serial' "$ratio")" "—" "≥ 0.7× serial; zero double claims" \
+		"$(yes_no "$ratio >= 0.7 && $doubles == 0") ($doubles runs with a double claim)" "$(mib "$kb")"
+}
+
+# ---------------------------------------------------------------- gates
+# gen_change WT FILES LINES: FILES new source files of LINES added lines
+# each, free of stub patterns, committed on the worktree's branch.
+gen_change() {
+	local wt=$1 files=$2 lines=$3
+	mkdir -p "$wt"/src/gen/m{000..099}
+	awk -v files="$files" -v lines="$lines" -v dir="$wt/src/gen" 'BEGIN {
+		for (f = 1; f <= files; f++) {
+			p = sprintf("%s/m%03d/f%05d.go", dir, f % 100, f)
+			for (l = 1; l <= lines; l++)
+				printf "\tv%d_%d := computeTheValue(alpha%d, beta%d, \"a string literal of some length\") // note %d\n", f, l, l, f, l > p
+			close(p)
+		}
+	}'
+	git -C "$wt" add -A
+	git -C "$wt" commit -q -m "generated change: $files files x $lines lines"
+}
+
+bench_gates() {
+	local d=$W/gates
+	say "gates: generating a 200,000-line change"
+	new_repo "$d"
+	(cd "$d" && git burl add "Big change" --affects-glob 'src/gen/**' >/dev/null && git burl add "Half change" --affects-glob 'src/gen/**' >/dev/null)
+	local big small
+	big=$(cd "$d" && git burl claim TASK-001 | tail -n 1)
+	small=$(cd "$d" && git burl claim TASK-002 | tail -n 1)
+	gen_change "$big" 2000 100
+	gen_change "$small" 500 100
+	local base
+	base=$(git -C "$d" rev-parse main)
+	local mb
+	mb=$(git -C "$big" diff -U0 "$base..HEAD" | wc -c)
+	hf gates_floor "git -C $big diff -U0 $base..HEAD"
+	hf gates "git -C $d burl validate TASK-001"
+	local kb kb_small ratio peers=()
+	kb=$(rss "validate 200k lines" git -C "$d" burl validate TASK-001)
+	kb_small=$(rss "validate 50k lines" git -C "$d" burl validate TASK-002)
+	ratio=$(calc "$(ms gates median) / $(ms gates_floor median)")
+	# Peers scan the same range with the same stub rules.
+	local pat
+	if ensure_gitleaks; then
+		{
+			echo 'title = "burl stub rules"'
+			local i=0
+			while IFS= read -r pat; do
+				i=$((i + 1))
+				printf "[[rules]]\nid = \"stub-%d\"\nregex = '''%s'''\n" "$i" "$pat"
+			done < <(stub_patterns "$d")
+		} >"$W/gitleaks.toml"
+		hf gitleaks "$GITLEAKS git --no-banner --log-level error --exit-code 0 -c $W/gitleaks.toml --log-opts=$base..HEAD $big"
+		peers+=("gitleaks $GITLEAKS_VERSION git: $(cell gitleaks)")
+	else
+		peers+=("gitleaks: skipped (go install failed; see $W/gitleaks-install.log)")
+	fi
+	if ensure_git_secrets; then
+		while IFS= read -r pat; do git -C "$big" secrets --add -- "$pat"; done < <(stub_patterns "$d")
+		{
+			echo '#!/usr/bin/env bash'
+			echo '# git secrets has no range mode: scan the files the range touched, as they are at its head.'
+			echo "cd '$big' && git diff --name-only -z $base..HEAD | xargs -0 git secrets --scan --"
+		} >"$W/git-secrets.sh"
+		chmod +x "$W/git-secrets.sh"
+		hf git_secrets -i "$W/git-secrets.sh"
+		peers+=("git secrets --scan (files of the range): $(cell git_secrets)")
+	else
+		peers+=("git-secrets: skipped (apt-get install git-secrets failed)")
+	fi
+	local peer_cell
+	peer_cell=$(printf '%s; ' "${peers[@]}")
+	row "stub + scope gates (validate), 2,000 files, 200,000 added lines ($(calc "int($mb / 1048576)") MiB of -U0 diff)" \
+		"$(cell gates)" "$(cell gates_floor) git diff -U0" "$(printf '%.2f×' "$ratio")" "${peer_cell%; }" "≤ 1.2× floor" \
+		"$(yes_no "$ratio <= 1.2")" "$(mib "$kb")"
+	row "peak memory as the diff grows" "$(mib "$kb_small") at 50,000 lines → $(mib "$kb") at 200,000" "—" \
+		"$(printf '%.2f×' "$(calc "$kb / $kb_small")")" "—" "flat" "$(yes_no "$kb <= $kb_small * 1.25")" "$(mib "$kb")"
+	# The scanner's core throughput, from the Go benchmark beside it.
+	local mbs
+	mbs=$(cd "$here/../.." && go test -run '^$' -bench '^BenchmarkScan$' -benchtime 20x ./pkg/gate/ 2>/dev/null | awk '/MB\/s/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i}' | head -n 1)
+	row "stub scanner core (BenchmarkScan)" "${mbs:-?} MB/s" "—" "—" "—" "≥ 200 MB/s" "$(yes_no "${mbs:-0} >= 200")" "—"
+}
+
+# stub_patterns DIR: the workflow's stub_patterns, one per line.
+stub_patterns() {
+	awk '/^stub_patterns:/ {on = 1; next} on && /^  - / {sub(/^  - /, ""); print; next} on {exit}' "$1/.burl/.workflow/config.yaml"
+}
+
+# ---------------------------------------------------------------- hooks
+bench_hooks() {
+	if [ ! -x "$(command -v git-burl-hook || true)" ]; then
+		local note="skipped: \`git burl hook\` is not built yet (branch hooks has not landed on main)"
+		row "commit-msg hook, non-task branch (added time)" "—" "same commit, no hook" "—" "—" "≤ 8 ms added" "$note" "—"
+		row "commit-msg hook, task branch, 500-line commit (added time)" "—" "same commit, no hook" "—" "—" "≤ 12 ms added" "$note" "—"
+		row "pre-push hook, 100 task-branch commits (added time)" "—" "same push, no hook" "—" "—" "≤ 30 ms added" "$note" "—"
+		return
+	fi
+	die "hook rows: not written yet"
+}
+
+# ---------------------------------------------------------------- report
+machine() {
+	local cpu
+	cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+	printf -- '- machine: %s cores, %s\n' "$(nproc)" "${cpu:-unknown CPU}"
+	printf -- '- kernel: %s\n' "$(uname -srm)"
+	printf -- '- %s; %s; burl %s\n' "$(go version 2>/dev/null | cut -d' ' -f3-)" "$(git --version)" "$(git-burl --version | awk '{print $3}')"
+	printf -- '- %s; %s timed runs per row after one warm-up; medians with (min–max)\n' "$(hyperfine --version)" "$RUNS"
+}
+
+# BENCH_ONLY="status claim" runs a subset while working on one row.
+only() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+
+start=$(date +%s)
+if only dispatch; then bench_dispatch; fi
+if only status; then bench_status 1000 && bench_status 10000; fi
+if only claim; then bench_claim 10 "small repo (10 tasks)" && bench_claim 10000 "10,000-task workflow"; fi
+if only contention; then bench_contention; fi
+if only gates; then bench_gates; fi
+if only hooks; then bench_hooks; fi
+IFS=$'\t' read -r peak_kb peak_what < <(sort -n -r "$W/rss.txt" | head -n 1)
+row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" "—" "—" "≤ 30 MiB" \
+	"$(yes_no "$peak_kb <= 30 * 1024")" "$(mib "$peak_kb")"
+
+{
+	echo "# burl benchmarks"
+	echo
+	echo "Latest \`make bench\` ($(date -u +%Y-%m-%dT%H:%MZ), $(($(date +%s) - start)) s)."
+	echo
+	machine
+	echo
+	echo "| measurement | burl | floor | ratio | peers | target | met | peak RSS |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	printf '%s\n' "${ROWS[@]}"
+} >"$W/table.md"
+cat "$W/table.md"
+cp "$W/table.md" "$OUT"
