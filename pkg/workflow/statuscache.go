@@ -1,0 +1,451 @@
+package workflow
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// Summary is what `status` needs of one task file. Summaries are served
+// from a machine-local cache while the file is unchanged, because parsing
+// YAML (~40 µs a file) is what a status over thousands of tasks would
+// otherwise spend its time on.
+type Summary struct {
+	ID     string
+	Bucket Bucket
+	Path   string
+	// The frontmatter values status shows and sorts by.
+	Title, Priority, Created, AssignedTo, Branch, StartedAt string
+	// Fields is the frontmatter as one JSON object (Task.Fields) without
+	// the keys status adds itself (SummaryKeys).
+	Fields json.RawMessage
+	Err    error // malformed: reported, and never cached
+}
+
+// SummaryKeys are the keys status adds to each task object; a frontmatter
+// key of the same name is left out of Fields so no object has a key twice.
+var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled"}
+
+// StatusCacheName is the cache file in the (gitignored) logs directory: it
+// must sit on the task files' filesystem, whose clock it reads (see Summaries).
+const StatusCacheName = "status-cache"
+
+// statusCacheMagic names the format; bump it when the format, the parser or
+// what a summary holds changes, and every old cache is simply ignored.
+const statusCacheMagic = "burl status cache 1\n"
+
+// statKey identifies one version of a file. size + mtime alone are not
+// enough (an editor can rewrite a file in place with the same size in the
+// same clock tick); ctime and inode change with every rewrite, rename and
+// atomic replace that burl or git makes.
+type statKey struct {
+	size, mtime, ctime int64
+	ino                uint64
+}
+
+type cachedSummary struct {
+	key statKey
+	sum Summary
+}
+
+// Summaries is Scan for status: every task file of every bucket, parsed
+// only when it changed since the last call. It never serves stale data:
+// an entry is reused only when the file's size, mtime, ctime and inode
+// (all with nanosecond precision where the OS has it) are what they were,
+// and an entry is only stored when the file's timestamps are older than a
+// clock reading of the same filesystem taken before the file was read, so
+// a file rewritten within the same clock tick as it was cached cannot keep
+// its old key. A missing, unreadable or corrupt cache is rebuilt. Fields
+// is filled only withFields (status --json): the rest of the cache is a
+// third of its size.
+func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
+	cachePath := filepath.Join(w.LogsDir(), StatusCacheName)
+	cache := openStatusCache(cachePath, w.Dir)
+	if withFields && !cache.loadFields() {
+		cache.close()
+		cache = &statusCache{}
+	}
+	defer func() { cache.close() }()
+	all := make([][]string, len(Buckets))
+	total := 0
+	for i, b := range Buckets {
+		ns, err := names(w.BucketDir(b))
+		if err != nil {
+			return nil, err
+		}
+		all[i], total = ns, total+len(ns)
+	}
+	var (
+		out    = make([]Summary, 0, total)
+		keys   = make([]statKey, 0, total)
+		misses []int
+		hits   int
+	)
+	for bi, b := range Buckets {
+		dir, ns := w.BucketDir(b), all[bi]
+		for i, k := range statDir(dir, ns) {
+			n := ns[i]
+			if s, ok := cache.lookup(b, n, k); ok {
+				s.Bucket, s.Path = b, dir+string(filepath.Separator)+n
+				out = append(out, s)
+				keys = append(keys, k)
+				hits++
+				continue
+			}
+			id, ok := task.IDFromFileName(n)
+			if !ok {
+				continue
+			}
+			misses = append(misses, len(out))
+			out = append(out, Summary{ID: id, Bucket: b, Path: filepath.Join(dir, n)})
+			keys = append(keys, k)
+		}
+	}
+	if len(misses) == 0 && hits == cache.n {
+		return out, nil
+	}
+	// Read the filesystem's clock (a new file's mtime) before reading any
+	// file: whatever is written to a file after that gets a timestamp no
+	// older than this one.
+	tmp, clock, err := newCacheTemp(w.LogsDir())
+	w.parseSummaries(out, misses)
+	if err != nil {
+		// Without a place to write, status still works, uncached.
+		return out, nil
+	}
+	cacheable := func(i int) bool {
+		k := keys[i]
+		return out[i].Err == nil && k.size >= 0 && k.mtime < clock && k.ctime < clock
+	}
+	newlyCached := 0
+	for _, i := range misses {
+		if cacheable(i) {
+			newlyCached++
+		}
+	}
+	if newlyCached == 0 && hits == cache.n {
+		// Only racy or malformed files changed: the cache is still exact.
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return out, nil
+	}
+	// Hits carry their fields only when they were loaded; one whose
+	// fields cannot be had is left out, to be parsed again next time.
+	if !withFields && hits > 0 && cache.loadFields() {
+		for i := range out {
+			if out[i].Fields == nil && out[i].Err == nil {
+				out[i].Fields = cache.fieldsOf(out[i].Bucket, filepath.Base(out[i].Path))
+			}
+		}
+	}
+	data := encodeStatusCache(w.Dir, out, keys, func(i int) bool { return cacheable(i) && out[i].Fields != nil })
+	if !withFields {
+		for i := range out {
+			out[i].Fields = nil
+		}
+	}
+	// A plain temp file + rename rather than fsx.WriteFile: the temp file
+	// had to exist before the reads above, as the clock reading. A cache
+	// torn by a crash fails its checksum and is rebuilt.
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil || os.Rename(tmp.Name(), cachePath) != nil {
+		os.Remove(tmp.Name())
+	}
+	return out, nil
+}
+
+// parseSummaries reads and parses the files at out[idx] on every core.
+func (w *Workflow) parseSummaries(out []Summary, idx []int) {
+	forChunks(len(idx), func(lo, hi int) {
+		for _, i := range idx[lo:hi] {
+			out[i] = w.summarize(out[i])
+		}
+	})
+}
+
+// forChunks runs fn over [0, n) split among the cores, in the caller alone
+// when n is too small to pay for goroutines.
+func forChunks(n int, fn func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 256 || workers < 2 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(lo, min(lo+per, n))
+	}
+	wg.Wait()
+}
+
+func (w *Workflow) summarize(s Summary) Summary {
+	e := Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
+	w.Read(&e)
+	if e.Err != nil {
+		s.Err = e.Err
+		return s
+	}
+	t := e.Task
+	s.Title, s.Priority, s.Created = t.Title(), t.Priority(), t.Str(task.KeyCreated)
+	s.AssignedTo, s.Branch, s.StartedAt = t.Str(task.KeyAssignedTo), t.Branch(), t.Str(task.KeyStartedAt)
+	f := t.Fields()
+	for _, k := range SummaryKeys {
+		delete(f, k)
+	}
+	var err error
+	if s.Fields, err = json.Marshal(f); err != nil {
+		s.Err = w.malformed(s.Path, err)
+	}
+	return s
+}
+
+func newCacheTemp(dir string) (*os.File, int64, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	f, err := os.CreateTemp(dir, "."+StatusCacheName+"-*")
+	if err != nil {
+		return nil, 0, err
+	}
+	clock, err := clockOf(f)
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, 0, err
+	}
+	return f, clock, nil
+}
+
+// The cache file: magic; the length of the index (8 bytes); the index
+// (the workflow directory, then per task: bucket, file name, stat key, the
+// summary strings, and where its fields sit in the blob); a CRC-32 of the
+// index; the blob of fields JSON; a CRC-32 of the blob. Status without
+// --json reads the index alone.
+func encodeStatusCache(dir string, out []Summary, keys []statKey, keep func(int) bool) []byte {
+	idx := putString(nil, dir)
+	var blob []byte
+	for i := range out {
+		if !keep(i) {
+			continue
+		}
+		s, k := &out[i], keys[i]
+		idx = putString(idx, string(s.Bucket))
+		idx = putString(idx, filepath.Base(s.Path))
+		idx = binary.AppendVarint(idx, k.size)
+		idx = binary.AppendVarint(idx, k.mtime)
+		idx = binary.AppendVarint(idx, k.ctime)
+		idx = binary.AppendUvarint(idx, k.ino)
+		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt} {
+			idx = putString(idx, v)
+		}
+		idx = binary.AppendUvarint(idx, uint64(len(blob)))
+		idx = binary.AppendUvarint(idx, uint64(len(s.Fields)))
+		blob = append(blob, s.Fields...)
+	}
+	data := make([]byte, 0, len(statusCacheMagic)+8+len(idx)+4+len(blob)+4)
+	data = append(data, statusCacheMagic...)
+	data = binary.LittleEndian.AppendUint64(data, uint64(len(idx)))
+	data = append(data, idx...)
+	data = binary.LittleEndian.AppendUint32(data, crc32.ChecksumIEEE(idx))
+	data = append(data, blob...)
+	return binary.LittleEndian.AppendUint32(data, crc32.ChecksumIEEE(blob))
+}
+
+func putString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+var errCorrupt = errors.New("corrupt status cache")
+
+// cacheReader decodes the cache; the first inconsistency makes it corrupt.
+type cacheReader struct {
+	data []byte
+	err  error
+}
+
+func (r *cacheReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.data)
+	if n <= 0 {
+		r.err, r.data = errCorrupt, nil
+		return 0
+	}
+	r.data = r.data[n:]
+	return v
+}
+
+func (r *cacheReader) varint() int64 {
+	v, n := binary.Varint(r.data)
+	if n <= 0 {
+		r.err, r.data = errCorrupt, nil
+		return 0
+	}
+	r.data = r.data[n:]
+	return v
+}
+
+func (r *cacheReader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.data)) {
+		r.err, r.data = errCorrupt, nil
+		return nil
+	}
+	b := r.data[:n:n]
+	r.data = r.data[n:]
+	return b
+}
+
+// statusCache is an opened cache file: its index is read and checked up
+// front; the blob of fields only on demand.
+type statusCache struct {
+	f      *os.File
+	idx    []byte
+	at     map[Bucket]map[string]int // file name → its entry's offset in idx
+	n      int                       // entries
+	blob   []byte
+	loaded bool // blob read and checked
+}
+
+// openStatusCache returns an empty cache when there is no usable one for
+// the workflow at dir.
+func openStatusCache(path, dir string) *statusCache {
+	c := &statusCache{}
+	f, err := os.Open(path)
+	if err != nil {
+		return c
+	}
+	head := make([]byte, len(statusCacheMagic)+8)
+	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(statusCacheMagic)]) != statusCacheMagic {
+		f.Close()
+		return c
+	}
+	n := binary.LittleEndian.Uint64(head[len(statusCacheMagic):])
+	st, err := f.Stat()
+	if err != nil || n > uint64(st.Size()) {
+		f.Close()
+		return c
+	}
+	idx := make([]byte, n+4)
+	if _, err := f.ReadAt(idx, int64(len(head))); err != nil || crc32.ChecksumIEEE(idx[:n]) != binary.LittleEndian.Uint32(idx[n:]) {
+		f.Close()
+		return c
+	}
+	r := &cacheReader{data: idx[:n]}
+	if string(r.bytes()) != dir {
+		f.Close()
+		return c
+	}
+	at := map[Bucket]map[string]int{}
+	for len(r.data) > 0 && r.err == nil {
+		b := Bucket(r.bytes())
+		name := r.bytes()
+		off := int(n) - len(r.data)
+		if at[b] == nil {
+			at[b] = map[string]int{}
+		}
+		at[b][string(name)] = off
+		r.varint()
+		r.varint()
+		r.varint()
+		r.uvarint()
+		for range 7 {
+			r.bytes()
+		}
+		r.uvarint()
+		r.uvarint()
+		c.n++
+	}
+	if r.err != nil {
+		f.Close()
+		return &statusCache{}
+	}
+	c.f, c.idx, c.at = f, idx[:n], at
+	return c
+}
+
+// lookup returns the cached summary of bucket/name when its key is k.
+func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
+	off, ok := c.at[b][name]
+	if !ok {
+		return Summary{}, false
+	}
+	r := &cacheReader{data: c.idx[off:]}
+	if (statKey{size: r.varint(), mtime: r.varint(), ctime: r.varint(), ino: r.uvarint()}) != k {
+		return Summary{}, false
+	}
+	var s Summary
+	for _, f := range []*string{&s.ID, &s.Title, &s.Priority, &s.Created, &s.AssignedTo, &s.Branch, &s.StartedAt} {
+		*f = string(r.bytes())
+	}
+	if c.loaded {
+		s.Fields = c.fields(r.uvarint(), r.uvarint())
+	}
+	return s, r.err == nil
+}
+
+// fieldsOf returns the cached fields of bucket/name (after loadFields).
+func (c *statusCache) fieldsOf(b Bucket, name string) json.RawMessage {
+	off, ok := c.at[b][name]
+	if !ok {
+		return nil
+	}
+	r := &cacheReader{data: c.idx[off:]}
+	r.varint()
+	r.varint()
+	r.varint()
+	r.uvarint()
+	for range 7 {
+		r.bytes()
+	}
+	return c.fields(r.uvarint(), r.uvarint())
+}
+
+func (c *statusCache) fields(off, n uint64) json.RawMessage {
+	if off+n > uint64(len(c.blob)) || off+n < off {
+		return nil
+	}
+	// Aliases the blob, which is never modified.
+	return c.blob[off : off+n : off+n]
+}
+
+// loadFields reads and checks the blob; false when it is unusable.
+func (c *statusCache) loadFields() bool {
+	if c.loaded || c.f == nil {
+		return c.loaded
+	}
+	st, err := c.f.Stat()
+	start := int64(len(statusCacheMagic) + 8 + len(c.idx) + 4)
+	if err != nil || st.Size() < start+4 {
+		return false
+	}
+	blob := make([]byte, st.Size()-start)
+	if _, err := c.f.ReadAt(blob, start); err != nil {
+		return false
+	}
+	n := len(blob) - 4
+	if crc32.ChecksumIEEE(blob[:n]) != binary.LittleEndian.Uint32(blob[n:]) {
+		return false
+	}
+	c.blob, c.loaded = blob[:n], true
+	return true
+}
+
+func (c *statusCache) close() {
+	if c.f != nil {
+		c.f.Close()
+	}
+}

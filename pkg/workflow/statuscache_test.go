@@ -1,0 +1,199 @@
+package workflow
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// cacheWorkflow is a workflow directory with its buckets and n tasks in
+// READY, without git: Summaries reads only the filesystem.
+func cacheWorkflow(t testing.TB, n int) *Workflow {
+	t.Helper()
+	root := t.TempDir()
+	w := New(&repo.Repo{Root: root, Worktree: root})
+	for _, b := range Buckets {
+		if err := os.MkdirAll(w.BucketDir(b), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		writeTask(t, w, Ready, i, "Task title "+task.FormatID(i))
+	}
+	return w
+}
+
+func taskPath(w *Workflow, b Bucket, i int) string {
+	return filepath.Join(w.BucketDir(b), task.FileName(task.FormatID(i), "work"))
+}
+
+func writeTask(t testing.TB, w *Workflow, b Bucket, i int, title string) {
+	t.Helper()
+	tk := task.New(task.Spec{ID: task.FormatID(i), Title: title, Priority: "high", Created: time.Unix(1700000000, 0)})
+	if err := os.WriteFile(taskPath(w, b, i), tk.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func titles(t *testing.T, w *Workflow) map[string]string {
+	t.Helper()
+	sums, err := w.Summaries(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, s := range sums {
+		if s.Err != nil {
+			out[s.ID] = "ERR"
+			continue
+		}
+		out[s.ID] = string(s.Bucket) + ":" + s.Title
+	}
+	return out
+}
+
+var oldTime = time.Now().Add(-time.Hour)
+
+// ageFiles moves every task file's mtime into the past, as if written long
+// before, so the cache may store them.
+func ageFiles(t *testing.T, w *Workflow) {
+	t.Helper()
+	for _, b := range Buckets {
+		ns, _ := names(w.BucketDir(b))
+		for _, n := range ns {
+			if err := os.Chtimes(filepath.Join(w.BucketDir(b), n), oldTime, oldTime); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Chtimes sets ctime to now: let the filesystem's clock move past it.
+	time.Sleep(30 * time.Millisecond)
+}
+
+func TestSummariesServesCacheAndSeesEveryChange(t *testing.T) {
+	w := cacheWorkflow(t, 3)
+	ageFiles(t, w)
+	if got := titles(t, w)["TASK-002"]; got != "READY:Task title TASK-002" {
+		t.Fatalf("cold: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(w.LogsDir(), StatusCacheName)); err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	// Same size, same mtime (set back by hand), same second: ctime and
+	// inode still tell the rewrite apart.
+	p := taskPath(w, Ready, 2)
+	st, _ := os.Stat(p)
+	data, _ := os.ReadFile(p)
+	data = bytes.Replace(data, []byte("Task title TASK-002"), []byte("Task TITLE TASK-002"), 1)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := titles(t, w)["TASK-002"]; got != "READY:Task TITLE TASK-002" {
+		t.Fatalf("same-size rewrite served stale: %q", got)
+	}
+	// A move between buckets, a new file and a deleted one.
+	if err := os.Rename(p, taskPath(w, Doing, 2)); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, w, QA, 4, "Fourth")
+	if err := os.Remove(taskPath(w, Ready, 3)); err != nil {
+		t.Fatal(err)
+	}
+	got := titles(t, w)
+	want := map[string]string{"TASK-001": "READY:Task title TASK-001", "TASK-002": "DOING:Task TITLE TASK-002", "TASK-004": "QA:Fourth"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("%s: got %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+}
+
+// A file written in the same clock tick as the cache is never stored: were
+// it rewritten in that tick with the same size, nothing in its stat could
+// tell.
+func TestSummariesDoesNotStoreRacyFiles(t *testing.T) {
+	w := cacheWorkflow(t, 1)
+	future := time.Now().Add(time.Hour)
+	p := taskPath(w, Ready, 1)
+	if err := os.Chtimes(p, future, future); err != nil {
+		t.Fatal(err)
+	}
+	titles(t, w)
+	if c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir); c.n != 0 {
+		c.close()
+		t.Fatalf("a file newer than the clock reading was cached")
+	}
+}
+
+func TestSummariesIgnoresCorruptCache(t *testing.T) {
+	w := cacheWorkflow(t, 2)
+	ageFiles(t, w)
+	titles(t, w)
+	cp := filepath.Join(w.LogsDir(), StatusCacheName)
+	data, err := os.ReadFile(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]byte{nil, data[:len(data)/2], bytes.Replace(data, []byte("Task title"), []byte("Task tItle"), 1)} {
+		if err := os.WriteFile(cp, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := titles(t, w)["TASK-001"]; got != "READY:Task title TASK-001" {
+			t.Fatalf("corrupt cache %q... served %q", bad[:min(len(bad), 30)], got)
+		}
+	}
+}
+
+func TestSummariesReportsMalformedEveryTime(t *testing.T) {
+	w := cacheWorkflow(t, 1)
+	p := taskPath(w, Ready, 1)
+	if err := os.WriteFile(p, []byte("no frontmatter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ageFiles(t, w)
+	for range 2 {
+		if got := titles(t, w)["TASK-001"]; got != "ERR" {
+			t.Fatalf("malformed file summarised as %q", got)
+		}
+	}
+}
+
+// Status without --json reads only the cache's index, yet a rewrite it
+// makes must keep every other entry's fields for the next --json.
+func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
+	w := cacheWorkflow(t, 3)
+	ageFiles(t, w)
+	if _, err := w.Summaries(false); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, w, Ready, 2, "Changed")
+	ageFiles(t, w)
+	sums, err := w.Summaries(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sums {
+		if s.Fields != nil {
+			t.Fatalf("%s: fields loaded without --json", s.ID)
+		}
+	}
+	if sums, err = w.Summaries(true); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sums {
+		if !bytes.Contains(s.Fields, []byte(`"id":"`+s.ID+`"`)) || !bytes.Contains(s.Fields, []byte(`"title":"`+s.Title+`"`)) {
+			t.Fatalf("%s: fields %s", s.ID, s.Fields)
+		}
+	}
+}
