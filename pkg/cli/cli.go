@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -92,7 +93,23 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 	return 0
 }
 
+// JSONStreamer is an Output that writes its own JSON members ("key":value
+// pairs, comma-separated, no braces), for outputs so large (status over
+// thousands of tasks) that building them in memory with encoding/json
+// would dominate the command's time and memory.
+type JSONStreamer interface {
+	StreamJSON(w *bufio.Writer)
+}
+
 func emitJSON(ctx *Context, out Output) int {
+	if js, ok := out.(JSONStreamer); ok {
+		w := bufio.NewWriterSize(ctx.Stdout, 64<<10)
+		w.WriteString(`{"ok":true,`)
+		js.StreamJSON(w)
+		w.WriteString("}\n")
+		_ = w.Flush()
+		return 0
+	}
 	body := []byte("{}")
 	if out != nil {
 		var err error
