@@ -1,9 +1,12 @@
 package verb
 
 import (
+	"bufio"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,14 +35,15 @@ type remoteState struct {
 }
 
 type statusOut struct {
-	Counts    map[string]int   `json:"counts"`
-	Tasks     []map[string]any `json:"tasks"`
-	Locks     []lock.Status    `json:"locks"`
-	Malformed []malformed      `json:"malformed"`
+	Counts map[string]int `json:"counts"`
+	// Tasks (JSON "tasks") are written by StreamJSON from entries.
+	Locks     []lock.Status `json:"locks"`
+	Malformed []malformed   `json:"malformed"`
 	// Remote compares the local workflow branch with the remote's as of the
 	// last fetch (status itself never touches the network).
 	Remote  *remoteState `json:"remote,omitempty"`
-	entries []workflow.Entry
+	entries []workflow.Summary
+	rel     func(string) string
 	locked  map[string]lock.Status
 	stalled map[string]time.Duration
 }
@@ -69,7 +73,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := w.Scan()
+	entries, err := w.Summaries(ctx.JSON)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +81,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statusOut{Counts: map[string]int{}, Tasks: []map[string]any{}, Locks: locks, Malformed: []malformed{}, locked: map[string]lock.Status{}}
+	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, locked: map[string]lock.Status{}}
 	if out.Locks == nil {
 		out.Locks = []lock.Status{}
 	}
@@ -94,61 +98,133 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	activity := branchActivity(w)
 	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
 	out.stalled = map[string]time.Duration{}
+	out.rel = w.Rel
+	out.entries = entries[:0]
 	for _, e := range entries {
 		if e.Err != nil {
 			out.Malformed = append(out.Malformed, malformed{Path: w.Rel(e.Path), Error: e.Err.Error()})
 			continue
 		}
 		out.Counts[string(e.Bucket)]++
-		m := taskObject(w, e)
-		m["suggest"] = workflow.Suggest(e.Bucket, e.ID)
-		_, m["locked"] = out.locked[e.ID]
 		if e.Bucket == workflow.Doing {
 			// Stalled: no commit on the task branch (and no claim) for longer
 			// than lock_stale_minutes — likely a dead worker (git burl release).
-			last := activity[e.Task.Branch()]
-			if st, err := time.Parse(time.RFC3339, e.Task.Str(task.KeyStartedAt)); err == nil && st.After(last) {
+			last := activity[e.Branch]
+			if st, err := time.Parse(time.RFC3339, e.StartedAt); err == nil && st.After(last) {
 				last = st
 			}
 			if idle := time.Since(last); !last.IsZero() && idle > stale {
 				out.stalled[e.ID] = idle
-				m["stalled"] = true
-				m["suggest"] = "git burl release " + e.ID
 			}
 		}
-		out.Tasks = append(out.Tasks, m)
 		out.entries = append(out.entries, e)
 	}
 	return out, nil
 }
 
+// StreamJSON writes the document encoding/json would make of the struct
+// tags plus "tasks", streamed: over thousands of tasks, building it in
+// memory and re-validating it would cost more than the rest of status.
+func (o *statusOut) StreamJSON(w *bufio.Writer) {
+	enc := func(v any) []byte { j, _ := json.Marshal(v); return j }
+	w.WriteString(`"counts":`)
+	w.Write(enc(o.Counts))
+	w.WriteString(`,"tasks":[`)
+	var b []byte
+	for i, e := range o.entries {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		b = o.taskJSON(b[:0], e)
+		w.Write(b)
+	}
+	w.WriteString(`],"locks":`)
+	w.Write(enc(o.Locks))
+	w.WriteString(`,"malformed":`)
+	w.Write(enc(o.Malformed))
+	if o.Remote != nil {
+		w.WriteString(`,"remote":`)
+		w.Write(enc(o.Remote))
+	}
+}
+
+// taskJSON appends a task object: the frontmatter (kept as JSON in the
+// status cache) plus the keys status adds, spliced rather than decoded and
+// re-encoded.
+func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
+	suggest := workflow.Suggest(s.Bucket, s.ID)
+	_, stalled := o.stalled[s.ID]
+	if stalled {
+		suggest = "git burl release " + s.ID
+	}
+	_, locked := o.locked[s.ID]
+	if len(s.Fields) > 2 {
+		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
+	} else {
+		b = append(b, '{')
+	}
+	b = append(b, `"bucket":`...)
+	b = appendJSONString(b, string(s.Bucket))
+	b = append(b, `,"path":`...)
+	b = appendJSONString(b, o.rel(s.Path))
+	b = append(b, `,"suggest":`...)
+	b = appendJSONString(b, suggest)
+	b = strconv.AppendBool(append(b, `,"locked":`...), locked)
+	if stalled {
+		b = append(b, `,"stalled":true`...)
+	}
+	return append(b, '}')
+}
+
+// appendJSONString quotes s as encoding/json does; plain ASCII, by far the
+// common case for paths and commands, is copied as is.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
+}
+
 // sortEntries orders tasks as claim would take them: bucket, priority,
-// creation time, ID.
-func sortEntries(es []workflow.Entry) {
+// creation time, ID. The keys are computed once: over thousands of tasks,
+// computing them in the comparison dominated status.
+func sortEntries(es []workflow.Summary) {
+	type key struct {
+		rank, prio, num int
+		created         string
+		at              int
+	}
 	rank := map[workflow.Bucket]int{}
 	for i, b := range workflow.Buckets {
 		rank[b] = i
 	}
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if a.Bucket != b.Bucket {
-			return rank[a.Bucket] < rank[b.Bucket]
+	keys := make([]key, len(es))
+	for i, e := range es {
+		k := key{rank: rank[e.Bucket], at: i}
+		if e.Err == nil {
+			k.prio, k.created = task.PriorityRank(e.Priority), e.Created
 		}
-		if a.Task != nil && b.Task != nil {
-			if pa, pb := task.PriorityRank(a.Task.Priority()), task.PriorityRank(b.Task.Priority()); pa != pb {
-				return pa < pb
-			}
-			if ca, cb := a.Task.Str(task.KeyCreated), b.Task.Str(task.KeyCreated); ca != cb {
-				return ca < cb
-			}
-		}
-		na, _ := task.IDNumber(a.ID)
-		nb, _ := task.IDNumber(b.ID)
-		return na < nb
+		k.num, _ = task.IDNumber(e.ID)
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.prio, b.prio), strings.Compare(a.created, b.created),
+			cmp.Compare(a.num, b.num), cmp.Compare(a.at, b.at))
 	})
+	sorted := make([]workflow.Summary, len(es))
+	for i, k := range keys {
+		sorted[i] = es[k.at]
+	}
+	copy(es, sorted)
 }
 
-func (o *statusOut) Human(w io.Writer) {
+func (o *statusOut) Human(out io.Writer) {
+	// One write for thousands of lines, not one each.
+	w := bufio.NewWriter(out)
+	defer w.Flush()
 	var counts []string
 	for _, b := range workflow.Buckets {
 		counts = append(counts, fmt.Sprintf("%s %d", b, o.Counts[string(b)]))
@@ -166,8 +242,8 @@ func (o *statusOut) Human(w io.Writer) {
 			cur = e.Bucket
 			fmt.Fprintf(w, "\n%s\n", cur)
 		}
-		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Task.Priority(), e.Task.Title())
-		if who := e.Task.Str(task.KeyAssignedTo); who != "" && (cur == workflow.Doing || cur == workflow.QA) {
+		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Priority, e.Title)
+		if who := e.AssignedTo; who != "" && (cur == workflow.Doing || cur == workflow.QA) {
 			line += "  (" + who + ")"
 		}
 		if l, ok := o.locked[e.ID]; ok {
