@@ -84,7 +84,7 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 			return nil, nil, err
 		}
 		w.Config = c
-		sha, err := w.Event("init", "", map[string]any{"how": how, "created": created}, "init", paths...)
+		sha, err := w.Event("init", "", map[string]any{"how": how, "files": len(created)}, "init", paths...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -303,16 +303,17 @@ func (r *InitResult) String() string {
 	var b strings.Builder
 	switch r.How {
 	case "created":
-		fmt.Fprintf(&b, "Created workflow branch %s in worktree %s\n", r.Branch, r.Worktree)
+		fmt.Fprintf(&b, "Created workflow branch %s, checked out at %s/\n", r.Branch, r.Worktree)
 	case "attached":
-		fmt.Fprintf(&b, "Attached worktree %s to the existing branch %s\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Attached %s/ to the existing workflow branch %s\n", r.Worktree, r.Branch)
 	case "attached-remote":
-		fmt.Fprintf(&b, "Attached worktree %s to branch %s from the remote\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Attached %s/ to the workflow branch %s from the remote\n", r.Worktree, r.Branch)
 	default:
-		fmt.Fprintf(&b, "Workflow already initialised in %s (branch %s)\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Workflow already initialised in %s/ (branch %s)\n", r.Worktree, r.Branch)
 	}
-	for _, c := range r.Created {
-		fmt.Fprintf(&b, "  created %s\n", c)
+	if n := len(r.Created); n > 0 {
+		fmt.Fprintf(&b, "Wrote %d file(s): buckets READY DOING QA DONE BLOCKED, events/, config.yaml\n", n)
 	}
+	fmt.Fprintf(&b, "Next: git burl add \"TITLE\" --affects PATH\n")
 	return b.String()
 }
