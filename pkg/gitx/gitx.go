@@ -176,16 +176,3 @@ func (g Git) Stream(fn func(io.Reader) error, args ...string) error {
 	}
 	return ferr
 }
-
-// Interactive runs git with the user's terminal attached, for commands
-// whose output the user should see as it happens.
-func (g Git) Interactive(stdout, stderr io.Writer, args ...string) error {
-	cmd := g.command(args)
-	var buf bytes.Buffer
-	cmd.Stdout = stdout
-	cmd.Stderr = io.MultiWriter(stderr, &buf)
-	if err := cmd.Run(); err != nil {
-		return wrap(args, g.Dir, err, buf.String())
-	}
-	return nil
-}

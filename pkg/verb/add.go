@@ -21,7 +21,7 @@ func init() { register("add", func() cli.Command { return &addCmd{} }) }
 
 type addCmd struct {
 	cli.JSONFlag
-	Priority     string   `short:"p" long:"priority" value-name:"P" choice:"critical" choice:"high" choice:"medium" choice:"low" default:"medium" description:"Claim order"`
+	Priority     string   `short:"p" long:"priority" value-name:"P" default:"medium" description:"Claim order: critical, high, medium or low"`
 	Affects      []string `long:"affects" value-name:"PATH" description:"A file (or directory ending in /) the task may change; repeatable"`
 	AffectsGlobs []string `long:"affects-glob" value-name:"GLOB" description:"A glob of files the task may change or create, e.g. src/player/**; repeatable"`
 	MustNotTouch []string `long:"must-not-touch" value-name:"GLOB" description:"A glob the task must not change; repeatable"`
@@ -48,6 +48,9 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	title := strings.TrimSpace(args[0])
 	if strings.ContainsAny(title, "\n\r") {
 		return nil, errs.New(errs.User, "the title must be one line").WithFix("put details in the body: --body-file FILE")
+	}
+	if task.PriorityRank(c.Priority) == len(task.Priorities) {
+		return nil, errs.New(errs.User, "--priority %q is not one of %s", c.Priority, strings.Join(task.Priorities, ", "))
 	}
 	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
 	for _, p := range c.Affects {
