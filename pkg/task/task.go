@@ -138,6 +138,17 @@ func (t *Task) reparse() error {
 	if root.Kind != yaml.MappingNode {
 		return perr(root.Line+1, "frontmatter must be a mapping of keys to values")
 	}
+	// set() rewrites a key by replacing its lines, so it needs one key per
+	// line at column 1 and no value that depends on another key's lines.
+	// Shapes that break that are refused here, when the file is read, so a
+	// later rewrite can never drop a neighbouring key or produce YAML that
+	// no longer parses.
+	if root.Style&yaml.FlowStyle != 0 {
+		return perr(root.Line+1, "frontmatter must be one `key: value` per line, not a {...} mapping")
+	}
+	if n := findAnchor(root); n != nil {
+		return perr(n.Line+1, "YAML anchors and aliases (&name, *name) are not supported in task frontmatter; write the value out")
+	}
 	t.root = root
 	t.keys = make(map[string]int, len(root.Content)/2)
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -145,10 +156,26 @@ func (t *Task) reparse() error {
 		if k.Kind != yaml.ScalarNode {
 			return perr(k.Line+1, "frontmatter keys must be plain strings")
 		}
+		if k.Column != 1 {
+			return perr(k.Line+1, "key %q must start at the beginning of its line (no indentation)", k.Value)
+		}
 		if _, dup := t.keys[k.Value]; dup {
 			return perr(k.Line+1, "key %q appears twice", k.Value)
 		}
 		t.keys[k.Value] = i
+	}
+	return nil
+}
+
+// findAnchor returns the first node that defines an anchor or is an alias.
+func findAnchor(n *yaml.Node) *yaml.Node {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return n
+	}
+	for _, c := range n.Content {
+		if a := findAnchor(c); a != nil {
+			return a
+		}
 	}
 	return nil
 }
