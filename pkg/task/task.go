@@ -82,7 +82,7 @@ func perr(line int, format string, args ...any) error {
 // Parse reads a task file's bytes.
 func Parse(data []byte) (*Task, error) {
 	first := lineEnd(data, 0)
-	if strings.TrimRight(string(data[:first]), "\r\n") != "---" {
+	if marker(data[:first]) != "---" {
 		return nil, perr(1, "missing YAML frontmatter: the file must start with a line containing only ---")
 	}
 	t := &Task{head: data[:first], nl: "\n"}
@@ -95,9 +95,15 @@ func Parse(data []byte) (*Task, error) {
 		}
 		end := lineEnd(data, off)
 		line := data[off:end]
-		if s := strings.TrimRight(string(line), "\r\n"); s == "---" || s == "..." {
+		s := marker(line)
+		if s == "---" || s == "..." {
 			t.tail = data[off:]
 			break
+		}
+		// YAML would start a new document at "--- x" or "... x" and
+		// ignore everything after it, so keys written there would be lost.
+		if strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "---\t") || strings.HasPrefix(s, "... ") || strings.HasPrefix(s, "...\t") {
+			return nil, perr(len(t.lines)+2, "%q starts a new YAML document inside the frontmatter; end the frontmatter with a line containing only ---", s)
 		}
 		t.lines = append(t.lines, line)
 		off = end
@@ -107,6 +113,10 @@ func Parse(data []byte) (*Task, error) {
 	}
 	return t, nil
 }
+
+// marker is a line without its ending and trailing blanks: editors leave
+// "--- " behind, and YAML itself reads it as a document marker.
+func marker(line []byte) string { return strings.TrimRight(string(line), " \t\r\n") }
 
 func lineEnd(data []byte, off int) int {
 	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
