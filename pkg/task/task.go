@@ -105,6 +105,12 @@ func Parse(data []byte) (*Task, error) {
 		if strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "---\t") || strings.HasPrefix(s, "... ") || strings.HasPrefix(s, "...\t") {
 			return nil, perr(len(t.lines)+2, "%q starts a new YAML document inside the frontmatter; end the frontmatter with a line containing only ---", s)
 		}
+		// YAML also breaks lines at a lone CR and at NEL, LS and PS; we
+		// split at LF only, so such a file would put keys on lines other
+		// than the ones we rewrite.
+		if bytes.ContainsAny(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), "\r\u0085\u2028\u2029") {
+			return nil, perr(len(t.lines)+2, "stray line break character (a lone CR, NEL, LS or PS) in the frontmatter; use LF or CRLF line endings")
+		}
 		t.lines = append(t.lines, line)
 		off = end
 	}
