@@ -128,6 +128,25 @@ load foundation
 	assert_output_contains "Pushed after the clone"
 }
 
+@test "init --main-branch and --remote are recorded; bad names are refused before anything is written" {
+	new_repo
+	run git burl init --main-branch "has space"
+	assert_failure 1
+	assert_output_contains '--main-branch "has space" is not a branch or remote name'
+	[ ! -e .burl ]
+	[ -z "$(burl_head)" ]
+	run git burl init --remote ../up
+	assert_failure 1
+	[ ! -e .burl ]
+
+	run git burl init --main-branch trunk --remote upstream
+	assert_success
+	grep -qx 'main_branch: trunk' "$WF/config.yaml"
+	grep -qx 'remote: upstream' "$WF/config.yaml"
+	run git burl status
+	assert_success
+}
+
 @test "init without a remote creates the branch locally" {
 	setup_isolated_git
 	REPO="$BATS_TEST_TMPDIR/solo"

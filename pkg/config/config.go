@@ -167,9 +167,15 @@ var refName = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 
 var yamlLineRe = regexp.MustCompile(`^line (\d+): `)
 
+// ValidName reports whether s is acceptable as main_branch, remote or
+// workflow_branch, so that init can refuse a flag before writing anything.
+func ValidName(s string) bool {
+	return refName.MatchString(s) && !strings.Contains(s, "..") && !strings.HasPrefix(s, "-")
+}
+
 func nameField(get func(*Config) *string) field {
 	return field{func(c *Config, v *yaml.Node) error {
-		if v.Kind != yaml.ScalarNode || !refName.MatchString(v.Value) || strings.Contains(v.Value, "..") || strings.HasPrefix(v.Value, "-") {
+		if v.Kind != yaml.ScalarNode || !ValidName(v.Value) {
 			return fmt.Errorf("must be a branch or remote name, not %q", v.Value)
 		}
 		*get(c) = v.Value

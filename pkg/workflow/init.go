@@ -36,6 +36,14 @@ type InitResult struct {
 // scaffolding that is missing. It is idempotent: running it again repairs
 // what is missing and changes nothing else.
 func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
+	// Refuse bad flags before touching anything: written into config.yaml
+	// they would make every later command fail on the config.
+	for flag, v := range map[string]string{"--main-branch": opts.MainBranch, "--remote": opts.Remote} {
+		if v != "" && !config.ValidName(v) {
+			return nil, nil, errs.New(errs.User, "%s %q is not a branch or remote name", flag, v).
+				WithFix("git burl init %s NAME (letters, digits, . _ / -; no .., not starting with -)", flag)
+		}
+	}
 	g := r.Git
 	if ok, err := g.Test("rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil || !ok {
 		return nil, nil, errs.New(errs.User, "%s has no commits yet; burl branches task work from your main branch", r.Root).
