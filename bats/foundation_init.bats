@@ -85,6 +85,40 @@ load foundation
 	[ "$(git -C .burl diff --name-only HEAD~1 HEAD | LC_ALL=C sort | tr '\n' ' ')" = ".workflow/QA/.gitkeep .workflow/events/events.ndjson " ]
 }
 
+@test "init commits scaffolding an interrupted init left uncommitted, and nothing else" {
+	new_repo
+	git burl init >/dev/null
+	# The state a crash between writing the scaffolding and committing it
+	# leaves: files on disk, untracked, no init commit.
+	git -C .burl reset -q --soft HEAD~1
+	git -C .burl rm -q -r --cached .workflow
+	[ -n "$(git -C .burl status --porcelain)" ]
+
+	run git burl init
+	assert_success
+	assert_output_contains "committed .burl/.workflow/config.yaml (an earlier init was interrupted"
+	git -C .burl ls-files --error-unmatch .workflow/config.yaml .workflow/.gitignore .workflow/READY/.gitkeep >/dev/null
+	[ -z "$(git -C .burl status --porcelain)" ]
+
+	# A user's uncommitted edit of a committed file is theirs: init leaves it.
+	printf '# my note\n' >>"$WF/config.yaml"
+	head=$(burl_head)
+	run git burl init
+	assert_success
+	[ "$(burl_head)" = "$head" ]
+	[ "$(git -C .burl status --porcelain)" = " M .workflow/config.yaml" ]
+}
+
+@test "init --json reports what it did" {
+	new_repo
+	git burl init --json >"$BATS_TEST_TMPDIR/first.json"
+	git burl init --json >"$BATS_TEST_TMPDIR/second.json"
+	have_python || skip "python3 not installed"
+	json_check "$BATS_TEST_TMPDIR/first.json" 'd["ok"] is True' 'd["how"] == "created"' \
+		'".burl/.workflow/config.yaml" in d["created"]' 'len(d["commit"]) == 40'
+	json_check "$BATS_TEST_TMPDIR/second.json" 'd["how"] == "existing"' 'd["created"] == []' '"commit" not in d'
+}
+
 @test "init in a fresh clone attaches to the workflow branch another clone pushed" {
 	new_burl_repo
 	add_task "Made on the first machine" --priority high
