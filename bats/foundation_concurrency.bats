@@ -72,3 +72,49 @@ load foundation
 	# No lock left behind.
 	[ -z "$(ls "$WF/locks")" ]
 }
+
+# lock_body PID: a workflow lock as burl writes it, held by PID on this host.
+lock_body() {
+	printf '{"owner":"ghost","host":"%s","pid":%d,"created_at":"%s","action":"add"}\n' \
+		"$(uname -n)" "$1" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+
+@test "add queues behind a workflow lock until its holder releases it" {
+	new_burl_repo
+	lock_body $$ >"$WF/locks/workflow.lock"
+	(
+		sleep 1
+		rm -f "$WF/locks/workflow.lock"
+	) &
+	releaser=$!
+	run git burl add "Waited for the lock"
+	wait "$releaser"
+	assert_success
+	[ -f "$WF/READY/TASK-001-waited-for-the-lock.md" ]
+}
+
+@test "add behind the workflow lock of a dead process fails at once with exit 4, naming the lock" {
+	new_burl_repo
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	lock_body "$dead" >"$WF/locks/workflow.lock"
+	head=$(burl_head)
+
+	SECONDS=0
+	run git burl add "Blocked"
+	assert_failure 4
+	[ "$SECONDS" -lt 10 ] || { echo "took ${SECONDS}s to report a dead holder"; return 1; }
+	assert_output_contains "Lock: .burl/.workflow/locks/workflow.lock"
+	assert_output_contains "ghost@"
+	assert_output_contains "no longer running"
+	assert_output_contains "git burl lock clear workflow --force"
+	# Reported, never cleared; nothing written.
+	[ -f "$WF/locks/workflow.lock" ]
+	[ "$(burl_head)" = "$head" ]
+	[ -z "$(ls "$WF/READY")" ]
+
+	rm "$WF/locks/workflow.lock"
+	run git burl add "Now it works"
+	assert_success
+}

@@ -272,6 +272,26 @@ func TestAcquireWait(t *testing.T) {
 	}
 }
 
+// A lock whose holder is a dead process on this host is never released:
+// AcquireWait reports it at once instead of waiting out its timeout.
+func TestAcquireWaitDeadHolder(t *testing.T) {
+	d := testDir(t)
+	host, _ := os.Hostname()
+	body, _ := json.Marshal(Info{Owner: "w", Host: host, PID: exitedPID(t), CreatedAt: time.Now(), Action: "add"})
+	writeLock(t, d, Workflow, body)
+	start := time.Now()
+	_, err := d.AcquireWait(Workflow, me("add"), 10*time.Second)
+	if errs.KindOf(err) != errs.Lock || !strings.Contains(err.Error(), "no longer running") {
+		t.Errorf("AcquireWait over a dead holder = %v", err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("AcquireWait waited %v for a dead holder", el)
+	}
+	if !d.Held(Workflow) {
+		t.Error("a dead holder's lock must still not be cleared")
+	}
+}
+
 func TestHumanAge(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		5 * time.Second:             "5s",
