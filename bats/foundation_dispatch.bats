@@ -6,7 +6,7 @@ load foundation
 
 setup() {
 	setup_isolated_git
-	cd "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR" || return
 }
 
 @test "git burl and git burl help list the verbs" {
