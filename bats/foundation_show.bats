@@ -152,3 +152,24 @@ plant() {
 	assert_success
 	refute_output_contains "Malformed"
 }
+
+@test "hand-named task files are found by the ID a user types, or reported" {
+	plant TASK-7-seven.md '---\nid: TASK-007\ntitle: seven\n---\n'
+	plant TASK-0008-eight.md '---\nid: TASK-0008\ntitle: eight\n---\n'
+
+	run git burl status
+	assert_success
+	assert_output_contains "TASK-007  medium   seven"
+	assert_output_contains ".burl/.workflow/READY/TASK-0008-eight.md:2: id TASK-0008 does not match the file name (TASK-008)"
+
+	run git burl show 7
+	assert_success
+	assert_output_contains "file:          .burl/.workflow/READY/TASK-7-seven.md"
+	run git burl show TASK-008
+	assert_failure 1
+	assert_output_contains "TASK-0008-eight.md:2"
+
+	# New IDs go past every ID in use.
+	add_task "Next"
+	[ -f "$WF/READY/TASK-009-next.md" ]
+}

@@ -24,10 +24,7 @@ func TestNormalizeID(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"../x", "/etc/passwd", "TASK-abc", "0", "TASK-000", "", "TASK-", "-1", "+1", "1e3",
-		"TASK-001/../../x", "TASK-001 ", "1234567890", "TASK-1.5", "TASK_001", "..\\x"} {
-		if in == "TASK-001 " {
-			continue // surrounding blanks are trimmed, covered above
-		}
+		"TASK-001/../../x", "1234567890", "TASK-1.5", "TASK_001", "..\\x", "TASK-001\x00"} {
 		got, err := NormalizeID(in)
 		if err == nil {
 			t.Errorf("NormalizeID(%q) = %q, want an error", in, got)
@@ -74,6 +71,11 @@ func TestIDFromFileName(t *testing.T) {
 		"notes.md":                "",
 		".gitkeep":                "",
 		"task-001-x.md":           "",
+		"TASK-7-seven.md":         "TASK-007",
+		"TASK-0008-x.md":          "TASK-008",
+		"TASK-0-x.md":             "",
+		"TASK--x.md":              "",
+		"TASK-1234567890-x.md":    "",
 	} {
 		got, ok := IDFromFileName(name)
 		if got != want || ok != (want != "") {
