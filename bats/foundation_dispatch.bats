@@ -66,3 +66,16 @@ setup() {
 	assert_output_contains "unknown flag"
 	assert_output_contains "Fix: git burl show --help"
 }
+
+@test "with --json a usage error is JSON on stdout, wherever --json is" {
+	new_repo
+	for args in "--bogus --json" "--json --bogus"; do
+		# shellcheck disable=SC2086
+		git burl status $args >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" && rc=0 || rc=$?
+		[ "$rc" -eq 1 ] || { echo "status $args exited $rc"; return 1; }
+		[[ "$(cat "$BATS_TEST_TMPDIR/out")" == '{"ok":false,"error":{"kind":"user","message":"unknown flag'* ]] || {
+			echo "status $args: stdout $(cat "$BATS_TEST_TMPDIR/out")"
+			return 1
+		}
+	done
+}
