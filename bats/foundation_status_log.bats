@@ -152,6 +152,14 @@ old_event() {
 	assert_output_contains "--task ID"
 }
 
+@test "log --action with a typo warns and suggests the action" {
+	add_task "First"
+	run git burl log --action ad
+	assert_success
+	assert_output_contains 'burl: warning: --action "ad" is not an action burl logs (did you mean add?)'
+	refute_output_contains "title=First"
+}
+
 @test "log skips a malformed line and says so" {
 	add_task "First"
 	printf '{"ts":"2026-01-01T00:0\n' >>"$WF/events/events.ndjson"
