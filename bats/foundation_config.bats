@@ -112,7 +112,7 @@ line_of() {
 	assert_output_contains "Fix: git burl init"
 	run git burl init
 	assert_success
-	assert_output_contains "created .burl/.workflow/config.yaml"
+	grep -Eq '^max_parallel: 3( |$)' "$CFG"
 	run git burl status
 	assert_success
 }

@@ -102,11 +102,7 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 			return nil, nil, err
 		}
 		w.Config = c
-		details := map[string]any{"how": how, "created": created}
-		if len(res.Uncommitted) > 0 {
-			details["uncommitted"] = res.Uncommitted
-		}
-		sha, err := w.Event("init", "", details, "init", paths...)
+		sha, err := w.Event("init", "", map[string]any{"how": how, "created": created}, "init", paths...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -364,9 +360,6 @@ func (r *InitResult) String() string {
 	}
 	for _, c := range r.Created {
 		fmt.Fprintf(&b, "  created %s\n", c)
-	}
-	for _, c := range r.Uncommitted {
-		fmt.Fprintf(&b, "  committed %s (an earlier init was interrupted before committing it)\n", c)
 	}
 	return b.String()
 }
