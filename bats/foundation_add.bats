@@ -140,7 +140,10 @@ reject() {
 }
 
 @test "add refuses a bad priority, title or body file" {
-	WANT="Allowed values are: critical, high, medium or low" reject "t" --priority urgent
+	WANT="urgent" reject "t" --priority urgent
+	# The message lists the accepted priorities.
+	assert_output_contains "critical"
+	assert_output_contains "low"
 	WANT="TITLE" reject ""
 	WANT="TITLE" reject "   "
 	WANT="TITLE" reject
