@@ -69,7 +69,7 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 	}
 	rest, err := p.ParseArgs(args)
 	if j, ok := cmd.(interface{ Wants() bool }); ok {
-		ctx.JSON = j.Wants()
+		ctx.JSON = j.Wants() || err != nil && asksJSON(args)
 	}
 	if err != nil {
 		var fe *flags.Error
@@ -90,6 +90,21 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 		out.Human(ctx.Stdout)
 	}
 	return 0
+}
+
+// asksJSON reports whether --json is among the options of args. go-flags
+// stops at the first bad option, so a --json after it was never parsed;
+// a script that asked for JSON must still get its error as JSON.
+func asksJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" {
+			return true
+		}
+	}
+	return false
 }
 
 func emitJSON(ctx *Context, out Output) int {
