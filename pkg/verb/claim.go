@@ -175,11 +175,13 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cl
 				return err
 			}
 			faults.CrashPoint("claim", "worktree")
-			if createdWT {
-				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
-			}
+			// Undo runs last-registered first, and git refuses to delete a
+			// branch checked out in a worktree: the worktree must go first.
 			if createdBranch {
 				tx.OnRollback(func() error { _, err := g.Run("branch", "-D", branch); return err })
+			}
+			if createdWT {
+				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
 			}
 			if base == "" {
 				// A reused branch whose task lost its base_sha: its fork point
