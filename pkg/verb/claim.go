@@ -134,7 +134,7 @@ func tasks(es []workflow.Entry) []*task.Task {
 // claim runs PRD 14.1 for one task.
 func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cli.Output, error) {
 	var reused bool
-	var wtPath string
+	var wtPath, branch, rel, base string
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
 		Message: "claim " + id,
@@ -148,16 +148,16 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cl
 			if err := underCap(w); err != nil {
 				return err
 			}
-			branch := t.Branch()
+			branch = t.Branch()
 			if branch == "" {
 				branch = task.BranchName(id, slugOf(tx.Entry.Path, id))
 			}
-			rel := t.Worktree()
+			rel = t.Worktree()
 			if rel == "" {
 				rel = filepath.ToSlash(filepath.Join(filepath.Base(w.Repo.WorktreesDir()), branch))
 			}
 			wtPath = filepath.Join(w.Repo.Root, filepath.FromSlash(rel))
-			base := t.BaseSHA()
+			base = t.BaseSHA()
 			g := w.Repo.Git
 			have, err := workspace.BranchExists(g, branch)
 			if err != nil {
@@ -190,16 +190,19 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cl
 					return err
 				}
 			}
-			t.SetStr(task.KeyBranch, branch)
-			t.SetStr(task.KeyWorktree, rel)
-			t.SetStr(task.KeyBaseSHA, base)
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
 			if err := underCap(w); err != nil {
 				return err
 			}
+			// Written here, not in Prepare: the runner restores the file to
+			// what it was before Apply when the move fails, and claim's
+			// fields must not outlive a claim that did not happen.
 			t := tx.Task
+			t.SetStr(task.KeyBranch, branch)
+			t.SetStr(task.KeyWorktree, rel)
+			t.SetStr(task.KeyBaseSHA, base)
 			t.SetStr(task.KeyAssignedTo, w.Actor)
 			t.SetTime(task.KeyStartedAt, tx.Now)
 			tx.Details["branch"] = t.Branch()
