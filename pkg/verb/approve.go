@@ -51,6 +51,8 @@ type approval struct {
 	merged   string
 	drift    int
 	pushed   bool
+	worktree string // to remove once approved
+	branch   string
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -81,12 +83,13 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case len(a.failed) > 0:
 		return nil, gateError("approve", id, a.failed)
 	}
+	a.cleanup(w)
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed, entry: res.Entry}, nil
 }
 
-// integrate is PRD 14.4 steps 2-7: fetch, rebase, validate against the
-// rebased base, fast-forward main, push, clean up. Every failure before
-// the fast-forward leaves the task branch at submitted_sha.
+// integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the
+// rebased base, fast-forward main, push. Step 7, cleanup, waits for the
+// commit of DONE. Every failure leaves the task branch at submitted_sha.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
 	dir, g, err := taskWorktree(w, t)
@@ -176,14 +179,21 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		}
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
-	// Past this point the work is merged; cleanup problems are warnings.
-	if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-	} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
+	a.worktree, a.branch = dir, t.Branch()
+	return nil
+}
+
+// cleanup removes the worktree and branch of an approved task. It runs only
+// once DONE is committed: until then a failure rolls main back, and the
+// branch must still be there for the task to stay approvable. Problems are
+// warnings, since the work is merged; git burl clean removes leftovers.
+func (a *approval) cleanup(w *workflow.Workflow) {
+	if err := workspace.Remove(w.Repo.Git, a.worktree, false); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(a.worktree), err)
+	} else if _, err := w.Repo.Git.Run("branch", "-D", a.branch); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", a.branch, err)
 	}
 	faults.CrashPoint("approve", "cleanup")
-	return nil
 }
 
 // record is PRD 14.4 steps 8-9 (or the reject that a conflict becomes).
