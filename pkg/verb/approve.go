@@ -53,6 +53,7 @@ type approval struct {
 	pushed   bool
 	worktree string // to remove once approved
 	branch   string
+	mainLock *lock.Lock
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -65,6 +66,8 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	a := &approval{}
+	// A closure: integrate sets mainLock later.
+	defer func() { _ = a.mainLock.Release() }()
 	res, err := w.Run(workflow.Transition{
 		Verb: "approve", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + id,
@@ -111,12 +114,12 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		return errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
 			WithFix("commit or remove them; approve merges only submitted commits")
 	}
-	// Approvals advance main one at a time on this machine.
-	ml, err := w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute)
-	if err != nil {
+	// Approvals advance main one at a time on this machine. The lock is
+	// held until DONE is committed (Run releases it): a rollback rewinds
+	// main, which only works if no other approve has built on it meanwhile.
+	if a.mainLock, err = w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute); err != nil {
 		return err
 	}
-	defer ml.Release()
 	m := integrate.Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote}
 	if a.base, err = m.Base(); err != nil {
 		return err
