@@ -103,10 +103,15 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		if err == nil {
 			return out, nil
 		}
-		// Another process got this one between our read and our lock:
-		// take the next, as a human would.
+		// Another process got this one between our read and our lock, or
+		// even finished claiming it before we looked at the lock: take the
+		// next, as a human would.
 		if errs.KindOf(err) == errs.Lock {
 			lost = append(lost, t.ID()+" (locked)")
+			continue
+		}
+		if !stillReady(w, t.ID()) {
+			lost = append(lost, t.ID()+" (claimed meanwhile)")
 			continue
 		}
 		return nil, err
@@ -121,6 +126,13 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 	}
 	return nil, errs.New(errs.User, "%s", reason).WithTitle("Nothing to claim").
 		WithFix("git burl status shows what is waiting; git burl add creates work")
+}
+
+// stillReady reports whether id is still in READY. A task that left it
+// after claimNext listed READY went to another process.
+func stillReady(w *workflow.Workflow, id string) bool {
+	found, err := w.Locate(id)
+	return err == nil && len(found) == 1 && found[0].Bucket == workflow.Ready
 }
 
 func tasks(es []workflow.Entry) []*task.Task {
