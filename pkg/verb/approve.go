@@ -52,6 +52,9 @@ type approval struct {
 	pushMain string
 	drift    int
 	pushed   bool
+	worktree string // to remove once approved
+	branch   string
+	mainLock *lock.Lock
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -64,6 +67,8 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	a := &approval{}
+	// A closure: integrate sets mainLock later.
+	defer func() { _ = a.mainLock.Release() }()
 	res, err := w.Run(workflow.Transition{
 		Verb: "approve", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + id,
@@ -82,12 +87,13 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case len(a.failed) > 0:
 		return nil, gateError("approve", id, a.failed)
 	}
+	a.cleanup(w)
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed, entry: res.Entry}, nil
 }
 
-// integrate is PRD 14.4 steps 2-7: fetch, rebase, validate against the
-// rebased base, fast-forward main, push, clean up. Every failure before
-// the fast-forward leaves the task branch at submitted_sha.
+// integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the
+// rebased base, fast-forward main, push. Step 7, cleanup, waits for the
+// commit of DONE. Every failure leaves the task branch at submitted_sha.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
 	dir, g, err := taskWorktree(w, t)
@@ -109,12 +115,12 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		return errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
 			WithFix("commit or remove them; approve merges only submitted commits")
 	}
-	// Approvals advance main one at a time on this machine.
-	ml, err := w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute)
-	if err != nil {
+	// Approvals advance main one at a time on this machine. The lock is
+	// held until DONE is committed (Run releases it): a rollback rewinds
+	// main, which only works if no other approve has built on it meanwhile.
+	if a.mainLock, err = w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute); err != nil {
 		return err
 	}
-	defer ml.Release()
 	m := integrate.Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote}
 	if a.base, err = m.Base(); err != nil {
 		return err
@@ -183,17 +189,21 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		}
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
-	// Removing the worktree and branch waits until DONE is committed (and
-	// pushed): an approve that is undone must leave them in place.
-	tx.After(func() {
-		if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
-			fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-		} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
-			fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
-		}
-		faults.CrashPoint("approve", "cleanup")
-	})
+	a.worktree, a.branch = dir, t.Branch()
 	return nil
+}
+
+// cleanup removes the worktree and branch of an approved task. It runs only
+// once DONE is committed: until then a failure rolls main back, and the
+// branch must still be there for the task to stay approvable. Problems are
+// warnings, since the work is merged; git burl clean removes leftovers.
+func (a *approval) cleanup(w *workflow.Workflow) {
+	if err := workspace.Remove(w.Repo.Git, a.worktree, false); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(a.worktree), err)
+	} else if _, err := w.Repo.Git.Run("branch", "-D", a.branch); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", a.branch, err)
+	}
+	faults.CrashPoint("approve", "cleanup")
 }
 
 // record is PRD 14.4 steps 8-9 (or the reject that a conflict becomes).
