@@ -676,7 +676,7 @@ func (c *checker) orphans() {
 		f := Finding{Kind: OrphanBranch, Path: "refs/heads/" + b}
 		f.Message = fmt.Sprintf("branch %s belongs to no task", b)
 		main := c.w.Config.MainBranch
-		if in, _ := c.g.Test("merge-base", "--is-ancestor", "refs/heads/"+b, "refs/heads/"+main); in {
+		if Merged(c.g, b, main) {
 			f.Fix = fmt.Sprintf("git burl clean --yes deletes it (it is merged into %s)", main)
 		} else {
 			f.Message += fmt.Sprintf(" and holds commits %s lacks", main)
