@@ -275,12 +275,10 @@ func (c *checker) checkTask(id string, es []workflow.Entry) {
 			Fix: "fix the frontmatter by hand (see burl-task(5)) and commit it: git -C " + c.w.Rel(c.w.Repo.Worktree) + " commit -a"})
 		return
 	}
-	if vs := violations(e.Task, e.Bucket); len(vs) > 0 {
-		if len(vs) == 1 && vs[0] == task.KeyBaseSHA+" is missing" {
-			c.missingBase(e)
-		} else {
-			c.mismatch(e, vs)
-		}
+	if vs := violations(e.Task, e.Bucket); len(vs) == 1 && vs[0] == task.KeyBaseSHA+" is missing" {
+		c.missingBase(e)
+	} else if len(vs) > 0 {
+		c.mismatch(e, vs)
 		return
 	}
 	if e.Bucket == workflow.Doing || e.Bucket == workflow.QA {
