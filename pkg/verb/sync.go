@@ -219,6 +219,21 @@ func pullBranch(g gitx.Git, remote, b, rsha string) (result, detail string) {
 	return "diverged", fmt.Sprintf("local %s, %s %s; reconcile by hand", shortSHA(l), remote, shortSHA(rsha))
 }
 
+// news reports whether local has something the remote tip lacks. A local
+// tip the remote already contains has nothing to push (pushing it would be
+// refused as a rewind); an unknown remote commit is not fetched here, so
+// the push itself decides.
+func news(g gitx.Git, local, remote string) bool {
+	if local == "" || local == remote {
+		return false
+	}
+	if remote == "" {
+		return true
+	}
+	behind, err := g.Test("merge-base", "--is-ancestor", local, remote)
+	return err != nil || !behind
+}
+
 // push sends the workflow branch and the DOING/QA task branches that
 // differ from the remote in one atomic push, with a sync event committed
 // just before so the pause point travels with them. A refused push takes
@@ -235,14 +250,13 @@ func (c *syncCmd) push(w *workflow.Workflow, out *syncOut) error {
 	}
 	var refs, names []string
 	for _, e := range live {
-		b := e.Task.Branch()
-		if l := localTip(g, b); l != "" && l != heads[b] {
+		if b := e.Task.Branch(); news(g, localTip(g, b), heads[b]) {
 			refs = append(refs, "refs/heads/"+b+":refs/heads/"+b)
 			names = append(names, b)
 		}
 	}
 	wb := w.Repo.Branch
-	if len(refs) == 0 && localTip(g, wb) == heads[wb] {
+	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
 		return nil
 	}
 	before := localTip(g, wb)
