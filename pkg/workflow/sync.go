@@ -82,14 +82,14 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 	if ahead, err := g.Test("merge-base", "--is-ancestor", res.Remote, local); err != nil {
 		return nil, err
 	} else if ahead {
-		res.Ahead = count(g, res.Remote+".."+local)
+		res.Ahead = countRange(g, res.Remote+".."+local)
 		return res, nil
 	}
 	if behind, err := g.Test("merge-base", "--is-ancestor", local, res.Remote); err != nil {
 		return nil, err
 	} else if !behind {
 		return nil, errs.New(errs.Git, "the workflow branch %s has %d local commit(s) that %s/%s lacks (local %s), and %s/%s has %d commit(s) that are not here (%s): it cannot fast-forward",
-			branch, count(g, res.Remote+".."+local), remote, branch, short(local), remote, branch, count(g, local+".."+res.Remote), short(res.Remote)).
+			branch, countRange(g, res.Remote+".."+local), remote, branch, abbrev(local), remote, branch, countRange(g, local+".."+res.Remote), abbrev(res.Remote)).
 			WithTitle("Cannot pull the workflow branch").
 			WithFix("put the local commits on top of the remote ones (the event log merges by union): git -C %s rebase %s/%s, then git burl sync",
 				w.Rel(w.Repo.Worktree), remote, branch)
@@ -118,15 +118,22 @@ func (w *Workflow) PushWorkflow(extra ...string) error {
 	}
 	var ge *gitx.Error
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "[rejected]") {
+		var refused []string
+		for _, l := range strings.Split(ge.Stderr, "\n") {
+			if _, ref, ok := strings.Cut(l, "[rejected]"); ok {
+				refused = append(refused, strings.TrimSpace(ref))
+			}
+		}
 		return &errs.Error{Kind: errs.Git, Title: "Cannot push to " + remote,
-			Reason: fmt.Sprintf("%s moved on since this clone last pulled:\n%s", remote, strings.TrimSpace(ge.Stderr)),
-			Fix:    "git burl sync --pull, then git burl sync --push",
-			Err:    fmt.Errorf("%w: %v", ErrPushRejected, err)}
+			Reason: fmt.Sprintf("%s moved on since this clone last pulled, so it refused (and, the push being atomic, nothing was pushed):\n  %s",
+				remote, strings.Join(refused, "\n  ")),
+			Fix: "git burl sync --pull, then git burl sync --push",
+			Err: fmt.Errorf("%w: %v", ErrPushRejected, err)}
 	}
 	return errs.Wrap(err, errs.Git, "Cannot push to "+remote)
 }
 
-func count(g gitx.Git, rng string) int {
+func countRange(g gitx.Git, rng string) int {
 	out, err := g.Run("rev-list", "--count", rng)
 	if err != nil {
 		return 0
@@ -136,7 +143,7 @@ func count(g gitx.Git, rng string) int {
 	return n
 }
 
-func short(sha string) string {
+func abbrev(sha string) string {
 	if len(sha) > 10 {
 		return sha[:10]
 	}
