@@ -71,9 +71,7 @@ load helpers
 }
 
 # bucket_of_in DIR ID: bucket_of for another clone.
-bucket_of_in() {
-	(cd "$1/.burl/.workflow" && ls -d ./*/"$2"-*.md | cut -d/ -f2)
-}
+bucket_of_in() { REPO="$1" bucket_of "$2"; }
 
 @test "sync --pull refuses to fast-forward over local workflow commits when the remote moved too (exit 3), and changes nothing" {
 	new_burl_repo
