@@ -54,8 +54,10 @@ type Finding struct {
 	Message    string  `json:"message"`
 	Fix        string  `json:"fix"`
 	Repairable bool    `json:"repairable"`
-	// repair applies the fix (set exactly when Repairable). It runs under
-	// the workflow lock, and under the task lock when Task is set.
+	// repair applies the fix of a repairable finding other than a lock's
+	// (Repair clears those first, before it can take the workflow lock).
+	// It runs under the workflow lock, and under the task lock when Task
+	// is set.
 	repair func() (*change, error)
 	// lockName is the lock a lock finding is about.
 	lockName string
@@ -84,17 +86,6 @@ type Report struct {
 
 // Healthy reports whether the check found nothing.
 func (r *Report) Healthy() bool { return len(r.Findings) == 0 }
-
-// Repairable counts the findings doctor --repair --force would fix.
-func (r *Report) Repairable() int {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Repairable {
-			n++
-		}
-	}
-	return n
-}
 
 const repairCmd = "git burl doctor --repair --force"
 

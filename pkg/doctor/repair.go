@@ -34,11 +34,10 @@ type Result struct {
 	Remaining *Report    `json:"-"`
 }
 
-// rank orders repairs: locks first (nothing else can take them while they
-// are held), then a task's file before its git side, and the commit of
-// leftover changes last, once every task file it includes is settled.
+// rank orders the repairs after the locks: a task's file before its git
+// side, and the commit of leftover changes last, once every task file it
+// includes is settled.
 var rank = map[Kind]int{
-	DeadLock: 0, StaleLock: 0, UnreadableLock: 0,
 	DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
 	MissingBranch: 5, MissingWorktree: 5,
 	UncommittedChange: 9,
@@ -85,7 +84,7 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 	}
 	defer wl.Release()
 	if len(cleared) > 0 {
-		sha, err := w.Event("repair", "", map[string]any{"cleared_locks": contents}, fmt.Sprintf("repair: clear %d lock(s) of dead processes", len(cleared)))
+		sha, err := w.Event("repair", "", map[string]any{"cleared_locks": contents}, fmt.Sprintf("repair: clear %d abandoned lock(s)", len(cleared)))
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +124,7 @@ func next(rep *Report, tried map[string]bool) *Finding {
 	var best *Finding
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if f.repair == nil || isLock(f.Kind) || tried[key(*f)] {
+		if f.repair == nil || tried[key(*f)] {
 			continue
 		}
 		if best == nil || rank[f.Kind] < rank[best.Kind] {
