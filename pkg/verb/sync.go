@@ -101,7 +101,7 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 	}
 	if push {
-		if err := c.push(w, out); err != nil {
+		if err := c.push(ctx, w, out); err != nil {
 			return nil, err
 		}
 	}
@@ -238,8 +238,12 @@ func news(g gitx.Git, local, remote string) bool {
 // differ from the remote in one atomic push, with a sync event committed
 // just before so the pause point travels with them. A refused push takes
 // that event commit back, so the local branch is left as it was.
-func (c *syncCmd) push(w *workflow.Workflow, out *syncOut) error {
+func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) error {
 	g := w.Repo.Git
+	if dirty, _ := gitx.In(w.Repo.Worktree).Run("status", "--porcelain"); dirty != "" && w.Config.WorkflowAutoCommit {
+		// Only commits travel: what a crash left uncommitted stays here.
+		ctx.Warnf("%s has uncommitted changes, which are not pushed; git burl doctor says what they are", w.Rel(w.Repo.Worktree))
+	}
 	heads, err := remoteHeads(g, w.Config.Remote)
 	if err != nil {
 		return err
