@@ -163,3 +163,21 @@ findings() {
 	run git burl doctor
 	assert_success
 }
+
+@test "doctor waits for a command in flight instead of reporting its half-done change" {
+	new_burl_repo
+	git burl add "Feature" >/dev/null
+	lockf=.burl/.workflow/locks/workflow.lock
+	printf '{"owner":"agent-7","host":"%s","pid":%s,"created_at":"%s","action":"claim"}\n' "$(uname -n)" $$ "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >$lockf
+	printf '\nedited by the command in flight\n' >>.burl/.workflow/READY/TASK-001-feature.md
+	(
+		sleep 1
+		git -C .burl commit -q -am "the command in flight commits"
+		rm -f "$lockf"
+	) &
+	inflight=$!
+	run git burl doctor
+	wait "$inflight"
+	assert_success
+	refute_output_contains "uncommitted"
+}

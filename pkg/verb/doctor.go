@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/doctor"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/lock"
 )
 
 func init() { register("doctor", func() cli.Command { return &doctorCmd{} }) }
@@ -95,6 +96,17 @@ func (c *doctorCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if !c.Repair {
+		// A transition in flight looks like an interrupted one, so the check
+		// queues behind a live holder of the workflow lock to see settled
+		// state; it changes nothing itself. An abandoned workflow lock is a
+		// finding of its own, and then there is nothing to wait for.
+		if st, err := w.Locks.Stat(lock.Workflow); err != nil || !(st.Dead || st.Stale || st.Unreadable) {
+			if l, err := w.LockWorkflow("doctor"); err == nil {
+				defer l.Release()
+			} else {
+				ctx.Warnf("checking while another command holds the workflow lock: what it is changing may show up below")
+			}
+		}
 		rep, err := doctor.Check(w)
 		if err != nil {
 			return nil, err
