@@ -42,6 +42,13 @@ type Output interface {
 	Human(w io.Writer)
 }
 
+// Status is an Output whose command ran to the end but reports a non-zero
+// exit code with a normal result, as doctor does when it finds problems
+// (exit 2, yet "ok": true with the findings in --json).
+type Status interface {
+	ExitCode() int
+}
+
 // JSONFlag is embedded in every verb's options.
 type JSONFlag struct {
 	JSON bool `long:"json" description:"Print one JSON document on stdout (see git-burl(1), JSON OUTPUT)"`
@@ -83,13 +90,20 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 	if err != nil {
 		return Fail(ctx, err)
 	}
+	code := 0
+	if st, ok := out.(Status); ok {
+		code = st.ExitCode()
+	}
 	if ctx.JSON {
-		return emitJSON(ctx, out)
+		if rc := emitJSON(ctx, out); rc != 0 {
+			return rc
+		}
+		return code
 	}
 	if out != nil {
 		out.Human(ctx.Stdout)
 	}
-	return 0
+	return code
 }
 
 // asksJSON reports whether --json is among the options of args. go-flags
