@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X github.com/burl-dev/burl/pkg/version.Version=$(VERSION)
 # Tests run against a real installation in a throwaway prefix.
 TEST_PREFIX := $(CURDIR)/dist/test-prefix
 
-SHELL_FILES := install.sh .ci/run hooks/commit-msg hooks/pre-push $(wildcard contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
+SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
 
 .PHONY: all build test unit cross bats lint install uninstall demo bench clean
 

@@ -1,6 +1,8 @@
 # Shared setup for burl's end-to-end tests: every test gets its own HOME,
 # git config and a real repository cloned from a real bare origin.
 # shellcheck shell=bash
+# status and output are set by bats' `run`.
+# shellcheck disable=SC2154
 
 setup_isolated_git() {
 	export HOME="$BATS_TEST_TMPDIR/home"
@@ -53,10 +55,12 @@ commit_file() {
 
 # bucket_of ID: the bucket directory holding the task, checked for uniqueness.
 bucket_of() {
-	local found
-	found=$(cd "$REPO/.burl/.workflow" && ls -d ./*/"$1"-*.md 2>/dev/null | cut -d/ -f2)
-	[ "$(printf '%s\n' "$found" | grep -c .)" -le 1 ] || { echo "DUPLICATE:$found"; return 1; }
-	echo "$found"
+	local f found=()
+	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md; do
+		[ -e "$f" ] && found+=("$(basename "$(dirname "$f")")")
+	done
+	[ "${#found[@]}" -le 1 ] || { echo "DUPLICATE:${found[*]}"; return 1; }
+	echo "${found[@]}"
 }
 
 # assert_success / assert_failure CODE / assert_output_contains TEXT:

@@ -43,6 +43,13 @@ type Output interface {
 	Human(w io.Writer)
 }
 
+// Status is an Output whose command ran to the end but reports a non-zero
+// exit code with a normal result, as doctor does when it finds problems
+// (exit 2, yet "ok": true with the findings in --json).
+type Status interface {
+	ExitCode() int
+}
+
 // JSONFlag is embedded in every verb's options.
 type JSONFlag struct {
 	JSON bool `long:"json" description:"Print one JSON document on stdout (see git-burl(1), JSON OUTPUT)"`
@@ -70,7 +77,7 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 	}
 	rest, err := p.ParseArgs(args)
 	if j, ok := cmd.(interface{ Wants() bool }); ok {
-		ctx.JSON = j.Wants()
+		ctx.JSON = j.Wants() || err != nil && asksJSON(args)
 	}
 	if err != nil {
 		var fe *flags.Error
@@ -84,13 +91,35 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 	if err != nil {
 		return Fail(ctx, err)
 	}
+	code := 0
+	if st, ok := out.(Status); ok {
+		code = st.ExitCode()
+	}
 	if ctx.JSON {
-		return emitJSON(ctx, out)
+		if rc := emitJSON(ctx, out); rc != 0 {
+			return rc
+		}
+		return code
 	}
 	if out != nil {
 		out.Human(ctx.Stdout)
 	}
-	return 0
+	return code
+}
+
+// asksJSON reports whether --json is among the options of args. go-flags
+// stops at the first bad option, so a --json after it was never parsed;
+// a script that asked for JSON must still get its error as JSON.
+func asksJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" {
+			return true
+		}
+	}
+	return false
 }
 
 // JSONStreamer is an Output that writes its own JSON members ("key":value

@@ -87,6 +87,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e.Line <= 0 {
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Msg)
+	}
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
 }
 
@@ -162,9 +165,17 @@ func listField(get func(*Config) *[]string) field {
 
 var refName = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 
+var yamlLineRe = regexp.MustCompile(`^line (\d+): `)
+
+// ValidName reports whether s is acceptable as main_branch, remote or
+// workflow_branch, so that init can refuse a flag before writing anything.
+func ValidName(s string) bool {
+	return refName.MatchString(s) && !strings.Contains(s, "..") && !strings.HasPrefix(s, "-")
+}
+
 func nameField(get func(*Config) *string) field {
 	return field{func(c *Config, v *yaml.Node) error {
-		if v.Kind != yaml.ScalarNode || !refName.MatchString(v.Value) || strings.Contains(v.Value, "..") || strings.HasPrefix(v.Value, "-") {
+		if v.Kind != yaml.ScalarNode || !ValidName(v.Value) {
 			return fmt.Errorf("must be a branch or remote name, not %q", v.Value)
 		}
 		*get(c) = v.Value
@@ -216,7 +227,14 @@ func Parse(name string, data []byte) (*Config, error) {
 	c := Default()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: name, Line: 0, Key: "(file)", Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		// yaml.v3 puts the line inside its message ("yaml: line 4: ...");
+		// lift it out so the error reads file:line like every other one.
+		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 0
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = strings.TrimPrefix(msg, m[0])
+		}
+		return nil, &Error{File: name, Line: line, Key: "(file)", Msg: "invalid YAML: " + msg}
 	}
 	if len(doc.Content) == 0 {
 		return c, nil
@@ -225,8 +243,19 @@ func Parse(name string, data []byte) (*Config, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{File: name, Line: root.Line, Key: "(file)", Msg: "must be a mapping of keys to values"}
 	}
+	seen := map[string]int{}
+	var stubs *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		// A repeated key silently overriding the first is how an edit
+		// "does nothing"; say which line wins instead of guessing.
+		if first, dup := seen[k.Value]; dup {
+			return nil, &Error{File: name, Line: k.Line, Key: k.Value, Msg: fmt.Sprintf("set twice (first on line %d); keep one", first)}
+		}
+		seen[k.Value] = k.Line
+		if k.Value == "stub_patterns" {
+			stubs = v
+		}
 		f, ok := fields[k.Value]
 		if !ok {
 			w := fmt.Sprintf("%s:%d: unknown key %q ignored", name, k.Line, k.Value)
@@ -242,7 +271,12 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	for i, p := range c.StubPatterns {
 		if _, err := regexp.Compile(p); err != nil {
-			return nil, &Error{File: name, Line: root.Line, Key: "stub_patterns", Msg: fmt.Sprintf("entry %d %q is not a valid regular expression: %v", i+1, p, err)}
+			// Point at the entry itself: the list is long.
+			line := root.Line
+			if stubs != nil && i < len(stubs.Content) {
+				line = stubs.Content[i].Line
+			}
+			return nil, &Error{File: name, Line: line, Key: "stub_patterns", Msg: fmt.Sprintf("entry %d %q is not a valid regular expression: %v", i+1, p, err)}
 		}
 	}
 	return c, nil

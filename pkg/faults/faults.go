@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/burl-dev/burl/pkg/osx"
 )
 
 var (
@@ -27,7 +29,7 @@ var (
 func CrashPoint(verb, step string) {
 	if crashAfter != "" && crashAfter == verb+":"+step {
 		fmt.Fprintf(os.Stderr, "burl: BURL_CRASH_AFTER=%s: crashing now\n", crashAfter)
-		kill()
+		osx.KillSelf()
 	}
 }
 

@@ -5,10 +5,13 @@ package fsx
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/natefinch/atomic"
 
@@ -22,7 +25,47 @@ func WriteFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomic.WriteFile(path, bytes.NewReader(data))
+	_, statErr := os.Lstat(path)
+	if err := atomic.WriteFile(path, bytes.NewReader(data)); err != nil {
+		return err
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// atomic.WriteFile keeps an existing file's mode but leaves a new
+		// one with its temp file's 0600; give it what os.Create would.
+		return os.Chmod(path, newFileMode(filepath.Dir(path)))
+	}
+	return nil
+}
+
+var (
+	modeOnce sync.Once
+	fileMode fs.FileMode = 0o644
+)
+
+// newFileMode is 0666 minus the process umask. Go cannot read the umask
+// without changing it (racy in a threaded process), so a probe file
+// created once shows what the kernel applies.
+func newFileMode(dir string) fs.FileMode {
+	modeOnce.Do(func() {
+		f, err := os.CreateTemp(dir, ".burl-mode-*")
+		if err != nil {
+			return
+		}
+		name := f.Name()
+		f.Close()
+		_ = os.Remove(name)
+		// CreateTemp uses 0600; redo with 0666 under the umask.
+		g, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err != nil {
+			return
+		}
+		if st, err := g.Stat(); err == nil {
+			fileMode = st.Mode().Perm()
+		}
+		g.Close()
+		_ = os.Remove(name)
+	})
+	return fileMode
 }
 
 // Degraded is returned (with a nil-equivalent outcome: the file did move)

@@ -123,7 +123,11 @@ func wrap(args []string, dir string, err error, stderr string) error {
 	return &Error{Args: args, Dir: dir, ExitCode: code, Stderr: stderr}
 }
 
-// lockContention recognises git failing because another git holds a lock.
+// lockContention recognises git failing because another git holds a lock,
+// or is half-way through creating a worktree: `git worktree add` writes
+// .git/worktrees/<name>/commondir after creating it, and any git that lists
+// the worktrees meanwhile (another worktree add, branch -D, worktree list)
+// dies with "failed to read .../worktrees/<name>/commondir: Success".
 func lockContention(err error) bool {
 	var ge *Error
 	if !errors.As(err, &ge) {
@@ -133,7 +137,8 @@ func lockContention(err error) bool {
 	return strings.Contains(s, ".lock': File exists") ||
 		strings.Contains(s, "cannot lock ref") ||
 		strings.Contains(s, "Unable to create") && strings.Contains(s, ".lock") ||
-		strings.Contains(s, "could not lock config file")
+		strings.Contains(s, "could not lock config file") ||
+		strings.Contains(s, "failed to read ") && strings.Contains(s, "/worktrees/")
 }
 
 // Test runs git and maps exit 0 to true and exit 1 to false (as for
@@ -175,17 +180,4 @@ func (g Git) Stream(fn func(io.Reader) error, args ...string) error {
 		return wrap(args, g.Dir, werr, stderr.String())
 	}
 	return ferr
-}
-
-// Interactive runs git with the user's terminal attached, for commands
-// whose output the user should see as it happens.
-func (g Git) Interactive(stdout, stderr io.Writer, args ...string) error {
-	cmd := g.command(args)
-	var buf bytes.Buffer
-	cmd.Stdout = stdout
-	cmd.Stderr = io.MultiWriter(stderr, &buf)
-	if err := cmd.Run(); err != nil {
-		return wrap(args, g.Dir, err, buf.String())
-	}
-	return nil
 }

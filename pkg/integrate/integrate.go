@@ -202,3 +202,54 @@ func (m Main) Rewind(new, old string) error {
 	_, err = g.Run("reset", "-q", "--keep", old)
 	return err
 }
+
+// WorkInMain reports whether the task commits base..tip are all in main:
+// tip is an ancestor of main, or each commit has a patch-equivalent one in
+// main (approve rebases before it fast-forwards). This is how an approve
+// interrupted after main moved is recognised, even once its branch is
+// gone. A tip whose commit is not in this clone proves nothing: false.
+func WorkInMain(g gitx.Git, main, base, tip string) (bool, error) {
+	if base == "" || tip == "" || base == tip {
+		return false, nil
+	}
+	if ok, _ := g.Test("cat-file", "-e", tip+"^{commit}"); !ok {
+		return false, nil
+	}
+	if ok, _ := g.Test("cat-file", "-e", base+"^{commit}"); !ok {
+		return false, nil
+	}
+	if in, err := g.Test("merge-base", "--is-ancestor", tip, main); err != nil || in {
+		return in, err
+	}
+	out, err := g.Run("cherry", main, tip, base)
+	if err != nil || out == "" {
+		return false, err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "+") {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// RebasedFrom returns the commit branch pointed to before its latest
+// update when that update was a finished rebase, and "" otherwise: an
+// approve killed after rebasing leaves exactly that, and the branch's
+// reflog is the proof that nothing else moved it.
+func RebasedFrom(g gitx.Git, branch string) string {
+	out, err := g.Run("reflog", "show", "--format=%H %gs", "-n", "2", "refs/heads/"+branch)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 2 {
+		return ""
+	}
+	_, subject, _ := strings.Cut(lines[0], " ")
+	if !strings.HasPrefix(subject, "rebase") || !strings.Contains(subject, "(finish)") {
+		return ""
+	}
+	prev, _, _ := strings.Cut(lines[1], " ")
+	return prev
+}

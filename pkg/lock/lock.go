@@ -99,6 +99,11 @@ func (d Dir) AcquireWait(name string, me Info, wait time.Duration) (*Lock, error
 		if err == nil || errs.KindOf(err) != errs.Lock || time.Now().After(deadline) {
 			return l, err
 		}
+		// A holder that has died will never release: waiting out the full
+		// time would only delay the error (which says how to clear it).
+		if st, serr := d.Stat(name); serr == nil && st.Dead {
+			return l, err
+		}
 		time.Sleep(delay)
 		if delay < 50*time.Millisecond {
 			delay = delay * 3 / 2

@@ -26,3 +26,10 @@ func Exec(path string, argv []string) error {
 // IsCrossDevice reports a rename that failed because src and dst are on
 // different filesystems.
 func IsCrossDevice(err error) bool { return errors.Is(err, syscall.EXDEV) }
+
+// KillSelf ends this process the way kill -9 would: no deferred cleanup,
+// no exit handlers (used to inject crashes in tests).
+func KillSelf() {
+	_ = syscall.Kill(syscall.Getpid(), syscall.SIGKILL)
+	select {}
+}

@@ -41,10 +41,16 @@ func (r *Repo) WorktreesDir() string { return filepath.Join(r.Root, WorktreesDir
 // Rel renders p relative to the repository root for messages, which then
 // read the same from every directory.
 func (r *Repo) Rel(p string) string {
-	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(r.Root, p); err == nil && !leavesDir(rel) {
 		return filepath.ToSlash(rel)
 	}
 	return p
+}
+
+// leavesDir reports whether a relative path climbs out of its base: a
+// ".." segment, not a name that merely starts with two dots.
+func leavesDir(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Resolve finds the repository containing dir.
@@ -112,12 +118,15 @@ func (r *Repo) readBootstrap() error {
 			r.Worktree = v
 		}
 	}
-	if r.Branch == "" || strings.ContainsAny(r.Branch, " ~^:?*[\\") {
+	// The name ends up as an argument of git branch / worktree add: a
+	// leading "-" would be read as an option.
+	if r.Branch == "" || strings.ContainsAny(r.Branch, " ~^:?*[\\") || strings.HasPrefix(r.Branch, "-") ||
+		strings.Contains(r.Branch, "..") || strings.Contains(r.Branch, "@{") || strings.HasSuffix(r.Branch, ".lock") {
 		return errs.New(errs.User, "git config burl.branch %q is not a valid branch name", r.Branch).
 			WithFix("git config burl.branch burl")
 	}
 	wt := filepath.Clean(filepath.FromSlash(r.Worktree))
-	if filepath.IsAbs(wt) || wt == "." || strings.HasPrefix(wt, "..") {
+	if filepath.IsAbs(wt) || wt == "." || leavesDir(wt) {
 		return errs.New(errs.User, "git config burl.worktree %q must be a path inside the repository", r.Worktree).
 			WithFix("git config burl.worktree .burl")
 	}

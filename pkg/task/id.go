@@ -89,7 +89,11 @@ func Slug(title string) string {
 // FileName is the task file's name: TASK-001-<slug>.md.
 func FileName(id, slug string) string { return id + "-" + slug + ".md" }
 
-// IDFromFileName extracts the ID from "TASK-001-slug.md" (or "TASK-001.md").
+// IDFromFileName extracts the ID from "TASK-001-slug.md" (or "TASK-001.md"),
+// in canonical form: a hand-made "TASK-7-x.md" or "TASK-0007-x.md" is
+// TASK-007, so the task is found by the ID a user types and its file is
+// checked (and reported) like any other instead of being skipped unseen
+// or listed under an ID no command accepts.
 func IDFromFileName(name string) (string, bool) {
 	if !strings.HasSuffix(name, ".md") || !strings.HasPrefix(name, "TASK-") {
 		return "", false
@@ -99,14 +103,14 @@ func IDFromFileName(name string) (string, bool) {
 	for end < len(stem) && stem[end] >= '0' && stem[end] <= '9' {
 		end++
 	}
-	if end < len(stem) && stem[end] != '-' {
+	if end == 5 || end-5 > 9 || end < len(stem) && stem[end] != '-' {
 		return "", false
 	}
-	id := stem[:end]
-	if _, ok := IDNumber(id); !ok {
+	n, _ := strconv.Atoi(stem[5:end])
+	if n == 0 {
 		return "", false
 	}
-	return id, true
+	return FormatID(n), true
 }
 
 // BranchName is the task's branch: task-001-<slug>.

@@ -82,7 +82,7 @@ func perr(line int, format string, args ...any) error {
 // Parse reads a task file's bytes.
 func Parse(data []byte) (*Task, error) {
 	first := lineEnd(data, 0)
-	if strings.TrimRight(string(data[:first]), "\r\n") != "---" {
+	if marker(data[:first]) != "---" {
 		return nil, perr(1, "missing YAML frontmatter: the file must start with a line containing only ---")
 	}
 	t := &Task{head: data[:first], nl: "\n"}
@@ -95,9 +95,21 @@ func Parse(data []byte) (*Task, error) {
 		}
 		end := lineEnd(data, off)
 		line := data[off:end]
-		if s := strings.TrimRight(string(line), "\r\n"); s == "---" || s == "..." {
+		s := marker(line)
+		if s == "---" || s == "..." {
 			t.tail = data[off:]
 			break
+		}
+		// YAML would start a new document at "--- x" or "... x" and
+		// ignore everything after it, so keys written there would be lost.
+		if strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "---\t") || strings.HasPrefix(s, "... ") || strings.HasPrefix(s, "...\t") {
+			return nil, perr(len(t.lines)+2, "%q starts a new YAML document inside the frontmatter; end the frontmatter with a line containing only ---", s)
+		}
+		// YAML also breaks lines at a lone CR and at NEL, LS and PS; we
+		// split at LF only, so such a file would put keys on lines other
+		// than the ones we rewrite.
+		if bytes.ContainsAny(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), "\r\u0085\u2028\u2029") {
+			return nil, perr(len(t.lines)+2, "stray line break character (a lone CR, NEL, LS or PS) in the frontmatter; use LF or CRLF line endings")
 		}
 		t.lines = append(t.lines, line)
 		off = end
@@ -107,6 +119,10 @@ func Parse(data []byte) (*Task, error) {
 	}
 	return t, nil
 }
+
+// marker is a line without its ending and trailing blanks: editors leave
+// "--- " behind, and YAML itself reads it as a document marker.
+func marker(line []byte) string { return strings.TrimRight(string(line), " \t\r\n") }
 
 func lineEnd(data []byte, off int) int {
 	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
@@ -138,6 +154,17 @@ func (t *Task) reparse() error {
 	if root.Kind != yaml.MappingNode {
 		return perr(root.Line+1, "frontmatter must be a mapping of keys to values")
 	}
+	// set() rewrites a key by replacing its lines, so it needs one key per
+	// line at column 1 and no value that depends on another key's lines.
+	// Shapes that break that are refused here, when the file is read, so a
+	// later rewrite can never drop a neighbouring key or produce YAML that
+	// no longer parses.
+	if root.Style&yaml.FlowStyle != 0 {
+		return perr(root.Line+1, "frontmatter must be one `key: value` per line, not a {...} mapping")
+	}
+	if n := findAnchor(root); n != nil {
+		return perr(n.Line+1, "YAML anchors and aliases (&name, *name) are not supported in task frontmatter; write the value out")
+	}
 	t.root = root
 	t.keys = make(map[string]int, len(root.Content)/2)
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -145,10 +172,26 @@ func (t *Task) reparse() error {
 		if k.Kind != yaml.ScalarNode {
 			return perr(k.Line+1, "frontmatter keys must be plain strings")
 		}
+		if k.Column != 1 {
+			return perr(k.Line+1, "key %q must start at the beginning of its line (no indentation)", k.Value)
+		}
 		if _, dup := t.keys[k.Value]; dup {
 			return perr(k.Line+1, "key %q appears twice", k.Value)
 		}
 		t.keys[k.Value] = i
+	}
+	return nil
+}
+
+// findAnchor returns the first node that defines an anchor or is an alias.
+func findAnchor(n *yaml.Node) *yaml.Node {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return n
+	}
+	for _, c := range n.Content {
+		if a := findAnchor(c); a != nil {
+			return a
+		}
 	}
 	return nil
 }

@@ -8,9 +8,18 @@ import (
 
 var listKeys = []string{KeyAffects, KeyAffectsGlobs, KeyMustNotTouch, KeyDependsOn, KeyTags}
 
+func isListKey(k string) bool {
+	for _, lk := range listKeys {
+		if lk == k {
+			return true
+		}
+	}
+	return false
+}
+
 // Validate checks what burl relies on in a parsed task. fileID is the ID
 // taken from the file name ("" to skip that check). Errors are *ParseError
-// with the file line of the offending key.
+// with the file line of the offending key (or list entry).
 func (t *Task) Validate(fileID string) error {
 	line := func(key string) int {
 		if i, ok := t.keys[key]; ok {
@@ -34,14 +43,12 @@ func (t *Task) Validate(fileID string) error {
 	if p := t.Str(KeyPriority); p != "" && PriorityRank(p) == len(Priorities) {
 		return perr(line(KeyPriority), "priority %q is not one of %s", p, strings.Join(Priorities, ", "))
 	}
-	for k, i := range t.keys {
-		v := t.root.Content[i+1]
-		isList := false
-		for _, lk := range listKeys {
-			isList = isList || lk == k
-		}
+	// Walk the keys in file order, not map order, so a file with several
+	// problems always reports the same (first) one.
+	for i := 0; i+1 < len(t.root.Content); i += 2 {
+		k, v := t.root.Content[i].Value, t.root.Content[i+1]
 		switch {
-		case isList:
+		case isListKey(k):
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				continue
 			}
@@ -52,23 +59,23 @@ func (t *Task) Validate(fileID string) error {
 				if c.Kind != yaml.ScalarNode {
 					return perr(c.Line+1, "%s entries must be plain strings", k)
 				}
+				// Point at the offending entry itself, not at its key: a
+				// list can be long.
+				switch k {
+				case KeyAffects, KeyAffectsGlobs, KeyMustNotTouch:
+					if err := CheckRelPath(c.Value); err != nil {
+						return perr(c.Line+1, "%s: %v", k, err)
+					}
+				case KeyDependsOn:
+					if _, ok := IDNumber(c.Value); !ok {
+						return perr(c.Line+1, "depends_on entry %q is not a task ID like TASK-001", c.Value)
+					}
+				}
 			}
 		case k == KeyQAAttempts:
 			if s := t.Str(k); s != "" && strings.Trim(s, "0123456789") != "" {
 				return perr(line(k), "%s must be a whole number, not %q", k, s)
 			}
-		}
-	}
-	for _, k := range []string{KeyAffects, KeyAffectsGlobs, KeyMustNotTouch} {
-		for _, p := range t.List(k) {
-			if err := CheckRelPath(p); err != nil {
-				return perr(line(k), "%s: %v", k, err)
-			}
-		}
-	}
-	for _, d := range t.List(KeyDependsOn) {
-		if _, ok := IDNumber(d); !ok {
-			return perr(line(KeyDependsOn), "depends_on entry %q is not a task ID like TASK-001", d)
 		}
 	}
 	if wt := t.Worktree(); wt != "" {

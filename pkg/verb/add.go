@@ -21,7 +21,7 @@ func init() { register("add", func() cli.Command { return &addCmd{} }) }
 
 type addCmd struct {
 	cli.JSONFlag
-	Priority     string   `short:"p" long:"priority" value-name:"P" choice:"critical" choice:"high" choice:"medium" choice:"low" default:"medium" description:"Claim order"`
+	Priority     string   `short:"p" long:"priority" value-name:"P" default:"medium" description:"Claim order: critical, high, medium or low"`
 	Affects      []string `long:"affects" value-name:"PATH" description:"A file (or directory ending in /) the task may change; repeatable"`
 	AffectsGlobs []string `long:"affects-glob" value-name:"GLOB" description:"A glob of files the task may change or create, e.g. src/player/**; repeatable"`
 	MustNotTouch []string `long:"must-not-touch" value-name:"GLOB" description:"A glob the task must not change; repeatable"`
@@ -47,12 +47,16 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	title := strings.TrimSpace(args[0])
 	if strings.ContainsAny(title, "\n\r") {
-		return nil, errs.New(errs.User, "the title must be one line").WithFix("put details in the body: --body-file FILE")
+		return nil, errs.New(errs.User, "the title must be one line").WithTitle("Cannot add the task").WithFix("put details in the body: --body-file FILE")
+	}
+	if task.PriorityRank(c.Priority) == len(task.Priorities) {
+		return nil, errs.New(errs.User, "--priority %q is not one of %s", c.Priority, strings.Join(task.Priorities, ", "))
 	}
 	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
 	for _, p := range c.Affects {
 		if err := task.CheckRelPath(p); err != nil {
-			return nil, errs.New(errs.User, "--affects: %v", err)
+			return nil, errs.New(errs.User, "--affects: %v", err).WithTitle("Cannot add the task").
+				WithFix("give paths relative to the repository root, e.g. --affects src/player/jump.go")
 		}
 		spec.Affects = append(spec.Affects, p)
 	}
@@ -63,10 +67,12 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}{{"--affects-glob", c.AffectsGlobs, &spec.AffectsGlobs}, {"--must-not-touch", c.MustNotTouch, &spec.MustNotTouch}} {
 		for _, g := range list.in {
 			if err := task.CheckRelPath(g); err != nil {
-				return nil, errs.New(errs.User, "%s: %v", list.flag, err)
+				return nil, errs.New(errs.User, "%s: %v", list.flag, err).WithTitle("Cannot add the task").
+					WithFix("give globs relative to the repository root, e.g. %s 'src/player/**'", list.flag)
 			}
 			if !doublestar.ValidatePattern(g) {
-				return nil, errs.New(errs.User, "%s: %q is not a valid glob", list.flag, g)
+				return nil, errs.New(errs.User, "%s: %q is not a valid glob", list.flag, g).WithTitle("Cannot add the task").
+					WithFix("check the brackets and braces; globs use *, ** and ? (e.g. 'src/**/*.go')")
 			}
 			*list.out = append(*list.out, g)
 		}
@@ -87,7 +93,8 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			data, err = os.ReadFile(c.BodyFile)
 		}
 		if err != nil {
-			return nil, errs.New(errs.User, "reading --body-file: %v", err)
+			return nil, errs.New(errs.User, "reading --body-file: %v", err).WithTitle("Cannot add the task").
+				WithFix("give an existing markdown file, or - to read the body from standard input")
 		}
 		spec.Body = strings.ReplaceAll(string(data), "\r\n", "\n")
 	}
@@ -98,12 +105,15 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, d := range c.DependsOn {
 		id, err := task.NormalizeID(d)
 		if err != nil {
-			return nil, err
+			e := errs.Wrap(err, errs.User, "Cannot add the task")
+			e.Reason = "--depends-on: " + e.Reason
+			return nil, e
 		}
 		if found, err := w.Locate(id); err != nil {
 			return nil, err
 		} else if len(found) == 0 {
-			return nil, errs.New(errs.User, "--depends-on %s: no such task", id).WithFix("git burl status lists the tasks")
+			return nil, errs.New(errs.User, "--depends-on %s: no such task", id).WithTitle("Cannot add the task").
+				WithFix("git burl status lists the tasks")
 		}
 		spec.DependsOn = append(spec.DependsOn, id)
 	}

@@ -30,10 +30,17 @@ type approveOut struct {
 	Main   string         `json:"main_branch"`
 	Drift  int            `json:"drift"`
 	Pushed bool           `json:"pushed"`
-	entry  workflow.Entry
+	// Recovered: the work was already in main (an approve interrupted after
+	// it advanced main); this approve only finished the bookkeeping.
+	Recovered bool `json:"recovered"`
+	entry     workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
+	if o.Recovered {
+		fmt.Fprintf(w, "Approved %s: its work was already in %s at %s (an interrupted approve is finished now)\nQA → DONE\n", o.entry.ID, o.Main, shortSHA(o.Merged))
+		return
+	}
 	fmt.Fprintf(w, "Approved %s: %s fast-forwarded to %s (drift: %d commit(s) on %s since claim)", o.entry.ID, o.Main, shortSHA(o.Merged), o.Drift, o.Main)
 	if o.Pushed {
 		fmt.Fprint(w, ", pushed")
@@ -52,6 +59,9 @@ type approval struct {
 	pushMain string
 	drift    int
 	pushed   bool
+	mainLock *lock.Lock
+	// recovered: the work was found in main already (see finishMerged).
+	recovered bool
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -64,6 +74,8 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	a := &approval{}
+	// A closure: integrate sets mainLock later.
+	defer func() { _ = a.mainLock.Release() }()
 	res, err := w.Run(workflow.Transition{
 		Verb: "approve", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + id,
@@ -82,26 +94,33 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case len(a.failed) > 0:
 		return nil, gateError("approve", id, a.failed)
 	}
-	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed, entry: res.Entry}, nil
+	// Only now that DONE is committed: until then a failure rolls main back
+	// and the branch must stay for the task to remain approvable.
+	cleanup(w, res.Entry.Task)
+	faults.CrashPoint("approve", "cleanup")
+	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
+		Recovered: a.recovered, entry: res.Entry}, nil
 }
 
-// integrate is PRD 14.4 steps 2-7: fetch, rebase, validate against the
-// rebased base, fast-forward main, push, clean up. Every failure before
-// the fast-forward leaves the task branch at submitted_sha.
+// integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the
+// rebased base, fast-forward main, push. Step 7, cleanup, waits for the
+// commit of DONE. Every failure leaves the task branch at submitted_sha.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
+	submitted := t.Str(task.KeySubmittedSHA)
+	// An approve killed after it advanced main left the task in QA with its
+	// work in main, and maybe its worktree and branch removed: finish it.
+	// (merge_strategy manual expects main to hold the work; its path below.)
+	if w.Config.MergeStrategy != "manual" {
+		if in, err := integrate.WorkInMain(w.Repo.Git, w.Config.MainBranch, t.BaseSHA(), submitted); err != nil {
+			return err
+		} else if in {
+			return a.finishMerged(w, t)
+		}
+	}
 	dir, g, err := taskWorktree(w, t)
 	if err != nil {
 		return err
-	}
-	submitted := t.Str(task.KeySubmittedSHA)
-	head, err := g.Run("rev-parse", "HEAD")
-	if err != nil {
-		return err
-	}
-	if submitted == "" || head != submitted {
-		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), shortSHA(head), t.ID(), shortSHA(submitted)).
-			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
 	}
 	if dirty, err := g.Run("status", "--porcelain", "--untracked-files=all"); err != nil {
 		return err
@@ -109,12 +128,29 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		return errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
 			WithFix("commit or remove them; approve merges only submitted commits")
 	}
-	// Approvals advance main one at a time on this machine.
-	ml, err := w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute)
+	head, err := g.Run("rev-parse", "HEAD")
 	if err != nil {
 		return err
 	}
-	defer ml.Release()
+	if submitted != "" && head != submitted && integrate.RebasedFrom(g, t.Branch()) == submitted {
+		// An approve killed after its rebase: the branch's reflog shows that
+		// nothing but that rebase moved it, so start again from the
+		// submitted commits (the worktree is clean, --keep loses nothing).
+		if _, err := g.Run("reset", "-q", "--keep", submitted); err != nil {
+			return err
+		}
+		head = submitted
+	}
+	if submitted == "" || head != submitted {
+		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), shortSHA(head), t.ID(), shortSHA(submitted)).
+			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
+	}
+	// Approvals advance main one at a time on this machine. The lock is
+	// held until DONE is committed (Run releases it): a rollback rewinds
+	// main, which only works if no other approve has built on it meanwhile.
+	if a.mainLock, err = w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute); err != nil {
+		return err
+	}
 	m := integrate.Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote}
 	if a.base, err = m.Base(); err != nil {
 		return err
@@ -183,17 +219,53 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		}
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
-	// Removing the worktree and branch waits until DONE is committed (and
-	// pushed): an approve that is undone must leave them in place.
-	tx.After(func() {
-		if err := workspace.Remove(w.Repo.Git, dir, false); err != nil {
-			fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-		} else if _, err := w.Repo.Git.Run("branch", "-D", t.Branch()); err != nil {
-			fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", t.Branch(), err)
-		}
-		faults.CrashPoint("approve", "cleanup")
-	})
 	return nil
+}
+
+// finishMerged completes an approve whose fast-forward already happened:
+// it removes what is left of the worktree and branch, and the task is then
+// recorded as DONE without another rebase or merge.
+func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
+	g := w.Repo.Git
+	main, err := g.Run("rev-parse", "refs/heads/"+w.Config.MainBranch)
+	if err != nil {
+		return err
+	}
+	a.recovered = true
+	a.base, a.merged = main, main
+	if tip, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch()); err == nil {
+		if in, _ := g.Test("merge-base", "--is-ancestor", tip, main); in {
+			a.merged = tip
+		}
+	}
+	a.drift = integrate.Drift(g, t.BaseSHA(), main)
+	return nil
+}
+
+// cleanup removes an approved task's worktree and branch. The work is in
+// main by now, so problems are warnings (git burl clean retries), and a
+// branch holding commits main lacks is kept.
+func cleanup(w *workflow.Workflow, t *task.Task) {
+	g := w.Repo.Git
+	if dir := w.WorktreePath(t); dir != "" {
+		if _, err := os.Stat(dir); err == nil {
+			if err := workspace.Remove(g, dir, false); err != nil {
+				fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+				return
+			}
+		}
+	}
+	b := t.Branch()
+	if ok, _ := workspace.BranchExists(g, b); !ok {
+		return
+	}
+	if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+b, "refs/heads/"+w.Config.MainBranch); !in {
+		fmt.Fprintf(w.Stderr, "burl: warning: kept branch %s: it has commits that %s lacks\n", b, w.Config.MainBranch)
+		return
+	}
+	if _, err := g.Run("branch", "-D", b); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
+	}
 }
 
 // record is PRD 14.4 steps 8-9 (or the reject that a conflict becomes).
@@ -216,8 +288,14 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 	default:
 		t := tx.Task
 		t.SetTime(task.KeyCompletedAt, tx.Now)
-		t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, shortSHA(a.merged), a.drift),
-			tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		if a.recovered {
+			t.AppendToSection("QA Report", fmt.Sprintf("### Approved — already in %s at %s — %s by %s\n\n- the commits were in %s already (an approve interrupted after it advanced %s), so no rebase, gate or merge ran again\n",
+				w.Config.MainBranch, shortSHA(a.merged), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, w.Config.MainBranch, w.Config.MainBranch))
+			tx.Details["recovered"] = true
+		} else {
+			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, shortSHA(a.merged), a.drift),
+				tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		}
 		tx.Details["merged_sha"] = a.merged
 		tx.Details["base"] = a.base
 		tx.Details["drift"] = a.drift

@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
@@ -59,7 +60,7 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		return claim(ctx, w, id, true)
+		return claim(ctx, w, id, true, nil)
 	}
 	return claimNext(ctx, w)
 }
@@ -67,12 +68,19 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 // claimNext picks the next claimable task under the claim lock, so two
 // auto-claimers never pick the same one, and claims it.
 func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
+	// The claim lock serialises choosing, not claiming: it is released as
+	// soon as the chosen task's own lock is held, so the next claimer skips
+	// that task instead of queueing behind a slow worktree checkout.
+	var unlock func()
 	if w.Config.UseGlobalClaimLock {
 		l, err := w.LockClaim()
 		if err != nil {
 			return nil, errs.Wrap(err, errs.Lock, "Cannot claim the next task")
 		}
-		defer l.Release()
+		// Once only: after our release the file may be someone else's lock.
+		var once sync.Once
+		unlock = func() { once.Do(func() { _ = l.Release() }) }
+		defer unlock()
 	}
 	ready, _, err := w.InBucket(workflow.Ready)
 	if err != nil {
@@ -99,14 +107,19 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		if why, ok := warnings[t.ID()]; ok {
 			ctx.Warnf("%s: %s (conflict_policy: warn)", t.ID(), why)
 		}
-		out, err := claim(ctx, w, t.ID(), false)
+		out, err := claim(ctx, w, t.ID(), false, unlock)
 		if err == nil {
 			return out, nil
 		}
-		// Another process got this one between our read and our lock:
-		// take the next, as a human would.
+		// Another process got this one between our read and our lock, or
+		// even finished claiming it before we looked at the lock: take the
+		// next, as a human would.
 		if errs.KindOf(err) == errs.Lock {
 			lost = append(lost, t.ID()+" (locked)")
+			continue
+		}
+		if !stillReady(w, t.ID()) {
+			lost = append(lost, t.ID()+" (claimed meanwhile)")
 			continue
 		}
 		return nil, err
@@ -123,6 +136,13 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		WithFix("git burl status shows what is waiting; git burl add creates work")
 }
 
+// stillReady reports whether id is still in READY. A task that left it
+// after claimNext listed READY went to another process.
+func stillReady(w *workflow.Workflow, id string) bool {
+	found, err := w.Locate(id)
+	return err == nil && len(found) == 1 && found[0].Bucket == workflow.Ready
+}
+
 func tasks(es []workflow.Entry) []*task.Task {
 	out := make([]*task.Task, len(es))
 	for i := range es {
@@ -131,14 +151,18 @@ func tasks(es []workflow.Entry) []*task.Task {
 	return out
 }
 
-// claim runs PRD 14.1 for one task.
-func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cli.Output, error) {
+// claim runs PRD 14.1 for one task; locked, if not nil, is called once
+// the task's lock is held.
+func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, locked func()) (cli.Output, error) {
 	var reused bool
 	var wtPath, branch, rel, base string
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
 		Message: "claim " + id,
 		Prepare: func(tx *workflow.Tx) error {
+			if locked != nil {
+				locked()
+			}
 			t := tx.Task
 			if explicit {
 				if err := claimable(w, t); err != nil {
@@ -175,11 +199,13 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cl
 				return err
 			}
 			faults.CrashPoint("claim", "worktree")
-			if createdWT {
-				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
-			}
+			// Undo runs last-registered first, and git refuses to delete a
+			// branch checked out in a worktree: the worktree must go first.
 			if createdBranch {
 				tx.OnRollback(func() error { _, err := g.Run("branch", "-D", branch); return err })
+			}
+			if createdWT {
+				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
 			}
 			if base == "" {
 				// A reused branch whose task lost its base_sha: its fork point
@@ -194,6 +220,9 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool) (cl
 			if err := underCap(w); err != nil {
 				return err
 			}
+			// Written here, not in Prepare: the runner restores the file to
+			// what it was before Apply when the move fails, and claim's
+			// fields must not outlive a claim that did not happen.
 			t := tx.Task
 			t.SetStr(task.KeyBranch, branch)
 			t.SetStr(task.KeyWorktree, rel)

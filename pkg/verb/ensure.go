@@ -1,8 +1,6 @@
 package verb
 
 import (
-	"path/filepath"
-
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -21,24 +19,7 @@ func ensureWorktree(w *workflow.Workflow, id string) (*workflow.Entry, bool, err
 	if b == "" {
 		return nil, false, errs.New(errs.User, "%s has no branch (it is in %s and was never claimed)", id, e.Bucket).WithFix("git burl claim %s", id)
 	}
-	g := w.Repo.Git
-	if ok, _ := workspace.BranchExists(g, b); !ok {
-		remote := w.Config.Remote
-		_, _ = g.Run("fetch", "-q", remote, "+refs/heads/"+b+":refs/remotes/"+remote+"/"+b)
-		if ok, _ := g.Test("show-ref", "--verify", "-q", "refs/remotes/"+remote+"/"+b); ok {
-			if _, err := g.Run("branch", "-q", "--track", b, remote+"/"+b); err != nil {
-				return nil, false, err
-			}
-		}
-	}
-	rel := filepath.ToSlash(filepath.Join(filepath.Base(w.Repo.WorktreesDir()), b))
-	path := filepath.Join(w.Repo.Root, rel)
-	if cur := w.WorktreePath(e.Task); cur != "" {
-		if wt, _ := workspace.Find(g, cur); wt != nil && wt.Branch == b {
-			path, rel = cur, e.Task.Worktree()
-		}
-	}
-	_, created, err := workspace.Ensure(g, path, b, "")
+	rel, created, err := workspace.Restore(w.Repo.Git, w.Repo.Root, w.Repo.WorktreesDir(), w.Config.Remote, b, e.Task.Worktree())
 	if err != nil {
 		return nil, false, err
 	}

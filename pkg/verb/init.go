@@ -1,6 +1,7 @@
 package verb
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/burl-dev/burl/pkg/cli"
@@ -20,7 +21,12 @@ type initOut struct {
 	*workflow.InitResult
 }
 
-func (o initOut) Human(w io.Writer) { io.WriteString(w, o.InitResult.String()) }
+func (o initOut) Human(w io.Writer) {
+	io.WriteString(w, o.InitResult.String())
+	for _, c := range o.Uncommitted {
+		fmt.Fprintf(w, "Committed %s (an earlier init was interrupted before committing it)\n", c)
+	}
+}
 
 func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {

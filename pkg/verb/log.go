@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/suggest"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -58,6 +59,19 @@ func humanEvent(e events.Event) string {
 	return strings.TrimRight(fmt.Sprintf("%s  %-10s %-9s %s  %s", e.TS.UTC().Format(time.RFC3339), e.Action, t, e.Actor, strings.Join(det, " ")), " ")
 }
 
+// actions are the event actions burl writes (DESIGN §9).
+var actions = []string{"init", "add", "claim", "submit", "validate", "approve", "reject", "block", "unblock",
+	"release", "lock_clear", "clean", "repair", "sync"}
+
+func knownAction(a string) bool {
+	for _, k := range actions {
+		if k == a {
+			return true
+		}
+	}
+	return false
+}
+
 func parseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
@@ -81,6 +95,15 @@ func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, usageErr("log", "takes no positional arguments (use --task ID)")
 	}
 	f := events.Filter{Action: c.Action}
+	if c.Action != "" && !knownAction(c.Action) {
+		// Still filter (a newer burl may log other actions), but a typo
+		// should not read as "nothing happened".
+		msg := fmt.Sprintf("--action %q is not an action burl logs", c.Action)
+		if s := suggest.Nearest(c.Action, actions, 3); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		ctx.Warnf("%s", msg)
+	}
 	if c.Task != "" {
 		id, err := task.NormalizeID(c.Task)
 		if err != nil {

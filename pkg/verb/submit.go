@@ -21,11 +21,17 @@ type submitCmd struct {
 type submitOut struct {
 	Task    map[string]any `json:"task"`
 	Commits int            `json:"commits"`
-	entry   workflow.Entry
+	// Pushed: push_task_branch_on_submit pushed the branch to the remote.
+	Pushed bool `json:"pushed"`
+	entry  workflow.Entry
+	remote string
 }
 
 func (o submitOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "Submitted %s: %d commit(s), head %s, DOING → QA\n", o.entry.ID, o.Commits, shortSHA(o.entry.Task.Str(task.KeySubmittedSHA)))
+	if o.Pushed {
+		fmt.Fprintf(w, "Pushed %s to %s\n", o.entry.Task.Branch(), o.remote)
+	}
 	fmt.Fprintf(w, "next: %s\n", workflow.Suggest(workflow.QA, o.entry.ID))
 }
 
@@ -88,7 +94,27 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return submitOut{Task: taskObject(w, res.Entry), Commits: commits, entry: res.Entry}, nil
+	out := submitOut{Task: taskObject(w, res.Entry), Commits: commits, entry: res.Entry, remote: w.Config.Remote}
+	if w.Config.PushTaskBranchOnSubmit {
+		out.Pushed = pushTaskBranch(ctx, w, res.Entry)
+	}
+	return out, nil
+}
+
+// pushTaskBranch publishes a submitted task's branch so QA or another
+// machine can take it from the remote. The submission stands either way:
+// a failed push is a warning with the command that retries it.
+func pushTaskBranch(ctx *cli.Context, w *workflow.Workflow, e workflow.Entry) bool {
+	b, remote := e.Task.Branch(), w.Config.Remote
+	if !w.HasRemote() {
+		ctx.Warnf("push_task_branch_on_submit is on but this clone has no remote %q", remote)
+		return false
+	}
+	if _, err := w.Repo.Git.Run("push", "-q", remote, "refs/heads/"+b+":refs/heads/"+b); err != nil {
+		ctx.Warnf("%s is submitted, but pushing %s to %s failed: %v\n(git burl sync --push retries)", e.ID, b, remote, err)
+		return false
+	}
+	return true
 }
 
 func indentLines(s string) string {

@@ -37,6 +37,12 @@ func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 					WithFix("finish those first, or edit depends_on in the task file")
 			}
 			tx.Task.SetNull(task.KeyBlockedReason)
+			// Back in READY the task is anyone's to claim, and a task blocked
+			// from QA must be submitted again: READY never carries an owner
+			// or a submission (reject and release clear them the same way).
+			tx.Task.SetNull(task.KeyAssignedTo)
+			tx.Task.SetNull(task.KeySubmittedAt)
+			tx.Task.SetNull(task.KeySubmittedSHA)
 			return nil
 		},
 	})

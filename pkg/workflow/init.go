@@ -29,13 +29,24 @@ type InitResult struct {
 	Branch   string   `json:"branch"`
 	How      string   `json:"how"` // created | attached | attached-remote | existing
 	Created  []string `json:"created"`
-	Commit   string   `json:"commit,omitempty"`
+	// Uncommitted is scaffolding an interrupted init wrote but never
+	// committed, committed by this run.
+	Uncommitted []string `json:"uncommitted,omitempty"`
+	Commit      string   `json:"commit,omitempty"`
 }
 
 // Init creates or attaches the workflow branch and worktree and writes the
 // scaffolding that is missing. It is idempotent: running it again repairs
 // what is missing and changes nothing else.
 func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
+	// Refuse bad flags before touching anything: written into config.yaml
+	// they would make every later command fail on the config.
+	for flag, v := range map[string]string{"--main-branch": opts.MainBranch, "--remote": opts.Remote} {
+		if v != "" && !config.ValidName(v) {
+			return nil, nil, errs.New(errs.User, "%s %q is not a branch or remote name", flag, v).
+				WithFix("git burl init %s NAME (letters, digits, . _ / -; no .., not starting with -)", flag)
+		}
+	}
 	g := r.Git
 	if ok, err := g.Test("rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil || !ok {
 		return nil, nil, errs.New(errs.User, "%s has no commits yet; burl branches task work from your main branch", r.Root).
@@ -63,20 +74,27 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		return nil, nil, err
 	}
 	defer l.Release()
-	created, err := scaffold(w, opts, remote)
+	created, existing, err := scaffold(w, opts, remote)
 	if err != nil {
 		return nil, nil, err
 	}
 	res.Created = created
+	// Scaffolding that an interrupted init wrote but never committed would
+	// stay untracked for good: this run finds the files and creates
+	// nothing, and every later commit stages only its own paths. Commit it
+	// now; files a user committed or edited are left alone.
+	if res.Uncommitted, err = untracked(w, existing); err != nil {
+		return nil, nil, err
+	}
 	if err := os.MkdirAll(r.WorktreesDir(), 0o755); err != nil {
 		return nil, nil, err
 	}
 	if err := exclude(r); err != nil {
 		return nil, nil, err
 	}
-	if len(created) > 0 {
+	if len(created)+len(res.Uncommitted) > 0 {
 		var paths []string
-		for _, c := range created {
+		for _, c := range append(append([]string{}, created...), res.Uncommitted...) {
 			paths = append(paths, filepath.Join(r.Root, c))
 		}
 		c, err := config.Load(filepath.Join(w.Dir, ConfigName))
@@ -84,7 +102,7 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 			return nil, nil, err
 		}
 		w.Config = c
-		sha, err := w.Event("init", "", map[string]any{"how": how, "created": created}, "init", paths...)
+		sha, err := w.Event("init", "", map[string]any{"how": how, "files": len(created)}, "init", paths...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -197,11 +215,13 @@ func worktreeState(g gitx.Git, path, branch string) (registered, missing bool, e
 }
 
 // scaffold writes every missing piece of .workflow and returns the
-// repo-relative paths it created.
-func scaffold(w *Workflow, opts InitOptions, remote string) ([]string, error) {
-	var created []string
+// repo-relative paths it created (never nil, for --json) and the absolute
+// paths of the scaffolding that was already there.
+func scaffold(w *Workflow, opts InitOptions, remote string) (created, existing []string, err error) {
+	created = []string{}
 	write := func(p string, data []byte) error {
 		if _, err := os.Lstat(p); err == nil {
+			existing = append(existing, p)
 			return nil
 		}
 		if err := fsx.WriteFile(p, data); err != nil {
@@ -212,17 +232,17 @@ func scaffold(w *Workflow, opts InitOptions, remote string) ([]string, error) {
 	}
 	for _, b := range Buckets {
 		if err := write(filepath.Join(w.BucketDir(b), ".gitkeep"), nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := write(filepath.Join(w.EventsDir(), ".gitkeep"), nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := write(filepath.Join(w.Dir, ".gitignore"), []byte("# machine-local: never committed\nlocks/\nlogs/\n")); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := write(filepath.Join(w.Dir, ".gitattributes"), []byte("# two machines appending events merge by keeping both sides' lines\nevents/*.ndjson merge=union\n")); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := config.Default()
 	c.WorkflowBranch = w.Repo.Branch
@@ -238,9 +258,36 @@ func scaffold(w *Workflow, opts InitOptions, remote string) ([]string, error) {
 	}
 	c.BuildCommand = DetectBuildCommand(w.Repo.Root)
 	if err := write(filepath.Join(w.Dir, ConfigName), config.Render(c)); err != nil {
+		return nil, nil, err
+	}
+	return created, existing, nil
+}
+
+// untracked returns, repo-relative, those of paths (absolute, inside the
+// workflow worktree) that git does not track and does not ignore.
+func untracked(w *Workflow, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	args := []string{"--literal-pathspecs", "ls-files", "-z", "--others", "--exclude-standard", "--"}
+	for _, p := range paths {
+		rel, err := filepath.Rel(w.Repo.Worktree, p)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, filepath.ToSlash(rel))
+	}
+	out, err := w.gitWT().RunInput(nil, args...)
+	if err != nil {
 		return nil, err
 	}
-	return created, nil
+	var res []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			res = append(res, w.Rel(filepath.Join(w.Repo.Worktree, filepath.FromSlash(p))))
+		}
+	}
+	return res, nil
 }
 
 // DetectBuildCommand picks the test command a repository most likely uses.
@@ -303,16 +350,17 @@ func (r *InitResult) String() string {
 	var b strings.Builder
 	switch r.How {
 	case "created":
-		fmt.Fprintf(&b, "Created workflow branch %s in worktree %s\n", r.Branch, r.Worktree)
+		fmt.Fprintf(&b, "Created workflow branch %s, checked out at %s/\n", r.Branch, r.Worktree)
 	case "attached":
-		fmt.Fprintf(&b, "Attached worktree %s to the existing branch %s\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Attached %s/ to the existing workflow branch %s\n", r.Worktree, r.Branch)
 	case "attached-remote":
-		fmt.Fprintf(&b, "Attached worktree %s to branch %s from the remote\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Attached %s/ to the workflow branch %s from the remote\n", r.Worktree, r.Branch)
 	default:
-		fmt.Fprintf(&b, "Workflow already initialised in %s (branch %s)\n", r.Worktree, r.Branch)
+		fmt.Fprintf(&b, "Workflow already initialised in %s/ (branch %s)\n", r.Worktree, r.Branch)
 	}
-	for _, c := range r.Created {
-		fmt.Fprintf(&b, "  created %s\n", c)
+	if n := len(r.Created); n > 0 {
+		fmt.Fprintf(&b, "Wrote %d file(s): buckets READY DOING QA DONE BLOCKED, events/, config.yaml\n", n)
 	}
+	fmt.Fprintf(&b, "Next: git burl add \"TITLE\" --affects PATH\n")
 	return b.String()
 }

@@ -33,11 +33,7 @@ func (e *LostError) ErrKind() errs.Kind { return errs.Lock }
 
 // AutoPush reports whether mutations are pushed as they happen.
 func (w *Workflow) AutoPush() bool {
-	if !w.Config.WorkflowAutoPush {
-		return false
-	}
-	ok, _ := w.Repo.Git.Test("config", "--get", "remote."+w.Config.Remote+".url")
-	return ok
+	return w.Config.WorkflowAutoPush && w.HasRemote()
 }
 
 func (w *Workflow) remoteRef() string {
@@ -60,7 +56,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		var pre string
 		if push {
 			if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err == nil {
-				err = w.Pull()
+				_, err = w.PullWorkflow()
 			}
 			if err != nil {
 				wl.Release()
@@ -90,48 +86,6 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		// Jitter keeps losers from colliding again in lockstep.
 		time.Sleep(time.Duration(20+rand.Intn(80*attempt)) * time.Millisecond)
 	}
-}
-
-// Pull brings the local workflow branch up to the remote's: fast-forward
-// when behind, replay local unpushed commits when both moved (events merge
-// by union), keep them when only local moved. The caller holds the
-// workflow lock.
-func (w *Workflow) Pull() error {
-	g := w.Repo.Git
-	_, err := g.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+w.Repo.Branch+":"+w.remoteRef())
-	if err != nil {
-		if strings.Contains(err.Error(), "couldn't find remote ref") {
-			return nil // the remote has no workflow branch yet: our push creates it
-		}
-		return errs.Wrap(err, errs.Git, "Cannot fetch the workflow branch")
-	}
-	wt := w.gitWT()
-	local, err := wt.Run("rev-parse", "HEAD")
-	if err != nil {
-		return err
-	}
-	remote, err := g.Run("rev-parse", w.remoteRef())
-	if err != nil || remote == local {
-		return err
-	}
-	if behind, err := g.Test("merge-base", "--is-ancestor", local, remote); err != nil {
-		return err
-	} else if behind {
-		if _, err := wt.Run("merge", "--ff-only", "-q", remote); err != nil {
-			return errs.Wrap(err, errs.Git, "Cannot fast-forward the workflow branch").
-				WithFix("git burl doctor (uncommitted changes in %s?)", w.Rel(w.Repo.Worktree))
-		}
-		return nil
-	}
-	if ahead, err := g.Test("merge-base", "--is-ancestor", remote, local); err != nil || ahead {
-		return err
-	}
-	if _, err := wt.Run("-c", "core.editor=true", "rebase", "-q", remote); err != nil {
-		_, _ = wt.Run("rebase", "--abort")
-		return errs.New(errs.Git, "local workflow commits cannot be replayed onto %s/%s: %v", w.Config.Remote, w.Repo.Branch, err).
-			WithFix("inspect git -C %s log %s..HEAD, resolve by hand, then git burl sync", w.Rel(w.Repo.Worktree), w.remoteRef())
-	}
-	return nil
 }
 
 // push pushes commit as the workflow branch plus extra refspecs, in one

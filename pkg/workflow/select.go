@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -45,17 +46,44 @@ func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
 	return cands, skipped, warnings
 }
 
-// ClaimOrderLess is the claim order: priority, created, then ID number.
+// ClaimOrderLess is the claim order: priority, created, then ID number. A
+// task without a readable created time goes after the dated ones of its
+// priority rather than jumping the queue.
 func ClaimOrderLess(a, b *task.Task) bool {
 	if pa, pb := task.PriorityRank(a.Priority()), task.PriorityRank(b.Priority()); pa != pb {
 		return pa < pb
 	}
-	if ca, cb := a.Str(task.KeyCreated), b.Str(task.KeyCreated); ca != cb {
-		return ca < cb
+	ca, oka := created(a)
+	cb, okb := created(b)
+	if oka != okb {
+		return oka
+	}
+	if oka && !ca.Equal(cb) {
+		return ca.Before(cb)
 	}
 	na, _ := task.IDNumber(a.ID())
 	nb, _ := task.IDNumber(b.ID())
 	return na < nb
+}
+
+// timestampLayouts are the YAML timestamp forms (as yaml.v3 reads them), so
+// that a hand-written "2026-01-13" or "2026-01-13T12:00:00+02:00" compares
+// as the instant it names, not as text.
+var timestampLayouts = []string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+func created(t *task.Task) (time.Time, bool) {
+	s := t.Str(task.KeyCreated)
+	for _, l := range timestampLayouts {
+		if ts, err := time.Parse(l, s); err == nil {
+			return ts, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // UnmetDeps lists the dependencies of t that are not DONE.

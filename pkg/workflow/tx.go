@@ -48,16 +48,11 @@ type Tx struct {
 	// workflow_auto_push is on (approve's main, claim's task branch).
 	PushRefs []string
 	undo     []func() error
-	after    []func()
 	moved    bool
 }
 
 // OnRollback registers an undo step for a side effect just made.
 func (tx *Tx) OnRollback(f func() error) { tx.undo = append(tx.undo, f) }
-
-// After registers work to do once the transition is committed (and pushed):
-// cleanup that must not happen if the transition is undone.
-func (tx *Tx) After(f func()) { tx.after = append(tx.after, f) }
 
 func (tx *Tx) rollback(cause error) error {
 	var failed []string
@@ -148,9 +143,6 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 			err = tx.rollback(err)
 		}
 		return fail(err)
-	}
-	for _, f := range tx.after {
-		f()
 	}
 	return res, nil
 }

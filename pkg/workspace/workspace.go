@@ -150,3 +150,47 @@ func Remove(g gitx.Git, path string, force bool) error {
 	_, err := g.Run(append(args, path)...)
 	return err
 }
+
+// FetchBranch creates the local branch from remote when only the remote has
+// it (another machine pushed it). It reports whether the branch exists
+// locally afterwards; an unreachable remote is not an error.
+func FetchBranch(g gitx.Git, remote, branch string) (bool, error) {
+	if ok, err := BranchExists(g, branch); err != nil || ok {
+		return ok, err
+	}
+	tracking := "refs/remotes/" + remote + "/" + branch
+	_, _ = g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+tracking)
+	if ok, _ := g.Test("show-ref", "--verify", "-q", tracking); !ok {
+		return false, nil
+	}
+	if _, err := g.Run("branch", "-q", "--track", branch, remote+"/"+branch); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Restore makes a task's worktree exist again from its branch, on another
+// machine or after its directory was lost. The branch comes from remote
+// when only the remote has it. The worktree stays at cur (relative to root)
+// when git still has cur registered for the branch, and goes to
+// <worktreesDir>/<branch> otherwise. It returns the worktree's path relative
+// to root, slash-separated as task files record it, and whether it created
+// the worktree.
+func Restore(g gitx.Git, root, worktreesDir, remote, branch, cur string) (string, bool, error) {
+	if _, err := FetchBranch(g, remote, branch); err != nil {
+		return "", false, err
+	}
+	path := filepath.Join(worktreesDir, branch)
+	if cur != "" {
+		abs := filepath.Join(root, filepath.FromSlash(cur))
+		if wt, _ := Find(g, abs); wt != nil && wt.Branch == branch {
+			path = abs
+		}
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return "", false, err
+	}
+	_, created, err := Ensure(g, path, branch, "")
+	return filepath.ToSlash(rel), created, err
+}

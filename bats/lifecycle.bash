@@ -1,0 +1,94 @@
+# Helpers for the lifecycle tests (claim → submit → validate → approve and
+# the ways back). Load after helpers: `load helpers; load lifecycle`.
+# shellcheck shell=bash
+
+# sed_escape TEXT: TEXT for the replacement side of s|...|...|.
+sed_escape() {
+	printf '%s' "$1" | sed 's/[&|\\]/\\&/g'
+}
+
+# set_config KEY VALUE: set a key of .burl/.workflow/config.yaml and commit
+# it on the workflow branch, as a user would.
+set_config() {
+	local cfg="$REPO/.burl/.workflow/config.yaml"
+	grep -q "^$1:" "$cfg" || { echo "set_config: no key $1 in $cfg" >&2; return 1; }
+	sed -i.bak "s|^$1:.*|$1: $(sed_escape "$2")|" "$cfg" && rm -f "$cfg.bak"
+	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
+}
+
+# task_file ID: the task's file, in whatever bucket it is.
+task_file() {
+	local f
+	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md; do
+		[ -e "$f" ] && echo "$f" && return 0
+	done
+	echo "task_file: no file for $1" >&2
+	return 1
+}
+
+# field ID KEY: a frontmatter value as written in the task file.
+field() {
+	local f
+	f=$(task_file "$1") || return 1
+	awk -v k="$2" 'NR > 1 && /^---/ { exit } index($0, k ": ") == 1 { print substr($0, length(k) + 3); exit }' "$f"
+}
+
+# edit_task ID KEY VALUE: change a frontmatter line by hand and commit it,
+# the way a human edits a task file.
+edit_task() {
+	local f
+	f=$(task_file "$1") || return 1
+	sed -i.bak "s|^$2:.*|$2: $(sed_escape "$3")|" "$f" && rm -f "$f.bak"
+	git -C "$REPO/.burl" commit -q -m "edit $1" -- "${f#"$REPO/.burl/"}"
+}
+
+# claim_wt ID: claim a task and print its worktree (claim's last line).
+claim_wt() {
+	local out
+	out=$(git burl claim "$@" 2>&1) || { echo "$out" >&2; return 1; }
+	printf '%s\n' "$out" | tail -n 1
+}
+
+# jump_go BODY: the content of the fixture's src/jump.go with Jump's body
+# replaced; the pre-existing TODO on line 3 stays.
+jump_go() {
+	printf 'package src\n\n// existing TODO: not ours\nfunc Jump() { %s }' "$1"
+}
+
+# submitted ID FILE CONTENT: claim ID, commit FILE in its worktree and
+# submit; prints the worktree path.
+submitted() {
+	local wt out
+	wt=$(claim_wt "$1") || return 1
+	(cd "$wt" && commit_file "$2" "$3") || return 1
+	out=$(git -C "$wt" burl submit "$1" 2>&1) || { echo "$out" >&2; return 1; }
+	echo "$wt"
+}
+
+# locks: the lock files present (none is the normal state between commands).
+locks() {
+	find "$REPO/.burl/.workflow/locks" -name '*.lock' -exec basename {} \; 2>/dev/null | sort
+}
+
+# task_ids [BUCKET...]: the IDs of the task files in those buckets (default:
+# every bucket), one a line; a task in two buckets is listed twice.
+task_ids() {
+	local buckets=(READY DOING QA DONE BLOCKED) b f
+	[ $# -eq 0 ] || buckets=("$@")
+	for b in "${buckets[@]}"; do
+		for f in "$REPO/.burl/.workflow/$b"/TASK-*.md; do
+			[[ ${f##*/} =~ ^(TASK-[0-9]+) ]] && echo "${BASH_REMATCH[1]}"
+		done
+	done
+	return 0
+}
+
+# task_branches: the local task branches.
+task_branches() {
+	git -C "$REPO" for-each-ref --format='%(refname:short)' 'refs/heads/task-*'
+}
+
+# real PATH: PATH with symlinks resolved, as git reports worktree paths.
+real() {
+	(cd "$1" && pwd -P)
+}

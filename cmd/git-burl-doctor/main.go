@@ -1,0 +1,10 @@
+// Command git-burl-doctor is `git burl doctor`; see git-burl-doctor(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("doctor", os.Args[1:])) }

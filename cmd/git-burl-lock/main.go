@@ -1,0 +1,10 @@
+// Command git-burl-lock is `git burl lock`; see git-burl-lock(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("lock", os.Args[1:])) }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The README's five-minute tour, run for real in a throwaway repository:
+# every command is printed with its output. `make demo` runs it (and CI
+# does too), so the tour in the README cannot silently rot.
+set -euo pipefail
+
+demo=$(mktemp -d "${TMPDIR:-/tmp}/burl-demo.XXXXXX")
+trap 'rm -rf "$demo"' EXIT
+export HOME="$demo/home" GIT_CONFIG_NOSYSTEM=1 BURL_ACTOR="agent-1"
+mkdir -p "$HOME"
+git config --global user.name "Demo"
+git config --global user.email "demo@example.com"
+git config --global init.defaultBranch main
+
+# run CMD...: print the command as a user would type it, then its output.
+run() {
+	local out="$" a
+	for a in "$@"; do
+		case $a in
+		*[[:space:]*\'\"]*) out+=" '$a'" ;;
+		*) out+=" $a" ;;
+		esac
+	done
+	printf '%s\n' "$out"
+	"$@" 2>&1 | sed "s|$demo|/tmp/demo|g"
+	echo
+}
+
+git init -q --bare "$demo/origin.git"
+git clone -q "$demo/origin.git" "$demo/game" 2>/dev/null
+cd "$demo/game"
+mkdir -p src
+printf 'package game\n\nfunc Jump() int { return 0 }\n' >src/jump.go
+printf 'module game\n\ngo 1.22\n' >go.mod
+git add -A && git commit -q -m "initial commit" && git push -q origin main
+
+run git burl init
+run git burl add "Implement jump" --priority high --affects src/jump.go --affects-glob 'src/jump/**'
+run git burl status
+run git burl claim
+wt=$(git burl worktree TASK-001)
+cd "$wt"
+printf 'package game\n\n// Jump returns the jump height.\nfunc Jump() int { return 3 }\n' >src/jump.go
+run git commit -q -am "Jump higher"
+run git burl submit
+cd "$demo/game"
+run git burl validate TASK-001
+run git burl approve TASK-001
+run git log --oneline main
+run git burl status
+run git burl log

@@ -1,0 +1,766 @@
+// Package doctor finds what crashes, manual edits and lost directories
+// leave wrong in a workflow (PRD 10.6), and applies the repairs that are
+// safe: those that complete what an interrupted burl command had proven it
+// did, and never delete a branch, a worktree or a version of a task that
+// is not an identical or older copy. Checking only reads; repairing goes
+// through the workflow and task locks and logs a repair event per fix.
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+// Kind names a class of finding; the names are stable (JSON output).
+type Kind string
+
+// The findings, in the order repairs are applied.
+const (
+	DeadLock           Kind = "dead_lock"
+	StaleLock          Kind = "stale_lock"
+	UnreadableLock     Kind = "unreadable_lock"
+	DuplicateTask      Kind = "duplicate_task"
+	BucketMismatch     Kind = "bucket_mismatch"
+	InterruptedApprove Kind = "interrupted_approve"
+	MissingBaseSHA     Kind = "missing_base_sha"
+	MissingBranch      Kind = "missing_branch"
+	MissingWorktree    Kind = "missing_worktree"
+	WorktreeBranch     Kind = "worktree_branch"
+	MalformedTask      Kind = "malformed_task"
+	OrphanWorktree     Kind = "orphan_worktree"
+	OrphanBranch       Kind = "orphan_branch"
+	WorkflowBranch     Kind = "workflow_branch"
+	UnexpectedChange   Kind = "unexpected_change"
+	UncommittedChange  Kind = "uncommitted_change"
+)
+
+// Finding is one problem: what, where, and the command that repairs it.
+type Finding struct {
+	Kind       Kind    `json:"kind"`
+	Task       *string `json:"task"`
+	Path       string  `json:"path"`
+	Message    string  `json:"message"`
+	Fix        string  `json:"fix"`
+	Repairable bool    `json:"repairable"`
+	// repair applies the fix of a repairable finding other than a lock's
+	// (Repair clears those first, before it can take the workflow lock).
+	// It runs under the workflow lock, and under the task lock when Task
+	// is set.
+	repair func() (*change, error)
+	// lockName is the lock a lock finding is about.
+	lockName string
+}
+
+// TaskID is the finding's task, or "".
+func (f Finding) TaskID() string {
+	if f.Task == nil {
+		return ""
+	}
+	return *f.Task
+}
+
+// change is what a repair did, for the repair event and the report.
+type change struct {
+	action  string
+	paths   []string // workflow files to commit
+	details map[string]any
+}
+
+// Report is the result of a check.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Tasks    int       `json:"tasks"`
+}
+
+// Healthy reports whether the check found nothing.
+func (r *Report) Healthy() bool { return len(r.Findings) == 0 }
+
+const repairCmd = "git burl doctor --repair --force"
+
+// checker holds what one check reads once: git's worktrees and branches,
+// the workflow worktree's status, and the task files.
+type checker struct {
+	w         *workflow.Workflow
+	g         gitx.Git
+	worktrees []workspace.Worktree
+	branches  map[string]string // local branch -> tip
+	status    map[string]string // workflow-worktree-relative path -> porcelain XY
+	byID      map[string][]workflow.Entry
+	ids       []string
+	report    *Report
+	// fileTrouble marks tasks whose file itself is wrong (duplicated,
+	// misplaced, malformed) and cannot be repaired: their uncommitted
+	// changes must not be committed as if they were settled.
+	fileTrouble map[string]bool
+}
+
+// Check inspects the workflow and reports every finding. It only reads.
+func Check(w *workflow.Workflow) (*Report, error) {
+	c := &checker{w: w, g: w.Repo.Git, report: &Report{Findings: []Finding{}}, fileTrouble: map[string]bool{}}
+	if err := c.load(); err != nil {
+		return nil, err
+	}
+	if err := c.locks(); err != nil {
+		return nil, err
+	}
+	for _, id := range c.ids {
+		c.checkTask(id, c.byID[id])
+	}
+	c.orphans()
+	c.workflowBranch()
+	c.uncommitted()
+	return c.report, nil
+}
+
+func (c *checker) add(f Finding) { c.report.Findings = append(c.report.Findings, f) }
+
+func strp(s string) *string { return &s }
+
+func (c *checker) load() error {
+	var err error
+	if c.worktrees, err = workspace.List(c.g); err != nil {
+		return err
+	}
+	out, err := c.g.Run("for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/")
+	if err != nil {
+		return err
+	}
+	c.branches = map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if name, sha, ok := strings.Cut(l, " "); ok {
+			c.branches[name] = sha
+		}
+	}
+	if c.status, err = porcelain(gitx.In(c.w.Repo.Worktree)); err != nil {
+		return err
+	}
+	entries, err := c.w.Scan()
+	if err != nil {
+		return err
+	}
+	c.byID = map[string][]workflow.Entry{}
+	for _, e := range entries {
+		if _, seen := c.byID[e.ID]; !seen {
+			c.ids = append(c.ids, e.ID)
+		}
+		c.byID[e.ID] = append(c.byID[e.ID], e)
+	}
+	sort.Slice(c.ids, func(i, j int) bool {
+		a, _ := task.IDNumber(c.ids[i])
+		b, _ := task.IDNumber(c.ids[j])
+		return a < b
+	})
+	c.report.Tasks = len(c.ids)
+	return nil
+}
+
+// porcelain is `git status` of the workflow worktree: path -> XY code.
+// --no-optional-locks keeps this read from taking git's index lock, which
+// a running transition may need.
+func porcelain(g gitx.Git) (map[string]string, error) {
+	out, err := g.RunInput(nil, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]string{}
+	recs := strings.Split(string(out), "\x00")
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r) < 4 {
+			continue
+		}
+		st[r[3:]] = r[:2]
+		if r[0] == 'R' || r[0] == 'C' {
+			i++ // the record after a rename is its source path
+		}
+	}
+	return st, nil
+}
+
+// wtRel is p relative to the workflow worktree, as git status names it.
+func (c *checker) wtRel(p string) string {
+	rel, err := filepath.Rel(c.w.Repo.Worktree, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+// modified reports whether a tracked file has uncommitted changes.
+func (c *checker) modified(p string) bool {
+	return strings.ContainsRune(c.status[c.wtRel(p)], 'M')
+}
+
+// committed reports whether a file is tracked and unchanged since the last
+// workflow commit.
+func (c *checker) committed(p string) bool {
+	_, changed := c.status[c.wtRel(p)]
+	return !changed
+}
+
+// unreadableGrace is how long a lock file may stay empty: its creator
+// writes it right after creating it, so an older empty one was left by a
+// process killed in between.
+const unreadableGrace = time.Minute
+
+func (c *checker) locks() error {
+	locks, err := c.w.Locks.List()
+	if err != nil {
+		return err
+	}
+	host, _ := os.Hostname()
+	for _, l := range locks {
+		f := Finding{Path: l.Path, lockName: l.Name, Repairable: true}
+		if _, ok := task.IDNumber(l.Name); ok {
+			f.Task = strp(l.Name)
+		}
+		clearCmd := "git burl lock clear " + l.Name + " --force"
+		switch {
+		case l.Dead:
+			f.Kind = DeadLock
+			f.Message = fmt.Sprintf("lock %s was left by a process that is gone: %s", l.Name, l.Describe())
+			f.Fix = repairCmd + " (clears it), or " + clearCmd
+		case l.Unreadable && l.Age > unreadableGrace:
+			f.Kind = UnreadableLock
+			f.Message = fmt.Sprintf("lock %s is empty or garbled (%s): its creator was killed while taking it", l.Name, l.Describe())
+			f.Fix = repairCmd + " (clears it), or " + clearCmd
+		case l.Stale && !l.Unreadable && l.Info.Host == host && osx.ProcessAlive(l.Info.PID):
+			f.Kind = StaleLock
+			f.Repairable = false
+			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes but its owner still runs: %s", l.Name, l.Describe())
+			f.Fix = fmt.Sprintf("wait for pid %d, or stop it; if it is stuck: %s", l.Info.PID, clearCmd)
+		case l.Stale:
+			f.Kind = StaleLock
+			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes (%s)", l.Name, l.Describe())
+			f.Fix = repairCmd + " (clears it), or " + clearCmd
+		default:
+			continue // held by a running command
+		}
+		c.add(f)
+	}
+	return nil
+}
+
+// checkTask checks the file(s) of one task, then its git side.
+func (c *checker) checkTask(id string, es []workflow.Entry) {
+	if len(es) > 1 {
+		c.duplicate(id, es)
+		return
+	}
+	e := es[0]
+	if e.Err != nil {
+		c.fileTrouble[id] = true
+		c.add(Finding{Kind: MalformedTask, Task: strp(id), Path: c.w.Rel(e.Path), Message: e.Err.Error(),
+			Fix: "fix the frontmatter by hand (see burl-task(5)) and commit it: git -C " + c.w.Rel(c.w.Repo.Worktree) + " commit -a"})
+		return
+	}
+	if vs := violations(e.Task, e.Bucket); len(vs) == 1 && vs[0] == task.KeyBaseSHA+" is missing" {
+		c.missingBase(e)
+	} else if len(vs) > 0 {
+		c.mismatch(e, vs)
+		return
+	}
+	if e.Bucket == workflow.Doing || e.Bucket == workflow.QA {
+		c.gitSide(e)
+	}
+}
+
+func bucketOf(p string) string { return filepath.Base(filepath.Dir(p)) }
+
+func (c *checker) duplicate(id string, es []workflow.Entry) {
+	var where []string
+	for _, e := range es {
+		where = append(where, c.w.Rel(e.Path))
+	}
+	f := Finding{Kind: DuplicateTask, Task: strp(id), Path: strings.Join(where, ", ")}
+	keep, why := c.survivor(es)
+	if keep == nil {
+		c.fileTrouble[id] = true
+		f.Message = fmt.Sprintf("%s is in %d buckets: %s; %s", id, len(es), f.Path, why)
+		f.Fix = fmt.Sprintf("keep the right copy and delete the others by hand (git -C %s rm FILE), then git burl doctor", c.w.Rel(c.w.Repo.Worktree))
+		c.add(f)
+		return
+	}
+	f.Message = fmt.Sprintf("%s is in %d buckets: %s (%s, as an interrupted copy+delete move leaves it)", id, len(es), f.Path, why)
+	f.Fix = fmt.Sprintf("%s keeps %s and deletes the other copy", repairCmd, c.w.Rel(keep.Path))
+	f.Repairable = true
+	f.repair = func() (*change, error) {
+		ch := &change{details: map[string]any{"kept": c.w.Rel(keep.Path)}}
+		var removed []string
+		for _, e := range es {
+			ch.paths = append(ch.paths, e.Path)
+			if e.Path == keep.Path {
+				continue
+			}
+			if err := os.Remove(e.Path); err != nil {
+				return nil, err
+			}
+			removed = append(removed, c.w.Rel(e.Path))
+		}
+		ch.details["removed"] = removed
+		ch.action = fmt.Sprintf("kept %s, deleted %s", c.w.Rel(keep.Path), strings.Join(removed, ", "))
+		return ch, nil
+	}
+	c.add(f)
+}
+
+// survivor picks the copy of a duplicated task to keep: with identical
+// copies, the one in the bucket the frontmatter fits (and git confirms);
+// otherwise the only copy newer than the last workflow commit, when every
+// other copy is exactly what was committed (clearly older) and the newer
+// copy fits its bucket. nil, with the reason, when no copy clearly wins.
+func (c *checker) survivor(es []workflow.Entry) (*workflow.Entry, string) {
+	first, err := os.ReadFile(es[0].Path)
+	if err != nil {
+		return nil, err.Error()
+	}
+	identical := true
+	for _, e := range es[1:] {
+		data, err := os.ReadFile(e.Path)
+		if err != nil {
+			return nil, err.Error()
+		}
+		identical = identical && string(data) == string(first)
+	}
+	if identical {
+		if es[0].Err != nil {
+			return nil, "the copies are identical but malformed: " + es[0].Err.Error()
+		}
+		fit := fits(es[0].Task)
+		for i, e := range es {
+			if len(fit) == 1 && fit[0] == e.Bucket {
+				if why := c.unproven(&e); why != "" {
+					return nil, "the copies are identical but " + why
+				}
+				return &es[i], "identical copies; the frontmatter fits " + string(e.Bucket)
+			}
+		}
+		return nil, "the copies are identical but their frontmatter fits none of their buckets alone"
+	}
+	var newer []int
+	for i, e := range es {
+		if !c.committed(e.Path) {
+			newer = append(newer, i)
+		}
+	}
+	if len(newer) != 1 {
+		return nil, "the copies differ and none is clearly the newest"
+	}
+	n := &es[newer[0]]
+	if n.Err != nil || len(violations(n.Task, n.Bucket)) > 0 {
+		return nil, "the copies differ and the newest does not fit its bucket " + bucketOf(n.Path)
+	}
+	if why := c.unproven(n); why != "" {
+		return nil, "the copies differ and " + why
+	}
+	return n, "the other copies are the committed, older version"
+}
+
+// unproven checks git for what a task's frontmatter claims happened before
+// the file reached bucket e.Bucket (claim made the branch, submit the
+// submitted commit, approve the merge). It returns why not, or "".
+func (c *checker) unproven(e *workflow.Entry) string {
+	t := e.Task
+	switch e.Bucket {
+	case workflow.Doing:
+		if _, ok := c.branches[t.Branch()]; !ok {
+			return "its branch " + t.Branch() + " does not exist"
+		}
+	case workflow.QA:
+		tip, ok := c.branches[t.Branch()]
+		if !ok {
+			return "its branch " + t.Branch() + " does not exist"
+		}
+		sub := t.Str(task.KeySubmittedSHA)
+		if in, _ := c.g.Test("merge-base", "--is-ancestor", sub, tip); !in {
+			return "submitted_sha " + sub + " is not on its branch " + t.Branch()
+		}
+	case workflow.Done:
+		if in, _ := integrate.WorkInMain(c.g, c.w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA)); !in {
+			return "its commits are not in " + c.w.Config.MainBranch
+		}
+	}
+	return ""
+}
+
+// mismatch is a task whose frontmatter breaks its bucket's rules. The
+// folder is the truth (PRD 7.2) unless the metadata proves a later step
+// completed: every transition writes the metadata after its git work and
+// before it moves the file, so a file with uncommitted changes whose
+// frontmatter fits exactly one other bucket, one transition away, with git
+// confirming that transition's work, was left by a command killed between
+// write and move. Only then does repair finish the move; any other
+// mismatch (a committed one was made by hand) is reported.
+func (c *checker) mismatch(e workflow.Entry, vs []string) {
+	id := e.ID
+	f := Finding{Kind: BucketMismatch, Task: strp(id), Path: c.w.Rel(e.Path)}
+	broken := fmt.Sprintf("%s is in %s but its frontmatter breaks %s's rules (%s)", id, e.Bucket, e.Bucket, strings.Join(vs, ", "))
+	manual := fmt.Sprintf("the folder wins: make the frontmatter of %s fit %s (see burl-task(5)), or move the file to the bucket it fits with git -C %s mv, and commit",
+		f.Path, e.Bucket, c.w.Rel(c.w.Repo.Worktree))
+	fit := fits(e.Task)
+	if len(fit) != 1 {
+		c.fileTrouble[id] = true
+		f.Message, f.Fix = broken, manual
+		c.add(f)
+		return
+	}
+	to := fit[0]
+	verb, legal := transitions[[2]workflow.Bucket{e.Bucket, to}]
+	target := e
+	target.Bucket = to
+	var why string
+	switch {
+	case !legal:
+		why = fmt.Sprintf("no burl command moves a task from %s to %s", e.Bucket, to)
+	case !c.w.Config.WorkflowAutoCommit:
+		why = "with workflow_auto_commit off, doctor cannot tell an interrupted command from a hand edit"
+	case !c.modified(e.Path):
+		why = "the file is committed like this, so it was not left by an interrupted command"
+	default:
+		why = c.unproven(&target)
+	}
+	if why != "" {
+		c.fileTrouble[id] = true
+		f.Message = fmt.Sprintf("%s; it fits %s, but %s", broken, to, why)
+		f.Fix = manual
+		c.add(f)
+		return
+	}
+	dst := filepath.Join(c.w.BucketDir(to), filepath.Base(e.Path))
+	f.Message = fmt.Sprintf("%s is in %s but its frontmatter says %s: an interrupted %s wrote it and was killed before moving the file", id, e.Bucket, to, verb)
+	f.Fix = fmt.Sprintf("%s moves it to %s", repairCmd, c.w.Rel(dst))
+	f.Repairable = true
+	f.repair = func() (*change, error) {
+		if err := moveFile(e.Path, dst); err != nil {
+			return nil, err
+		}
+		return &change{action: fmt.Sprintf("moved %s %s → %s (finishing an interrupted %s)", id, e.Bucket, to, verb),
+			paths: []string{e.Path, dst}, details: map[string]any{"from": string(e.Bucket), "to": string(to), "interrupted": verb}}, nil
+	}
+	c.add(f)
+}
+
+func (c *checker) missingBase(e workflow.Entry) {
+	t := e.Task
+	f := Finding{Kind: MissingBaseSHA, Task: strp(e.ID), Path: c.w.Rel(e.Path)}
+	f.Message = fmt.Sprintf("%s is in %s without base_sha: submit and validate diff against it", e.ID, e.Bucket)
+	if _, ok := c.branches[t.Branch()]; !ok {
+		f.Fix = fmt.Sprintf("set base_sha in %s to the commit %s was branched from, and commit", f.Path, t.Branch())
+		c.add(f)
+		return
+	}
+	main := c.w.Config.MainBranch
+	f.Fix = fmt.Sprintf("%s sets it to where %s forked from %s (git merge-base %s %s)", repairCmd, t.Branch(), main, t.Branch(), main)
+	f.Repairable = true
+	f.repair = func() (*change, error) {
+		base, err := c.g.Run("merge-base", t.Branch(), main)
+		if err != nil {
+			return nil, err
+		}
+		t.SetStr(task.KeyBaseSHA, base)
+		if err := writeTask(e.Path, t); err != nil {
+			return nil, err
+		}
+		return &change{action: fmt.Sprintf("set base_sha of %s to %s", e.ID, short(base)), paths: []string{e.Path},
+			details: map[string]any{"base_sha": base}}, nil
+	}
+	c.add(f)
+}
+
+// gitSide checks a DOING or QA task's branch and worktree.
+func (c *checker) gitSide(e workflow.Entry) {
+	t := e.Task
+	id, b := e.ID, t.Branch()
+	if e.Bucket == workflow.QA {
+		if in, _ := integrate.WorkInMain(c.g, c.w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA)); in {
+			c.interruptedApprove(e)
+			return
+		}
+	}
+	wt := c.w.WorktreePath(t)
+	if _, ok := c.branches[b]; !ok {
+		f := Finding{Kind: MissingBranch, Task: strp(id), Path: c.w.Rel(e.Path)}
+		f.Message = fmt.Sprintf("%s is in %s but its branch %s does not exist here", id, e.Bucket, b)
+		tracking := c.w.Config.Remote + "/" + b
+		if ok, _ := c.g.Test("show-ref", "--verify", "-q", "refs/remotes/"+tracking); ok {
+			f.Repairable = true
+			f.Fix = fmt.Sprintf("%s recreates it from %s with its worktree (as git burl worktree --ensure %s does)", repairCmd, tracking, id)
+			f.repair = c.restore(e)
+		} else {
+			f.Fix = fmt.Sprintf("git burl sync --pull fetches it if another machine pushed it; if the work is lost: git burl release %s, then claim it again", id)
+		}
+		c.add(f)
+		return
+	}
+	reg := c.worktreeAt(wt)
+	if reg != nil && reg.Branch != b && dirExists(wt) {
+		c.add(Finding{Kind: WorktreeBranch, Task: strp(id), Path: c.w.Rel(wt),
+			Message: fmt.Sprintf("the worktree of %s has %q checked out, not its branch %s", id, reg.Branch, b),
+			Fix:     fmt.Sprintf("git -C %s switch %s", wt, b)})
+		return
+	}
+	if reg != nil && dirExists(wt) {
+		return
+	}
+	f := Finding{Kind: MissingWorktree, Task: strp(id), Path: c.w.Rel(wt)}
+	f.Message = fmt.Sprintf("%s is in %s but its worktree %s is missing", id, e.Bucket, f.Path)
+	if other := c.checkedOut(b); other != nil && other.Path != filepath.Clean(wt) && dirExists(other.Path) {
+		f.Message += fmt.Sprintf("; its branch %s is checked out at %s", b, other.Path)
+		f.Fix = fmt.Sprintf("record that path: git burl worktree --ensure %s after moving the worktree back (git worktree move %s %s)", id, other.Path, wt)
+		c.add(f)
+		return
+	}
+	f.Repairable = true
+	f.Fix = fmt.Sprintf("%s recreates it from branch %s (as git burl worktree --ensure %s does)", repairCmd, b, id)
+	f.repair = c.restore(e)
+	c.add(f)
+}
+
+// restore recreates a task's branch (from the remote) and worktree.
+func (c *checker) restore(e workflow.Entry) func() (*change, error) {
+	return func() (*change, error) {
+		t := e.Task
+		r := c.w.Repo
+		rel, _, err := workspace.Restore(c.g, r.Root, r.WorktreesDir(), c.w.Config.Remote, t.Branch(), t.Worktree())
+		if err != nil {
+			return nil, err
+		}
+		ch := &change{action: fmt.Sprintf("recreated worktree %s of %s from branch %s", rel, e.ID, t.Branch()),
+			details: map[string]any{"worktree": rel, "branch": t.Branch()}}
+		if rel != t.Worktree() {
+			t.SetStr(task.KeyWorktree, rel)
+			if err := writeTask(e.Path, t); err != nil {
+				return nil, err
+			}
+			ch.paths = []string{e.Path}
+		}
+		return ch, nil
+	}
+}
+
+// interruptedApprove is a QA task whose commits are in main already: an
+// approve was killed after it advanced main. The merge is the later step
+// git proves completed, so repair records what approve would have: the
+// completion, and the move to DONE. The worktree and branch, if left,
+// are git burl clean's to remove.
+func (c *checker) interruptedApprove(e workflow.Entry) {
+	main := c.w.Config.MainBranch
+	dst := filepath.Join(c.w.BucketDir(workflow.Done), filepath.Base(e.Path))
+	f := Finding{Kind: InterruptedApprove, Task: strp(e.ID), Path: c.w.Rel(e.Path), Repairable: true}
+	f.Message = fmt.Sprintf("%s is in QA but its commits are in %s already: an approve was interrupted after it advanced %s", e.ID, main, main)
+	f.Fix = fmt.Sprintf("%s records it as approved and moves it to %s (or: git burl approve %s)", repairCmd, c.w.Rel(dst), e.ID)
+	f.repair = func() (*change, error) {
+		t := e.Task
+		now := time.Now().UTC()
+		t.SetTime(task.KeyCompletedAt, now)
+		t.AppendToSection("QA Report", fmt.Sprintf("### Approved — already in %s — %s by %s\n\n- recorded by git burl doctor --repair: an approve was interrupted after it advanced %s; git burl clean removes the worktree and branch it left\n",
+			main, now.Format("2006-01-02T15:04:05Z"), c.w.Actor, main))
+		if err := writeTask(e.Path, t); err != nil {
+			return nil, err
+		}
+		if err := moveFile(e.Path, dst); err != nil {
+			return nil, err
+		}
+		return &change{action: fmt.Sprintf("moved %s QA → DONE (its commits were in %s; finishing an interrupted approve)", e.ID, main),
+			paths: []string{e.Path, dst}, details: map[string]any{"from": "QA", "to": "DONE", "interrupted": "approve"}}, nil
+	}
+	c.add(f)
+}
+
+func (c *checker) worktreeAt(p string) *workspace.Worktree {
+	for i := range c.worktrees {
+		if c.worktrees[i].Path == filepath.Clean(p) {
+			return &c.worktrees[i]
+		}
+	}
+	return nil
+}
+
+func (c *checker) checkedOut(branch string) *workspace.Worktree {
+	for i := range c.worktrees {
+		if c.worktrees[i].Branch == branch {
+			return &c.worktrees[i]
+		}
+	}
+	return nil
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// owner is the task a task branch or worktree belongs to, or "": the task
+// with that ID, unless it records a different branch.
+func (c *checker) owner(branch, dir string) string {
+	for _, name := range []string{branch, filepath.Base(dir)} {
+		id, ok := workflow.IDForBranch(name)
+		if !ok {
+			continue
+		}
+		es := c.byID[id]
+		if len(es) == 0 {
+			continue
+		}
+		if t := es[0].Task; t != nil && t.Branch() != "" && branch != "" && t.Branch() != branch {
+			continue
+		}
+		return id
+	}
+	return ""
+}
+
+// orphans are task worktrees and task-* branches no task owns.
+func (c *checker) orphans() {
+	root := c.w.Repo.WorktreesDir()
+	registered := map[string]bool{}
+	for _, wt := range c.worktrees {
+		rel, err := filepath.Rel(root, wt.Path)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		registered[wt.Path] = true
+		if c.owner(wt.Branch, wt.Path) != "" {
+			continue
+		}
+		what := "detached HEAD"
+		if wt.Branch != "" {
+			what = "branch " + wt.Branch
+		}
+		c.add(Finding{Kind: OrphanWorktree, Path: c.w.Rel(wt.Path),
+			Message: fmt.Sprintf("worktree %s (%s) belongs to no task", c.w.Rel(wt.Path), what),
+			Fix:     "git burl clean lists it and removes it with --yes (never with uncommitted changes unless --force)"})
+	}
+	ents, _ := os.ReadDir(root)
+	for _, d := range ents {
+		p := filepath.Join(root, d.Name())
+		if !d.IsDir() || registered[p] {
+			continue
+		}
+		c.add(Finding{Kind: OrphanWorktree, Path: c.w.Rel(p),
+			Message: fmt.Sprintf("%s is a directory git does not know as a worktree", c.w.Rel(p)),
+			Fix:     "look inside; remove it by hand if it holds nothing you need (burl never deletes it)"})
+	}
+	names := make([]string, 0, len(c.branches))
+	for b := range c.branches {
+		names = append(names, b)
+	}
+	sort.Strings(names)
+	for _, b := range names {
+		if _, ok := workflow.IDForBranch(b); !ok || c.owner(b, "") != "" {
+			continue
+		}
+		f := Finding{Kind: OrphanBranch, Path: "refs/heads/" + b}
+		f.Message = fmt.Sprintf("branch %s belongs to no task", b)
+		main := c.w.Config.MainBranch
+		if Merged(c.g, b, main) {
+			f.Fix = fmt.Sprintf("git burl clean --yes deletes it (it is merged into %s)", main)
+		} else {
+			f.Message += fmt.Sprintf(" and holds commits %s lacks", main)
+			f.Fix = fmt.Sprintf("look at them (git log %s..%s); git burl clean --yes --force deletes it", main, b)
+		}
+		c.add(f)
+	}
+}
+
+// workflowBranch: the workflow branch belongs in the workflow worktree.
+func (c *checker) workflowBranch() {
+	r := c.w.Repo
+	at := c.checkedOut(r.Branch)
+	if at != nil && at.Path == filepath.Clean(r.Worktree) {
+		return
+	}
+	f := Finding{Kind: WorkflowBranch, Path: c.w.Rel(r.Worktree)}
+	cur := workflow.CurrentBranch(r.Worktree)
+	f.Message = fmt.Sprintf("the workflow worktree %s has %q checked out, not the workflow branch %s", f.Path, cur, r.Branch)
+	f.Fix = fmt.Sprintf("git -C %s switch %s", r.Worktree, r.Branch)
+	if at != nil {
+		f.Message += fmt.Sprintf("; %s is checked out at %s, where burl does not look", r.Branch, at.Path)
+		f.Fix = fmt.Sprintf("git -C %s switch --detach (or git worktree remove %s), then %s", at.Path, at.Path, f.Fix)
+	}
+	c.add(f)
+}
+
+// uncommitted reports changes in the workflow worktree. Task files, the
+// event log and other tracked workflow files are what an interrupted
+// command leaves before its commit: repair commits them once the task
+// files are settled. Anything else is not burl's and is only reported.
+func (c *checker) uncommitted() {
+	paths := make([]string, 0, len(c.status))
+	for p := range c.status {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	wtRel := c.w.Rel(c.w.Repo.Worktree)
+	workflowPrefix := c.wtRel(c.w.Dir) + "/"
+	var leftovers []Finding
+	var commit []string
+	for _, p := range paths {
+		code := c.status[p]
+		abs := filepath.Join(c.w.Repo.Worktree, filepath.FromSlash(p))
+		f := Finding{Path: c.w.Rel(abs)}
+		rest, inWorkflow := strings.CutPrefix(p, workflowPrefix)
+		id, isTask := "", false
+		if inWorkflow {
+			if _, ok := workflow.ParseBucket(path.Dir(rest)); ok {
+				id, isTask = task.IDFromFileName(path.Base(rest))
+			}
+		}
+		isLog := inWorkflow && path.Dir(rest) == workflow.EventsDirName && strings.HasSuffix(rest, ".ndjson")
+		switch {
+		case !inWorkflow || (code == "??" && !isTask && !isLog):
+			f.Kind = UnexpectedChange
+			f.Message = fmt.Sprintf("%s (%s) is not workflow state burl wrote", f.Path, strings.TrimSpace(code))
+			f.Fix = fmt.Sprintf("move it out of %s, or commit it yourself (git -C %s add -- %s && git -C %s commit)", wtRel, wtRel, p, wtRel)
+			c.add(f)
+			continue
+		case !c.w.Config.WorkflowAutoCommit:
+			continue // uncommitted is the normal state then
+		}
+		f.Kind = UncommittedChange
+		if isTask {
+			f.Task = strp(id)
+		}
+		f.Message = fmt.Sprintf("%s has uncommitted changes (%s), as a command killed before its commit leaves them", f.Path, strings.TrimSpace(code))
+		if isTask && c.fileTrouble[id] {
+			f.Fix = "settle " + id + "'s other findings first; then " + repairCmd + " commits it"
+		} else {
+			f.Repairable = true
+			f.Fix = repairCmd + " commits it (a repair event)"
+			commit = append(commit, abs)
+		}
+		leftovers = append(leftovers, f)
+	}
+	for _, f := range leftovers {
+		if f.Repairable {
+			f.repair = func() (*change, error) {
+				var rels []string
+				for _, p := range commit {
+					rels = append(rels, c.w.Rel(p))
+				}
+				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit,
+					details: map[string]any{"committed": rels}}, nil
+			}
+		}
+		c.add(f)
+	}
+}
+
+func short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}

@@ -1,0 +1,179 @@
+package doctor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Repaired is one repair applied.
+type Repaired struct {
+	Kind   Kind    `json:"kind"`
+	Task   *string `json:"task"`
+	Path   string  `json:"path"`
+	Action string  `json:"action"`
+	Commit string  `json:"commit,omitempty"`
+}
+
+// Failed is a repair that was tried and did not work.
+type Failed struct {
+	Finding
+	Error string `json:"error"`
+}
+
+// Result is what Repair did and what is left.
+type Result struct {
+	Repaired  []Repaired `json:"repaired"`
+	Failed    []Failed   `json:"failed"`
+	Remaining *Report    `json:"-"`
+}
+
+// rank orders the repairs after the locks: a task's file before its git
+// side, and the commit of leftover changes last, once every task file it
+// includes is settled.
+var rank = map[Kind]int{
+	DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
+	MissingBranch: 5, MissingWorktree: 5,
+	UncommittedChange: 9,
+}
+
+func isLock(k Kind) bool { return k == DeadLock || k == StaleLock || k == UnreadableLock }
+
+// maxRepairs bounds the repair loop; each round fixes one finding.
+const maxRepairs = 200
+
+// Repair applies every safe repair (the caller checked --force). The locks
+// left by dead processes are cleared first, without the workflow lock (it
+// may be one of them); then, under the workflow lock, it checks again and
+// repairs one finding at a time, each under its task's lock and logged as
+// a committed repair event, until nothing repairable is left.
+func Repair(w *workflow.Workflow) (*Result, error) {
+	res := &Result{Repaired: []Repaired{}, Failed: []Failed{}}
+	rep, err := Check(w)
+	if err != nil {
+		return nil, err
+	}
+	var cleared []Repaired
+	var contents []map[string]any
+	for _, f := range rep.Findings {
+		if !isLock(f.Kind) || !f.Repairable {
+			continue
+		}
+		raw, _ := os.ReadFile(filepath.Join(w.Locks.Path, f.lockName+".lock"))
+		if err := w.Locks.Clear(f.lockName); err != nil {
+			res.Failed = append(res.Failed, Failed{Finding: f, Error: err.Error()})
+			continue
+		}
+		cleared = append(cleared, Repaired{Kind: f.Kind, Task: f.Task, Path: f.Path, Action: "cleared " + f.Path})
+		var content any = string(raw)
+		var obj map[string]any
+		if json.Unmarshal(raw, &obj) == nil {
+			content = obj
+		}
+		contents = append(contents, map[string]any{"lock": f.lockName, "kind": string(f.Kind), "content": content})
+	}
+	wl, err := w.LockWorkflow("repair")
+	if err != nil {
+		return nil, err
+	}
+	defer wl.Release()
+	if len(cleared) > 0 {
+		sha, err := w.Event("repair", "", map[string]any{"cleared_locks": contents}, fmt.Sprintf("repair: clear %d abandoned lock(s)", len(cleared)))
+		if err != nil {
+			return nil, err
+		}
+		for i := range cleared {
+			cleared[i].Commit = sha
+		}
+		res.Repaired = append(res.Repaired, cleared...)
+	}
+	tried := map[string]bool{}
+	for round := 0; round < maxRepairs; round++ {
+		rep, err := Check(w)
+		if err != nil {
+			return nil, err
+		}
+		f := next(rep, tried)
+		if f == nil {
+			break
+		}
+		tried[key(*f)] = true
+		r, err := apply(w, *f)
+		if err != nil {
+			res.Failed = append(res.Failed, Failed{Finding: *f, Error: err.Error()})
+			continue
+		}
+		res.Repaired = append(res.Repaired, *r)
+	}
+	if res.Remaining, err = Check(w); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func key(f Finding) string { return string(f.Kind) + "\x00" + f.TaskID() + "\x00" + f.Path }
+
+// next is the first repairable finding not tried yet, by rank.
+func next(rep *Report, tried map[string]bool) *Finding {
+	var best *Finding
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if f.repair == nil || tried[key(*f)] {
+			continue
+		}
+		if best == nil || rank[f.Kind] < rank[best.Kind] {
+			best = f
+		}
+	}
+	return best
+}
+
+// apply runs one repair under its task's lock (so no live command is
+// changing that task meanwhile) and commits it with a repair event.
+func apply(w *workflow.Workflow, f Finding) (*Repaired, error) {
+	id := f.TaskID()
+	if id != "" && f.Kind != UncommittedChange {
+		tl, err := w.LockTask(id, "repair")
+		if err != nil {
+			return nil, err
+		}
+		defer tl.Release()
+	}
+	ch, err := f.repair()
+	if err != nil {
+		return nil, err
+	}
+	details := map[string]any{"kind": string(f.Kind), "path": f.Path, "action": ch.action}
+	for k, v := range ch.details {
+		details[k] = v
+	}
+	summary := "repair: " + string(f.Kind)
+	if id != "" {
+		summary = "repair " + id + ": " + string(f.Kind)
+	}
+	sha, err := w.Event("repair", id, details, summary, ch.paths...)
+	if err != nil {
+		return nil, err
+	}
+	return &Repaired{Kind: f.Kind, Task: f.Task, Path: f.Path, Action: ch.action, Commit: sha}, nil
+}
+
+// moveFile moves a task file between buckets; a move that had to copy
+// across filesystems still moved it.
+func moveFile(src, dst string) error {
+	err := fsx.Move(src, dst)
+	var deg *fsx.Degraded
+	if errors.As(err, &deg) {
+		return nil
+	}
+	return err
+}
+
+// writeTask replaces a task file atomically.
+func writeTask(p string, t *task.Task) error { return fsx.WriteFile(p, t.Bytes()) }

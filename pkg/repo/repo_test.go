@@ -1,0 +1,136 @@
+package repo
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/burl-dev/burl/pkg/errs"
+)
+
+// git runs git in dir with a private, predictable configuration.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+dir,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x.invalid")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func newRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = filepath.Join(root, "repo")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, root, "init", "-q", "-b", "main")
+	git(t, root, "commit", "-q", "--allow-empty", "-m", "first")
+	return root
+}
+
+func TestResolveFromAnywhere(t *testing.T) {
+	root := newRepo(t)
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(filepath.Dir(root), "linked")
+	git(t, root, "worktree", "add", "-q", linked, "-b", "feature")
+	inner := filepath.Join(root, ".burl")
+	git(t, root, "worktree", "add", "-q", "--detach", inner)
+
+	for _, dir := range []string{root, sub, linked, inner} {
+		r, err := Resolve(dir)
+		if err != nil {
+			t.Fatalf("Resolve(%s): %v", dir, err)
+		}
+		if r.Root != root || r.Worktree != filepath.Join(root, ".burl") || r.Branch != "burl" {
+			t.Errorf("Resolve(%s) = root %s, worktree %s, branch %s", dir, r.Root, r.Worktree, r.Branch)
+		}
+		if r.WorkflowDir() != filepath.Join(root, ".burl", ".workflow") || r.WorktreesDir() != filepath.Join(root, ".worktrees") {
+			t.Errorf("dirs %s %s", r.WorkflowDir(), r.WorktreesDir())
+		}
+	}
+	r, _ := Resolve(linked)
+	if r.Toplevel != linked {
+		t.Errorf("Toplevel from a linked worktree = %s", r.Toplevel)
+	}
+}
+
+func TestResolveOutsideARepository(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
+	_, err := Resolve(dir)
+	if errs.KindOf(err) != errs.User || !strings.Contains(err.Error(), "not inside a git repository") {
+		t.Errorf("Resolve outside a repo = %v", err)
+	}
+}
+
+func TestRel(t *testing.T) {
+	root := newRepo(t)
+	r, err := Resolve(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		filepath.Join(root, ".burl", ".workflow", "READY"): ".burl/.workflow/READY",
+		filepath.Join(root, "..dotdot-file"):               "..dotdot-file",
+		root:                                               ".",
+		filepath.Join(filepath.Dir(root), "elsewhere"):     filepath.Join(filepath.Dir(root), "elsewhere"),
+	} {
+		if got := r.Rel(in); got != want {
+			t.Errorf("Rel(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestBootstrapSettings(t *testing.T) {
+	root := newRepo(t)
+	git(t, root, "config", "burl.branch", "workflow/state")
+	git(t, root, "config", "burl.worktree", "tools/wf")
+	r, err := Resolve(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Branch != "workflow/state" || r.Worktree != filepath.Join(root, "tools", "wf") {
+		t.Errorf("branch %s worktree %s", r.Branch, r.Worktree)
+	}
+
+	// A directory whose name merely starts with ".." is inside the repo.
+	git(t, root, "config", "burl.worktree", "..wf")
+	if r, err := Resolve(root); err != nil || r.Worktree != filepath.Join(root, "..wf") {
+		t.Errorf("burl.worktree ..wf: %v", err)
+	}
+
+	for key, bad := range map[string][]string{
+		// A leading "-" would be read as an option by git worktree add/branch.
+		"burl.branch":   {"-D", "a..b", "has space", "x~1", "a:b", "refs/../x"},
+		"burl.worktree": {"../outside", "/abs", ".", "a/../../x"},
+	} {
+		for _, v := range bad {
+			git(t, root, "config", "burl.branch", "burl")
+			git(t, root, "config", "burl.worktree", ".burl")
+			git(t, root, "config", key, v)
+			_, err := Resolve(root)
+			if errs.KindOf(err) != errs.User || !strings.Contains(err.Error(), key) {
+				t.Errorf("git config %s %q: Resolve = %v, want a user error naming %s", key, v, err, key)
+			}
+		}
+	}
+}

@@ -1,0 +1,281 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("sync", func() cli.Command { return &syncCmd{} }) }
+
+type syncCmd struct {
+	cli.JSONFlag
+	Pull bool `long:"pull" description:"Only fetch and fast-forward the workflow branch and the DOING/QA task branches (resume here)"`
+	Push bool `long:"push" description:"Only push the workflow branch and the DOING/QA task branches (pause here)"`
+}
+
+// branchSync is what a pull did to one task branch.
+type branchSync struct {
+	Task   string `json:"task"`
+	Branch string `json:"branch"`
+	// Result: created, fast-forwarded, up-to-date, ahead, diverged,
+	// not-on-remote or failed.
+	Result string `json:"result"`
+	Detail string `json:"detail,omitempty"`
+}
+
+type syncOut struct {
+	Remote   string               `json:"remote"`
+	Pull     *workflow.PullResult `json:"pull,omitempty"`
+	Branches []branchSync         `json:"branches"`
+	Pushed   []string             `json:"pushed"`
+	Commit   string               `json:"commit,omitempty"`
+	pushing  bool
+	missing  []string // DOING/QA tasks without a worktree here
+}
+
+func (o syncOut) Human(w io.Writer) {
+	if p := o.Pull; p != nil {
+		switch {
+		case p.Remote == "":
+			fmt.Fprintf(w, "%s has no workflow branch yet: nothing to pull\n", o.Remote)
+		case p.Pulled():
+			fmt.Fprintf(w, "Pulled the workflow branch: %s → %s\n", shortSHA(p.Before), shortSHA(p.After))
+		case p.Ahead > 0:
+			fmt.Fprintf(w, "The workflow branch is ahead of %s by %d commit(s) not pushed yet\n", o.Remote, p.Ahead)
+		default:
+			fmt.Fprintln(w, "The workflow branch is up to date")
+		}
+		for _, b := range o.Branches {
+			line := fmt.Sprintf("  %s %s: %s", b.Task, b.Branch, b.Result)
+			if b.Detail != "" {
+				line += " (" + b.Detail + ")"
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, id := range o.missing {
+			fmt.Fprintf(w, "  %s has no worktree here: git burl worktree --ensure %s\n", id, id)
+		}
+	}
+	if o.pushing {
+		if len(o.Pushed) == 0 {
+			fmt.Fprintf(w, "Nothing to push: %s has the workflow branch and the task branches as they are here\n", o.Remote)
+		} else {
+			fmt.Fprintf(w, "Pushed to %s: %s\n", o.Remote, strings.Join(o.Pushed, ", "))
+		}
+	}
+}
+
+func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) > 0 {
+		return nil, usageErr("sync", "takes no arguments")
+	}
+	pull, push := c.Pull || !c.Push, c.Push || !c.Pull
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !w.HasRemote() {
+		return nil, errs.New(errs.User, "this clone has no remote %q to sync with", w.Config.Remote).
+			WithFix("git remote add %s URL (or set remote: in .burl/.workflow/config.yaml)", w.Config.Remote)
+	}
+	wl, err := w.LockWorkflow("sync")
+	if err != nil {
+		return nil, err
+	}
+	defer wl.Release()
+	out := &syncOut{Remote: w.Config.Remote, Branches: []branchSync{}, Pushed: []string{}, pushing: push}
+	if pull {
+		if out.Pull, err = w.PullWorkflow(); err != nil {
+			return nil, err
+		}
+		if err := c.pullTasks(ctx, w, out); err != nil {
+			return nil, err
+		}
+	}
+	if push {
+		if err := c.push(ctx, w, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// liveTasks are the DOING and QA tasks: the ones whose branches carry work
+// in progress that another machine may resume.
+func liveTasks(w *workflow.Workflow) ([]workflow.Entry, error) {
+	var out []workflow.Entry
+	for _, b := range []workflow.Bucket{workflow.Doing, workflow.QA} {
+		es, _, err := w.InBucket(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			if e.Task.Branch() != "" {
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// remoteHeads lists the remote's branches in one round trip.
+func remoteHeads(g gitx.Git, remote string) (map[string]string, error) {
+	out, err := g.Run("ls-remote", "--heads", remote)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.Git, "Cannot list the branches of "+remote)
+	}
+	heads := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if sha, ref, ok := strings.Cut(l, "\t"); ok {
+			heads[strings.TrimPrefix(ref, "refs/heads/")] = sha
+		}
+	}
+	return heads, nil
+}
+
+func localTip(g gitx.Git, branch string) string {
+	sha, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+branch)
+	if err != nil {
+		return ""
+	}
+	return sha
+}
+
+// pullTasks fetches the task branches of DOING/QA tasks and brings the
+// local ones up to date, fast-forward only: a branch with local commits
+// the remote lacks is left as it is.
+func (c *syncCmd) pullTasks(ctx *cli.Context, w *workflow.Workflow, out *syncOut) error {
+	g, remote := w.Repo.Git, w.Config.Remote
+	live, err := liveTasks(w)
+	if err != nil || len(live) == 0 {
+		return err
+	}
+	heads, err := remoteHeads(g, remote)
+	if err != nil {
+		return err
+	}
+	fetch := []string{"fetch", "-q", remote}
+	for _, e := range live {
+		if b := e.Task.Branch(); heads[b] != "" {
+			fetch = append(fetch, "+refs/heads/"+b+":refs/remotes/"+remote+"/"+b)
+		}
+	}
+	if len(fetch) > 3 {
+		if _, err := g.Run(fetch...); err != nil {
+			return errs.Wrap(err, errs.Git, "Cannot fetch the task branches from "+remote)
+		}
+	}
+	for _, e := range live {
+		b := e.Task.Branch()
+		r := branchSync{Task: e.ID, Branch: b}
+		r.Result, r.Detail = pullBranch(g, remote, b, heads[b])
+		if r.Result == "diverged" || r.Result == "failed" {
+			ctx.Warnf("%s: %s %s (%s)", e.ID, b, r.Result, r.Detail)
+		}
+		out.Branches = append(out.Branches, r)
+		if p := w.WorktreePath(e.Task); p != "" {
+			if _, err := os.Stat(p); err != nil {
+				out.missing = append(out.missing, e.ID)
+			}
+		}
+	}
+	return nil
+}
+
+func pullBranch(g gitx.Git, remote, b, rsha string) (result, detail string) {
+	if rsha == "" {
+		return "not-on-remote", ""
+	}
+	l := localTip(g, b)
+	switch {
+	case l == "":
+		if _, err := g.Run("branch", "-q", "--track", b, remote+"/"+b); err != nil {
+			return "failed", err.Error()
+		}
+		return "created", "from " + remote + "/" + b
+	case l == rsha:
+		return "up-to-date", ""
+	}
+	if behind, _ := g.Test("merge-base", "--is-ancestor", l, rsha); behind {
+		// The same fast-forward approve uses for main: never switches or
+		// dirties the worktree the branch may be checked out in.
+		m := integrate.Main{Git: g, Branch: b, Remote: remote}
+		if err := m.Advance(l, rsha); err != nil {
+			return "failed", err.Error()
+		}
+		return "fast-forwarded", shortSHA(l) + " → " + shortSHA(rsha)
+	}
+	if ahead, _ := g.Test("merge-base", "--is-ancestor", rsha, l); ahead {
+		return "ahead", "local commits not pushed yet"
+	}
+	return "diverged", fmt.Sprintf("local %s, %s %s; reconcile by hand", shortSHA(l), remote, shortSHA(rsha))
+}
+
+// news reports whether local has something the remote tip lacks. A local
+// tip the remote already contains has nothing to push (pushing it would be
+// refused as a rewind); an unknown remote commit is not fetched here, so
+// the push itself decides.
+func news(g gitx.Git, local, remote string) bool {
+	if local == "" || local == remote {
+		return false
+	}
+	if remote == "" {
+		return true
+	}
+	behind, err := g.Test("merge-base", "--is-ancestor", local, remote)
+	return err != nil || !behind
+}
+
+// push sends the workflow branch and the DOING/QA task branches that
+// differ from the remote in one atomic push, with a sync event committed
+// just before so the pause point travels with them. A refused push takes
+// that event commit back, so the local branch is left as it was.
+func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) error {
+	g := w.Repo.Git
+	if dirty, _ := gitx.In(w.Repo.Worktree).Run("status", "--porcelain"); dirty != "" && w.Config.WorkflowAutoCommit {
+		// Only commits travel: what a crash left uncommitted stays here.
+		ctx.Warnf("%s has uncommitted changes, which are not pushed; git burl doctor says what they are", w.Rel(w.Repo.Worktree))
+	}
+	heads, err := remoteHeads(g, w.Config.Remote)
+	if err != nil {
+		return err
+	}
+	live, err := liveTasks(w)
+	if err != nil {
+		return err
+	}
+	var refs, names []string
+	for _, e := range live {
+		if b := e.Task.Branch(); news(g, localTip(g, b), heads[b]) {
+			refs = append(refs, "refs/heads/"+b+":refs/heads/"+b)
+			names = append(names, b)
+		}
+	}
+	wb := w.Repo.Branch
+	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
+		return nil
+	}
+	before := localTip(g, wb)
+	if out.Commit, err = w.Event("sync", "", map[string]any{"remote": w.Config.Remote, "branches": append([]string{wb}, names...)},
+		"sync: push to "+w.Config.Remote); err != nil {
+		return err
+	}
+	if err := w.PushWorkflow(refs...); err != nil {
+		if out.Commit != "" {
+			if _, rerr := gitx.In(w.Repo.Worktree).Run("reset", "-q", "--keep", before); rerr != nil {
+				return fmt.Errorf("%w; taking the sync event commit back also failed: %v", err, rerr)
+			}
+		}
+		return err
+	}
+	out.Pushed = append([]string{wb}, names...)
+	return nil
+}

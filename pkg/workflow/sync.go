@@ -1,0 +1,151 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// This file moves the workflow branch to and from the remote: the building
+// blocks of `git burl sync` (pause here, resume elsewhere) and of
+// workflow_auto_push. Callers hold the workflow lock, so nothing commits
+// to the branch while it moves.
+
+// ErrPushRejected is in the chain of a push refused because a branch on
+// the remote moved on (another machine pushed first): the caller may pull
+// and try again.
+var ErrPushRejected = errors.New("the remote rejected the push because its branch moved on")
+
+// HasRemote reports whether the configured remote exists in this clone.
+func (w *Workflow) HasRemote() bool {
+	ok, _ := w.Repo.Git.Test("config", "--get", "remote."+w.Config.Remote+".url")
+	return ok
+}
+
+func (w *Workflow) needRemote() error {
+	if w.HasRemote() {
+		return nil
+	}
+	return errs.New(errs.User, "this clone has no remote %q to sync with", w.Config.Remote).
+		WithFix("git remote add %s URL, or set remote in %s", w.Config.Remote, w.Rel(filepath.Join(w.Dir, ConfigName)))
+}
+
+// PullResult is what PullWorkflow found and did.
+type PullResult struct {
+	Before string `json:"before"` // local tip before
+	After  string `json:"after"`  // local tip after
+	Remote string `json:"remote"` // the remote's tip; "" when the remote has no workflow branch yet
+	// Ahead counts local commits the remote does not have (not pushed yet).
+	Ahead int `json:"ahead"`
+}
+
+// Pulled reports whether the pull moved the local branch.
+func (r *PullResult) Pulled() bool { return r.Before != r.After }
+
+// FetchRemoteBranch fetches branch from the configured remote into its
+// remote-tracking ref and returns the remote's tip, or "" when the remote
+// has no such branch.
+func (w *Workflow) FetchRemoteBranch(branch string) (string, error) {
+	g, remote := w.Repo.Git, w.Config.Remote
+	tracking := "refs/remotes/" + remote + "/" + branch
+	if _, err := g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+tracking); err != nil {
+		// Tell "the remote has no such branch" (exit 2) from an unreachable remote.
+		if _, lerr := g.Run("ls-remote", "--exit-code", "--heads", remote, "refs/heads/"+branch); gitx.ExitCodeOf(lerr) == 2 {
+			return "", nil
+		}
+		return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s from %s", branch, remote))
+	}
+	return g.Run("rev-parse", tracking)
+}
+
+// PullWorkflow fetches the workflow branch and brings the local one
+// (checked out in the workflow worktree) up to the remote's: fast-forward
+// when behind; local commits the remote lacks are kept (counted in Ahead);
+// when both sides moved, the local commits are replayed on top of the
+// remote's (the event log merges by union). A replay that conflicts is
+// aborted: it fails (exit 3) naming both tips and changes nothing.
+func (w *Workflow) PullWorkflow() (*PullResult, error) {
+	if err := w.needRemote(); err != nil {
+		return nil, err
+	}
+	g, branch, remote := w.Repo.Git, w.Repo.Branch, w.Config.Remote
+	local, err := g.Run("rev-parse", "refs/heads/"+branch)
+	if err != nil {
+		return nil, err
+	}
+	res := &PullResult{Before: local, After: local}
+	if res.Remote, err = w.FetchRemoteBranch(branch); err != nil || res.Remote == "" || res.Remote == local {
+		return res, err
+	}
+	if ahead, err := g.Test("merge-base", "--is-ancestor", res.Remote, local); err != nil {
+		return nil, err
+	} else if ahead {
+		res.Ahead = countRange(g, res.Remote+".."+local)
+		return res, nil
+	}
+	wt := w.gitWT()
+	if behind, err := g.Test("merge-base", "--is-ancestor", local, res.Remote); err != nil {
+		return nil, err
+	} else if !behind {
+		mine, theirs := countRange(g, res.Remote+".."+local), countRange(g, local+".."+res.Remote)
+		if _, err := wt.Run("-c", "core.editor=true", "rebase", "-q", res.Remote); err != nil {
+			_, _ = wt.Run("rebase", "--abort")
+			return nil, errs.New(errs.Git, "the workflow branch %s has %d local commit(s) that %s/%s lacks (local %s), and %s/%s has %d commit(s) that are not here (%s); replaying the local ones on top conflicts, so it cannot fast-forward",
+				branch, mine, remote, branch, abbrev(local), remote, branch, theirs, abbrev(res.Remote)).
+				WithTitle("Cannot pull the workflow branch").
+				WithFix("resolve it by hand: git -C %s rebase %s/%s, fix the conflicts, git rebase --continue, then git burl sync",
+					w.Rel(w.Repo.Worktree), remote, branch)
+		}
+		res.After, _ = wt.Run("rev-parse", "HEAD")
+		res.Ahead = mine
+		return res, nil
+	}
+	if _, err := wt.Run("merge", "--ff-only", "-q", res.Remote); err != nil {
+		return nil, errs.Wrap(err, errs.Git, "Cannot fast-forward the workflow branch "+branch).
+			WithFix("git burl doctor lists what is in the way in %s", w.Rel(w.Repo.Worktree))
+	}
+	res.After = res.Remote
+	return res, nil
+}
+
+// PushWorkflow pushes the workflow branch and the extra refspecs (task
+// branches, main) in one atomic push: the remote takes all of them or none.
+// A push refused because the remote moved on has ErrPushRejected in its
+// chain.
+func (w *Workflow) PushWorkflow(extra ...string) error {
+	if err := w.needRemote(); err != nil {
+		return err
+	}
+	tip, err := w.Repo.Git.Run("rev-parse", "refs/heads/"+w.Repo.Branch)
+	if err != nil {
+		return err
+	}
+	won, _, err := w.push(tip, extra)
+	if won {
+		return nil
+	}
+	return &errs.Error{Kind: errs.Git, Title: "Cannot push to " + w.Config.Remote,
+		Reason: fmt.Sprintf("%s moved on since this clone last pulled, so it refused (and, the push being atomic, nothing was pushed): %v", w.Config.Remote, err),
+		Fix:    "git burl sync --pull, then git burl sync --push",
+		Err:    fmt.Errorf("%w: %v", ErrPushRejected, err)}
+}
+
+func countRange(g gitx.Git, rng string) int {
+	out, err := g.Run("rev-list", "--count", rng)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscanf(out, "%d", &n)
+	return n
+}
+
+func abbrev(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}
