@@ -3,25 +3,23 @@ package task
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
 )
 
-var idRe = regexp.MustCompile(`^TASK-([0-9]{3,9})$`)
-
 // FormatID renders the n-th task's ID: three digits, growing past 999.
 func FormatID(n int) string { return fmt.Sprintf("TASK-%03d", n) }
 
-// IDNumber returns n for a well-formed ID "TASK-n".
+// IDNumber returns n for a well-formed ID "TASK-n" (3 to 9 digits). It is
+// on the path of every file name of every bucket listing: no regexp.
 func IDNumber(id string) (int, bool) {
-	m := idRe.FindStringSubmatch(id)
-	if m == nil {
+	digits, ok := strings.CutPrefix(id, "TASK-")
+	if !ok || len(digits) < 3 || len(digits) > 9 || strings.Trim(digits, "0123456789") != "" {
 		return 0, false
 	}
-	n, err := strconv.Atoi(m[1])
+	n, err := strconv.Atoi(digits)
 	return n, err == nil
 }
 
