@@ -91,9 +91,20 @@ func exists(p string) bool {
 // it created the branch and the worktree, and undoes its own work on
 // failure: a failed `git worktree add` leaves no new branch.
 func Ensure(g gitx.Git, path, branch, base string) (createdBranch, createdWorktree bool, err error) {
-	wt, err := Find(g, path)
+	// One listing answers both questions below (is path a worktree, is
+	// branch checked out elsewhere): each git process costs milliseconds.
+	wts, err := List(g)
 	if err != nil {
 		return false, false, err
+	}
+	var wt, on *Worktree
+	for i := range wts {
+		if wts[i].Path == filepath.Clean(path) {
+			wt = &wts[i]
+		}
+		if wts[i].Branch == branch && on == nil {
+			on = &wts[i]
+		}
 	}
 	if wt != nil && exists(path) {
 		if wt.Branch != branch {
@@ -117,7 +128,7 @@ func Ensure(g gitx.Git, path, branch, base string) (createdBranch, createdWorktr
 		createdBranch = true
 		faults.CrashPoint("claim", "branch")
 	}
-	if on, err := CheckedOutAt(g, branch); err == nil && on != nil && exists(on.Path) {
+	if on != nil && exists(on.Path) {
 		return createdBranch, false, errs.New(errs.User, "branch %s is already checked out at %s", branch, on.Path).
 			WithFix("git -C %s switch --detach, then run the command again", on.Path)
 	}
