@@ -72,7 +72,8 @@ ensure_time || die "/usr/bin/time is missing and could not be installed (apt-get
 
 # ---------------------------------------------------------------- measuring
 mkdir -p "$W/json"
-ROWS=()
+: >"$W/rows.md"
+: >"$W/rss.txt"
 
 # hf NAME [hyperfine options] COMMAND: NAME's runs go to json/NAME.json.
 hf() {
@@ -104,11 +105,12 @@ rss() {
 }
 mib() { printf '%.1f MiB' "$(calc "$1 / 1024")"; }
 
-# row MEASUREMENT BURL FLOOR RATIO PEERS TARGET MET RSS
+# row MEASUREMENT BURL FLOOR RATIO PEERS TARGET MET RSS: one line of the
+# table, kept in a file because each section runs in a subshell.
 row() {
 	local s="|" c
 	for c in "$@"; do s+=" $c |"; done
-	ROWS+=("$s")
+	printf '%s\n' "$s" >>"$W/rows.md"
 }
 
 # ---------------------------------------------------------------- fixtures
@@ -470,7 +472,8 @@ bench_gates() {
 		"$(printf '%.2f×' "$(calc "$kb / $kb_small")")" "—" "flat" "$(yes_no "$kb <= $kb_small * 1.25")" "$(mib "$kb")"
 	# The scanner's core throughput, from the Go benchmark beside it.
 	local mbs
-	mbs=$(cd "$here/../.." && go test -run '^$' -bench '^BenchmarkScan$' -benchtime 20x ./pkg/gate/ 2>/dev/null | awk '/MB\/s/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i}' | head -n 1)
+	mbs=$(cd "$here/../.." && { go test -run '^$' -bench '^BenchmarkScan$' -benchtime 20x ./pkg/gate/ 2>/dev/null || true; } |
+		awk '/MB\/s/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i}' | head -n 1)
 	row "stub scanner core (BenchmarkScan)" "${mbs:-?} MB/s" "—" "—" "—" "≥ 200 MB/s" "$(yes_no "${mbs:-0} >= 200")" "—"
 }
 
@@ -482,13 +485,65 @@ stub_patterns() {
 # ---------------------------------------------------------------- hooks
 bench_hooks() {
 	if [ ! -x "$(command -v git-burl-hook || true)" ]; then
-		local note="skipped: \`git burl hook\` is not built yet (branch hooks has not landed on main)"
+		local note="skipped: \`git burl hook\` is not built (the hooks branch has not landed)"
 		row "commit-msg hook, non-task branch (added time)" "—" "same commit, no hook" "—" "—" "≤ 8 ms added" "$note" "—"
 		row "commit-msg hook, task branch, 500-line commit (added time)" "—" "same commit, no hook" "—" "—" "≤ 12 ms added" "$note" "—"
 		row "pre-push hook, 100 task-branch commits (added time)" "—" "same push, no hook" "—" "—" "≤ 30 ms added" "$note" "—"
 		return
 	fi
-	die "hook rows: not written yet"
+	local d=$W/hooks origin=$W/hooks-origin.git
+	say "hooks: commit-msg and pre-push against the same commit/push with --no-verify"
+	new_repo "$d"
+	git init -q --bare "$origin"
+	git -C "$d" remote add origin "$origin"
+	git -C "$d" push -q origin main
+	(cd "$d" && git burl hooks install >/dev/null && git burl add "Hooked" --affects-glob 'src/**' >/dev/null)
+	local wt base branch
+	wt=$(cd "$d" && git burl claim TASK-001 | tail -n 1)
+	branch=$(git -C "$wt" symbolic-ref --short HEAD)
+	base=$(git -C "$wt" rev-parse HEAD)
+
+	hf hook_main "git -C $d commit -q --allow-empty -m x"
+	hf nohook_main "git -C $d commit -q --allow-empty --no-verify -m x"
+	hook_row "commit-msg hook, non-task branch (added time)" hook_main nohook_main 8 "same commit, --no-verify"
+
+	# A clean 500-line change inside the task's scope, committed again and
+	# again from the same staged state.
+	awk 'BEGIN { print "package src"; for (i = 0; i < 500; i++) printf "var v%d = computeTheValue(%d, \"a string literal\")\n", i, i }' >"$wt/src/big.go"
+	git -C "$wt" add src/big.go
+	hf hook_task --prepare "git -C $wt reset -q --soft $base" "git -C $wt commit -q -m x"
+	hf nohook_task --prepare "git -C $wt reset -q --soft $base" "git -C $wt commit -q --no-verify -m x"
+	hook_row "commit-msg hook, task branch, 500-line commit (added time)" hook_task nohook_task 12 "same commit, --no-verify"
+
+	# 100 commits on the task branch, pushed to a remote that lacks them.
+	git -C "$wt" reset -q --hard "$base"
+	local i
+	for ((i = 1; i <= 100; i++)); do
+		printf 'package src\n\nvar c%d = %d\n' "$i" "$i" >"$wt/src/c$i.go"
+		git -C "$wt" add "src/c$i.go"
+		git -C "$wt" commit -q --no-verify -m "commit $i"
+	done
+	cat >"$W/unpush.sh" <<EOF
+#!/usr/bin/env bash
+# Take the task branch off the remote again, so every push sends 100 commits.
+git -C "$wt" push -q --no-verify origin ":$branch" 2>/dev/null
+exit 0
+EOF
+	chmod +x "$W/unpush.sh"
+	hf hook_push --prepare "$W/unpush.sh" "git -C $wt push -q origin $branch"
+	hf nohook_push --prepare "$W/unpush.sh" "git -C $wt push -q --no-verify origin $branch"
+	"$W/unpush.sh"
+	hook_row "pre-push hook, 100 task-branch commits (added time)" hook_push nohook_push 30 "same push, --no-verify" \
+		"$(rss "push with pre-push" git -C "$wt" push -q origin "$branch")"
+}
+
+# hook_row LABEL HOOKED PLAIN MAX_MS FLOOR_LABEL [RSS_KB]: the hook's cost is
+# the difference of the medians.
+hook_row() {
+	local added kb=${6:-}
+	added=$(calc "$(ms "$2" median) - $(ms "$3" median)")
+	row "$1" "$(cell "$2")" "$(cell "$3") $5" "$(printf '+%.1f ms' "$added")" "—" "≤ $4 ms added" \
+		"$(yes_no "$added <= $4")" "$(if [ -n "$kb" ]; then mib "$kb"; else echo —; fi)"
 }
 
 # ---------------------------------------------------------------- report
@@ -504,14 +559,37 @@ machine() {
 # BENCH_ONLY="status claim" runs a subset while working on one row.
 only() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
 
+# section NAME COMMAND...: one part of the bench, in a subshell so that a
+# failure costs its rows (noted in the table), not the whole run.
+section() {
+	local name=$1 t0 rc
+	shift
+	only "$name" || return 0
+	t0=$(date +%s)
+	set +e
+	(
+		set -e
+		"$@"
+	)
+	rc=$?
+	set -e
+	say "$name: $(($(date +%s) - t0)) s"
+	if [ "$rc" != 0 ]; then
+		row "$name" "failed (exit $rc): see the messages above" "—" "—" "—" "—" "❌ not measured" "—"
+	fi
+}
+
 start=$(date +%s)
-if only dispatch; then bench_dispatch; fi
-if only status; then bench_status 1000 && bench_status 10000; fi
-if only claim; then bench_claim 10 "small repo (10 tasks)" && bench_claim 10000 "10,000-task workflow"; fi
-if only contention; then bench_contention; fi
-if only gates; then bench_gates; fi
-if only hooks; then bench_hooks; fi
-IFS=$'\t' read -r peak_kb peak_what < <(sort -n -r "$W/rss.txt" | head -n 1)
+section dispatch bench_dispatch
+section status bench_status 1000
+section status bench_status 10000
+section claim bench_claim 10 "small repo (10 tasks)"
+section claim bench_claim 10000 "10,000-task workflow"
+section contention bench_contention
+section gates bench_gates
+section hooks bench_hooks
+IFS=$'\t' read -r peak_kb peak_what < <(sort -n -r "$W/rss.txt" | head -n 1) || true
+peak_kb=${peak_kb:-0}
 row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" "—" "—" "≤ 30 MiB" \
 	"$(yes_no "$peak_kb <= 30 * 1024")" "$(mib "$peak_kb")"
 
@@ -524,7 +602,7 @@ row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" 
 	echo
 	echo "| measurement | burl | floor | ratio | peers | target | met | peak RSS |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-	printf '%s\n' "${ROWS[@]}"
+	cat "$W/rows.md"
 } >"$W/table.md"
 cat "$W/table.md"
 cp "$W/table.md" "$OUT"
