@@ -194,7 +194,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 					return err
 				}
 			}
-			createdBranch, createdWT, err := workspace.Ensure(g, wtPath, branch, base)
+			createdBranch, createdWT, err := workspace.EnsureKnown(g, wtPath, branch, base, have)
 			if err != nil {
 				return err
 			}

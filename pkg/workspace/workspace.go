@@ -91,6 +91,16 @@ func exists(p string) bool {
 // it created the branch and the worktree, and undoes its own work on
 // failure: a failed `git worktree add` leaves no new branch.
 func Ensure(g gitx.Git, path, branch, base string) (createdBranch, createdWorktree bool, err error) {
+	return ensure(g, path, branch, base, nil)
+}
+
+// EnsureKnown is Ensure for a caller that has just asked BranchExists, so
+// the question is not put to git twice.
+func EnsureKnown(g gitx.Git, path, branch, base string, branchExists bool) (createdBranch, createdWorktree bool, err error) {
+	return ensure(g, path, branch, base, &branchExists)
+}
+
+func ensure(g gitx.Git, path, branch, base string, known *bool) (createdBranch, createdWorktree bool, err error) {
 	// One listing answers both questions below (is path a worktree, is
 	// branch checked out elsewhere): each git process costs milliseconds.
 	wts, err := List(g)
@@ -113,8 +123,10 @@ func Ensure(g gitx.Git, path, branch, base string) (createdBranch, createdWorktr
 		}
 		return false, false, nil
 	}
-	have, err := BranchExists(g, branch)
-	if err != nil {
+	var have bool
+	if known != nil {
+		have = *known
+	} else if have, err = BranchExists(g, branch); err != nil {
 		return false, false, err
 	}
 	if !have {
