@@ -10,6 +10,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
@@ -18,10 +19,15 @@ type Main struct {
 	Git    gitx.Git // in the main worktree
 	Branch string   // main_branch
 	Remote string   // remote; ignored when not configured in git
+	// Repo, when set, answers HasRemote from the git config it has read.
+	Repo *repo.Repo
 }
 
 // HasRemote reports whether the remote is configured in this clone.
 func (m Main) HasRemote() bool {
+	if m.Repo != nil {
+		return m.Repo.HasRemote(m.Remote)
+	}
 	ok, _ := m.Git.Test("config", "--get", "remote."+m.Remote+".url")
 	return ok
 }

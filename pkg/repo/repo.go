@@ -30,7 +30,14 @@ type Repo struct {
 	Branch    string // workflow branch name
 	Worktree  string // absolute path of the workflow worktree
 	Git       gitx.Git
+	// remotes are the names of the remotes with a URL, read with the
+	// bootstrap settings: asking git again costs a process per question.
+	remotes map[string]bool
 }
+
+// HasRemote reports whether remote name has a URL in this clone's git
+// config, as `git config --get remote.<name>.url` would.
+func (r *Repo) HasRemote(name string) bool { return r.remotes[name] }
 
 // WorkflowDir is where all workflow state lives.
 func (r *Repo) WorkflowDir() string { return filepath.Join(r.Worktree, ".workflow") }
@@ -105,7 +112,8 @@ func mainWorktree(g gitx.Git) (string, error) {
 
 func (r *Repo) readBootstrap() error {
 	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
-	out, err := r.Git.Run("config", "--get-regexp", `^burl\.(branch|worktree)$`)
+	r.remotes = map[string]bool{}
+	out, err := r.Git.Run("config", "--get-regexp", `^(burl\.(branch|worktree)|remote\..+\.url)$`)
 	if err != nil && gitx.ExitCodeOf(err) != 1 {
 		return err
 	}
@@ -116,6 +124,11 @@ func (r *Repo) readBootstrap() error {
 			r.Branch = v
 		case "burl.worktree":
 			r.Worktree = v
+		default:
+			// Remote names keep their case and may hold dots.
+			if name, ok := strings.CutPrefix(k, "remote."); ok && strings.HasSuffix(name, ".url") {
+				r.remotes[strings.TrimSuffix(name, ".url")] = true
+			}
 		}
 	}
 	// The name ends up as an argument of git branch / worktree add: a

@@ -20,10 +20,7 @@ import (
 var ErrPushRejected = errors.New("the remote rejected the push because its branch moved on")
 
 // HasRemote reports whether the configured remote exists in this clone.
-func (w *Workflow) HasRemote() bool {
-	ok, _ := w.Repo.Git.Test("config", "--get", "remote."+w.Config.Remote+".url")
-	return ok
-}
+func (w *Workflow) HasRemote() bool { return w.Repo.HasRemote(w.Config.Remote) }
 
 func (w *Workflow) needRemote() error {
 	if w.HasRemote() {
