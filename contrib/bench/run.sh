@@ -208,8 +208,9 @@ EOF
 	chmod +x "$W/status-floor.sh"
 }
 
-# status_cache DIR: where the status cache of DIR lives.
-status_cache() { echo "$(git -C "$1" rev-parse --path-format=absolute --git-common-dir)/burl/status-cache"; }
+# status_cache DIR: where the status cache of DIR lives (machine-local,
+# beside the task files whose filesystem clock it reads).
+status_cache() { echo "$1/.burl/.workflow/logs/status-cache"; }
 
 bench_status() {
 	local n=$1 d=$W/status-$1
