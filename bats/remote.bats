@@ -50,7 +50,7 @@ claim_loop() {
 
 @test "four clones claiming 40 tasks through one remote never claim a task twice (3 rounds)" {
 	for round in 1 2 3; do
-		rm -rf "$BATS_TEST_TMPDIR"/*
+		cd / && rm -rf "${BATS_TEST_TMPDIR:?}"/*
 		remote_setup 40
 		pids=()
 		for c in a b c d; do

@@ -73,6 +73,12 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Approving a DONE task again finishes what a crash after the commit of
+	// DONE left: the worktree and branch. Nothing else is redone.
+	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
+		cleanup(w, e.Task)
+		return approveOut{Task: taskObject(w, *e), Merged: e.Task.Str(task.KeySubmittedSHA), Main: w.Config.MainBranch, Recovered: true, entry: *e}, nil
+	}
 	a := &approval{}
 	// A closure: integrate sets mainLock later.
 	defer func() { _ = a.mainLock.Release() }()
@@ -96,6 +102,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
+	_ = a.mainLock.Release()
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
