@@ -1,7 +1,6 @@
 package verb
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/burl-dev/burl/pkg/cli"
@@ -21,12 +20,7 @@ type initOut struct {
 	*workflow.InitResult
 }
 
-func (o initOut) Human(w io.Writer) {
-	io.WriteString(w, o.InitResult.String())
-	for _, c := range o.Uncommitted {
-		fmt.Fprintf(w, "Committed %s (an earlier init was interrupted before committing it)\n", c)
-	}
-}
+func (o initOut) Human(w io.Writer) { io.WriteString(w, o.InitResult.String()) }
 
 func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
