@@ -124,10 +124,11 @@ func wrap(args []string, dir string, err error, stderr string) error {
 }
 
 // lockContention recognises git failing because another git holds a lock,
-// or is half-way through creating a worktree: `git worktree add` writes
-// .git/worktrees/<name>/commondir after creating it, and any git that lists
-// the worktrees meanwhile (another worktree add, branch -D, worktree list)
-// dies with "failed to read .../worktrees/<name>/commondir: Success".
+// or is half-way through creating a worktree: `git worktree add` fills in
+// .git/worktrees/<name>/ file by file, and a git that looks at every
+// worktree meanwhile dies on the empty files: "failed to read
+// .../worktrees/<name>/commondir: Success" (worktree add, branch -D,
+// worktree list), "bad object worktrees/<name>/HEAD" (fetch).
 func lockContention(args []string, err error) bool {
 	var ge *Error
 	if !errors.As(err, &ge) {
@@ -146,7 +147,7 @@ func lockContention(args []string, err error) bool {
 		strings.Contains(s, "cannot lock ref") && !final ||
 		strings.Contains(s, "Unable to create") && strings.Contains(s, ".lock") ||
 		strings.Contains(s, "could not lock config file") ||
-		strings.Contains(s, "failed to read ") && strings.Contains(s, "/worktrees/")
+		strings.Contains(s, "worktrees/") && (strings.Contains(s, "failed to read ") || strings.Contains(s, "bad object "))
 }
 
 // subcommand is the git command in args, after any "-c name=value".

@@ -17,6 +17,8 @@ func TestLockContention(t *testing.T) {
 		{"update-ref", "error: cannot lock ref 'refs/heads/main': Unable to create '/r/.git/refs/heads/main.lock': File exists.", true},
 		{"config", "error: could not lock config file .git/config: File exists", true},
 		{"worktree", "fatal: failed to read .git/worktrees/task-004-x/commondir: Success", true},
+		{"fetch", "fatal: bad object worktrees/task-009-t9/HEAD", true},
+		{"fetch", "fatal: bad object refs/heads/main", false},
 		{"fetch", "error: cannot lock ref 'refs/remotes/origin/main': is at 1111 but expected 2222", true},
 		{"update-ref", "fatal: update_ref failed for ref 'refs/heads/main': cannot lock ref 'refs/heads/main': is at 1111 but expected 2222", false},
 		{"update-ref", "fatal: update_ref failed for ref 'refs/heads/main': cannot lock ref 'refs/heads/main': unable to resolve reference 'refs/heads/main'", false},
