@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -311,5 +312,37 @@ func TestRebaseCleanMovesBranchOntoBase(t *testing.T) {
 	}
 	if n := Drift(gitx.In(f.repo), f.c1, c2); n != 1 {
 		t.Errorf("Drift = %d, want 1", n)
+	}
+}
+
+// Concurrent claims all find main behind origin and fast-forward it at
+// once; every one of them must get origin's main as its base, whether main
+// is checked out (merge --ff-only) or not (compare-and-swap update-ref).
+func TestBaseBehindConcurrently(t *testing.T) {
+	for _, checkedOut := range []bool{true, false} {
+		f := newFixture(t)
+		if !checkedOut {
+			git(t, f.repo, "switch", "-q", "-c", "experiment")
+		}
+		c2 := f.pushFromElsewhere(t, "g.txt", "two\n")
+		const n = 8
+		var wg sync.WaitGroup
+		bases, failures := make([]string, n), make([]error, n)
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				bases[i], failures[i] = f.main().Base()
+			}()
+		}
+		wg.Wait()
+		for i := 0; i < n; i++ {
+			if failures[i] != nil || bases[i] != c2 {
+				t.Errorf("checked out %v: Base() #%d = %q, %v; want %s", checkedOut, i, bases[i], failures[i], c2)
+			}
+		}
+		if got := f.rev(t, "main"); got != c2 {
+			t.Errorf("checked out %v: main = %s, want %s", checkedOut, got, c2)
+		}
 	}
 }
