@@ -38,6 +38,25 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 	return p, g, nil
 }
 
+// diffBase is where the task's own changes start: base_sha, or a newer
+// main the worker has since rebased onto or merged, as approve's conflict
+// message tells them to. Diffing from base_sha would then charge the task
+// with everything main gained meanwhile (other tasks' files, their added
+// lines). base_sha itself is never rewritten (PRD 11.6).
+func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
+	base := t.BaseSHA()
+	for _, ref := range []string{"refs/heads/" + w.Config.MainBranch, "refs/remotes/" + w.Config.Remote + "/" + w.Config.MainBranch} {
+		mb, err := g.Run("merge-base", ref, head)
+		if err != nil || mb == base {
+			continue
+		}
+		if newer, err := g.Test("merge-base", "--is-ancestor", base, mb); err == nil && newer {
+			base = mb
+		}
+	}
+	return base
+}
+
 // diffGates runs the scope and stub gates over base..head.
 func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
 	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
