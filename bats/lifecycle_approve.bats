@@ -37,7 +37,8 @@ setup() {
 	[ "$(git rev-parse task-002-jump-far)" = "$sha" ]
 	[ "$(git -C "$WT" rev-parse HEAD)" = "$sha" ]
 	gitdir=$(git -C "$WT" rev-parse --git-dir)
-	[ ! -e "$gitdir/rebase-merge" ] && [ ! -e "$gitdir/rebase-apply" ]
+	[ ! -e "$gitdir/rebase-merge" ]
+	[ ! -e "$gitdir/rebase-apply" ]
 	[ -z "$(git -C "$WT" status --porcelain)" ]
 	[ -z "$(git status --porcelain)" ]
 	[ -z "$(locks)" ]
