@@ -96,7 +96,10 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 	var results []gate.RunResult
 	var vs gate.Violations
 	stamp := now.UTC().Format("20060102T150405Z")
-	for _, c := range []struct{ name, cmd string }{{"build", w.Config.BuildCommand}, {"verify", t.Str(task.KeyVerify)}} {
+	for _, c := range []struct{ name, cmd, key string }{
+		{"build", w.Config.BuildCommand, "build_command in " + w.Rel(filepath.Join(w.Dir, workflow.ConfigName))},
+		{"verify", t.Str(task.KeyVerify), "verify in the task file"},
+	} {
 		if strings.TrimSpace(c.cmd) == "" {
 			continue
 		}
@@ -104,7 +107,7 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 		env := []string{"BURL_TASK=" + t.ID(), "BURL_BASE_SHA=" + t.BaseSHA()}
 		res, err := gate.RunCommand(context.Background(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
 		if err != nil {
-			return nil, nil, errs.New(errs.User, "running %s_command %q: %v", c.name, c.cmd, err)
+			return nil, nil, errs.New(errs.User, "running %q (%s): %v", c.cmd, c.key, err)
 		}
 		res.LogPath = w.Rel(res.LogPath)
 		results = append(results, res)
