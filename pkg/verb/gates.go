@@ -95,7 +95,10 @@ func gateError(verb, id string, vs gate.Violations) error {
 func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) ([]gate.RunResult, gate.Violations, error) {
 	var results []gate.RunResult
 	var vs gate.Violations
-	stamp := now.UTC().Format("20060102T150405Z")
+	// Milliseconds: a validate and the approve after it often start in
+	// the same second, and the later run must not overwrite the log the
+	// earlier QA report points to.
+	stamp := now.UTC().Format("20060102T150405.000Z")
 	for _, c := range []struct{ name, cmd, key string }{
 		{"build", w.Config.BuildCommand, "build_command in " + w.Rel(filepath.Join(w.Dir, workflow.ConfigName))},
 		{"verify", t.Str(task.KeyVerify), "verify in the task file"},
