@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/burl-dev/burl/hooks"
+	"github.com/burl-dev/burl"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
@@ -167,7 +167,7 @@ func TestInstallChainsForeignHookAndUninstallRestoresIt(t *testing.T) {
 	if rep.Hooks[0].Did != "chained" || rep.Hooks[1].Did != "installed" {
 		t.Errorf("install did %+v", rep.Hooks)
 	}
-	shim, _ := hooks.Files.ReadFile("commit-msg")
+	shim, _ := burl.Hooks.ReadFile("hooks/commit-msg")
 	if got, _ := os.ReadFile(foreign); !bytes.Equal(got, shim) {
 		t.Errorf("commit-msg is not burl's shim")
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/burl-dev/burl/hooks"
+	"github.com/burl-dev/burl"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -184,7 +184,7 @@ func Install(dir string, force bool) (*Report, error) {
 }
 
 func install(s Status) (Action, error) {
-	shim, err := hooks.Files.ReadFile(s.Name)
+	shim, err := burl.Hooks.ReadFile("hooks/" + s.Name)
 	if err != nil {
 		return Action{}, err
 	}
