@@ -13,7 +13,7 @@ func init() { register("hooks", func() cli.Command { return &hooksCmd{} }) }
 
 type hooksCmd struct {
 	cli.JSONFlag
-	Force bool `long:"force" description:"install: chain the current hook even when a hook chained by an earlier install is still there (that one is kept as <hook>.burl-chained.<n>, no longer run)"`
+	Force bool `long:"force" description:"With install: chain the current hook even when one chained by an earlier install is still there (that one is kept, no longer run, as <hook>.burl-chained.<n>)"`
 }
 
 type hooksOut struct{ *hook.Report }
