@@ -2,7 +2,7 @@
 # Hook overhead: the same commit with burl's commit-msg hook and with
 # --no-verify, on a non-task branch and on a task branch staging a 1,000-line
 # change; then a push of that task branch with and without pre-push. Needs
-# hyperfine and git-burl on PATH. Prints hyperfine's table and the medians.
+# hyperfine and git-burl on PATH. Prints hyperfine's table, then medians and minimums.
 #   contrib/bench/hooks.sh [RUNS]
 set -eu
 runs=${1:-100}
@@ -58,9 +58,9 @@ hyperfine -N --warmup 3 --runs "$runs" --export-json "$tmp/push-task.json" \
 	-n 'task: push --no-verify' "git push -q --no-verify origin $branch"
 
 echo
-echo "medians (ms):"
+echo "median and min (ms); on a busy machine the min is the steadier figure:"
 for f in commit-main commit-task push-task; do
-	# hyperfine's JSON: "command": "...", then "median": seconds.
-	sed -n 's/.*"command": "\(.*\)",/\1/p; s/.*"median": \([0-9.e-]*\),/\1/p' "$tmp/$f.json" |
-		paste - - | awk -F'\t' '{ printf "  %-40s %7.2f\n", $1, $2 * 1000 }'
+	# hyperfine's JSON: "command": "...", then "median" and "min" in seconds.
+	sed -n 's/.*"command": "\(.*\)",/\1/p; s/.*"median": \([0-9.e-]*\),/\1/p; s/.*"min": \([0-9.e-]*\),/\1/p' "$tmp/$f.json" |
+		paste - - - | awk -F'\t' '{ printf "  %-40s %7.2f %7.2f\n", $1, $2 * 1000, $3 * 1000 }'
 done
