@@ -160,26 +160,40 @@ func short(sha string) string {
 // the message there.
 const scissors = "------------------------ >8 ------------------------"
 
-// AddTrailer adds "Burl-Task: <id>" to the commit message in file unless a
-// Burl-Task trailer is already there. An empty message is left alone: git
-// aborts such a commit after the hook, and the trailer alone would turn it
-// into a real one.
-func AddTrailer(g gitx.Git, file, id string) error {
+// WithTrailer returns the commit message in file with "Burl-Task: <id>"
+// added, or nil when the file should stay as it is: a Burl-Task trailer is
+// already there, or the message is empty (git aborts such a commit after the
+// hook, and the trailer alone would turn it into a real one). It only reads
+// the file, so the hook can prepare the message while the gates run and
+// write it only if they pass.
+func WithTrailer(g gitx.Git, file, id string) ([]byte, error) {
 	msg, err := os.ReadFile(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if i := bytes.Index(msg, []byte(scissors)); i >= 0 {
-		msg = msg[:bytes.LastIndexByte(msg[:i], '\n')+1]
+	body := msg
+	if i := bytes.Index(body, []byte(scissors)); i >= 0 {
+		body = body[:bytes.LastIndexByte(body[:i], '\n')+1]
 	}
-	// stripspace drops comments the way commit will (core.commentChar).
-	text, err := g.RunInput(msg, "stripspace", "--strip-comments")
+	// stripspace drops comments the way commit will (core.commentChar);
+	// it runs beside interpret-trailers, as this is on every task commit.
+	var text []byte
+	var serr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		text, serr = g.RunInput(body, "stripspace", "--strip-comments")
+	}()
+	out, err := g.RunInput(msg, "interpret-trailers", "--if-exists", "doNothing", "--trailer", TrailerKey+": "+id)
+	<-done
+	if serr != nil {
+		return nil, serr
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if len(bytes.TrimSpace(text)) == 0 {
-		return nil
+	if len(bytes.TrimSpace(text)) == 0 || bytes.Equal(out, msg) {
+		return nil, nil
 	}
-	_, err = g.Run("interpret-trailers", "--in-place", "--if-exists", "doNothing", "--trailer", TrailerKey+": "+id, file)
-	return err
+	return out, nil
 }

@@ -68,7 +68,7 @@ func TestParsePush(t *testing.T) {
 	}
 }
 
-func TestAddTrailer(t *testing.T) {
+func TestWithTrailer(t *testing.T) {
 	dir := newRepo(t)
 	g := gitx.In(dir)
 	write := func(msg string) string {
@@ -95,11 +95,18 @@ func TestAddTrailer(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := write(c.in)
-			if err := AddTrailer(g, p, "TASK-001"); err != nil {
+			got, err := WithTrailer(g, p, "TASK-001")
+			if err != nil {
 				t.Fatal(err)
 			}
-			if got := read(p); got != c.want {
+			if got == nil {
+				got = []byte(read(p))
+			}
+			if string(got) != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
+			}
+			if read(p) != c.in {
+				t.Errorf("WithTrailer changed the file")
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -55,15 +56,30 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	// for `commit <paths>`), possibly as a relative path: running git here,
 	// with that environment inherited, makes --cached see exactly that.
 	g := gitx.In(ctx.Dir)
+	// The trailered message is prepared while the gates run, and written
+	// only if they pass: every task commit waits for this hook.
+	var msg []byte
+	var merr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		msg, merr = hook.WithTrailer(g, file, e.ID)
+	}()
 	vs, err := gatesOver(w, e.Task, g, "--cached")
+	<-done
 	if err != nil {
 		return nil, err
 	}
 	if len(vs) > 0 {
 		return nil, gateError("commit to", e.ID, vs)
 	}
-	if err := hook.AddTrailer(g, file, e.ID); err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
+	}
+	if msg != nil {
+		if err := fsx.WriteFile(file, msg); err != nil {
+			return nil, err
+		}
 	}
 	out.Checked = append(out.Checked, e.ID)
 	return out, nil
