@@ -59,11 +59,17 @@ func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) strin
 
 // diffGates runs the scope and stub gates over base..head.
 func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
+	return gatesOver(w, t, g, base+".."+head)
+}
+
+// gatesOver runs the scope and stub gates over the diff that `git diff
+// <rangeArgs>` shows: a range, or --cached for what is about to be committed.
+func gatesOver(w *workflow.Workflow, t *task.Task, g gitx.Git, rangeArgs ...string) (gate.Violations, error) {
 	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
 	if err != nil {
 		return nil, errs.New(errs.User, "stub_patterns in %s: %v", w.Rel(filepath.Join(w.Dir, workflow.ConfigName)), err)
 	}
-	return gate.CheckDiff(g, []string{base + ".." + head}, scopeOf(t), stubs)
+	return gate.CheckDiff(g, rangeArgs, scopeOf(t), stubs)
 }
 
 // gateError is the exit-2 failure carrying the violations.
