@@ -118,13 +118,15 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 			if e.Task.BaseSHA() == "" {
 				return nil, errs.New(errs.User, "%s has no base_sha, so its pushed commits cannot be checked", e.ID).WithFix("git burl doctor")
 			}
-			vs, err := diffGates(w, e.Task, gitx.In(ctx.Dir), e.Task.BaseSHA(), r.LocalSHA)
+			g := gitx.In(ctx.Dir)
+			base := diffBase(w, e.Task, g, r.LocalSHA)
+			vs, err := diffGates(w, e.Task, g, base, r.LocalSHA)
 			if err != nil {
 				return nil, err
 			}
 			out.Checked = append(out.Checked, e.ID)
 			if len(vs) > 0 {
-				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: e.Task.BaseSHA(), Head: r.LocalSHA, Violations: vs})
+				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
 				var ge *errs.Error
 				if errors.As(gateError("push", e.ID, vs), &ge) {
 					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))

@@ -138,8 +138,8 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		return res.Commit, tx.PushRefs, nil
 	})
 	if err != nil {
-		var lost *LostError
-		if !tx.moved || errors.As(err, &lost) {
+		var undone interface{ Undone() bool }
+		if !tx.moved || errors.As(err, &undone) {
 			err = tx.rollback(err)
 		}
 		return fail(err)
