@@ -156,7 +156,12 @@ func (s Status) Describe() string {
 	if s.Unreadable {
 		return fmt.Sprintf("unreadable lock file, %s old", humanAge(s.Age))
 	}
-	d := fmt.Sprintf("created %s ago by %s@%s (pid %d, %s)", humanAge(s.Age), s.Info.Owner, s.Info.Host, s.Info.PID, s.Info.Action)
+	// The owner is usually user@host already; name the host only when not.
+	owner := s.Info.Owner
+	if !strings.HasSuffix(owner, "@"+s.Info.Host) {
+		owner += " on " + s.Info.Host
+	}
+	d := fmt.Sprintf("created %s ago by %s (pid %d, %s)", humanAge(s.Age), owner, s.Info.PID, s.Info.Action)
 	if s.Dead {
 		d += "; that process is no longer running"
 	} else if s.Stale {

@@ -33,10 +33,17 @@ type approveOut struct {
 	// Recovered: the work was already in main (an approve interrupted after
 	// it advanced main); this approve only finished the bookkeeping.
 	Recovered bool `json:"recovered"`
-	entry     workflow.Entry
+	// AlreadyDone: the task was DONE before this approve, which only
+	// finished its cleanup (merged_sha is then empty).
+	AlreadyDone bool `json:"already_done"`
+	entry       workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
+	if o.AlreadyDone {
+		fmt.Fprintf(w, "%s is already DONE; removed what was left of its worktree and branch\n", o.entry.ID)
+		return
+	}
 	if o.Recovered {
 		fmt.Fprintf(w, "Approved %s: its work was already in %s at %s (an interrupted approve is finished now)\nQA → DONE\n", o.entry.ID, o.Main, shortSHA(o.Merged))
 		return
@@ -77,7 +84,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
 		cleanup(w, e.Task)
-		return approveOut{Task: taskObject(w, *e), Merged: e.Task.Str(task.KeySubmittedSHA), Main: w.Config.MainBranch, Recovered: true, entry: *e}, nil
+		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	}
 	a := &approval{}
 	// A closure: integrate sets mainLock later.
