@@ -32,7 +32,7 @@ now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 	assert_success
 	assert_output_contains ".burl/.workflow/locks/TASK-001.lock  created"
 	[[ "$(grep TASK-001.lock <<<"$output")" == *"(pid "*", claim); that process is no longer running"* ]]
-	[[ "$(grep TASK-009.lock <<<"$output")" == *"by agent-7 on $(uname -n) (pid $$, submit); stale"* ]]
+	[[ "$(grep TASK-009.lock <<<"$output")" == *"by agent-7@$(uname -n) (pid $$, submit); stale"* ]]
 	[[ "$(grep claim.lock <<<"$output")" != *"stale"* ]]
 	[[ "$(grep claim.lock <<<"$output")" != *"no longer running"* ]]
 

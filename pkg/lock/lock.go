@@ -156,10 +156,11 @@ func (s Status) Describe() string {
 	if s.Unreadable {
 		return fmt.Sprintf("unreadable lock file, %s old", humanAge(s.Age))
 	}
-	// The owner is usually user@host already; name the host only when not.
+	// PRD 16 writes owner@HOST; an owner that is user@host already (the
+	// default actor) is not given its host twice.
 	owner := s.Info.Owner
-	if !strings.HasSuffix(owner, "@"+s.Info.Host) {
-		owner += " on " + s.Info.Host
+	if !strings.Contains(owner, "@") {
+		owner += "@" + s.Info.Host
 	}
 	d := fmt.Sprintf("created %s ago by %s (pid %d, %s)", humanAge(s.Age), owner, s.Info.PID, s.Info.Action)
 	if s.Dead {
