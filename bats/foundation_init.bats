@@ -95,7 +95,7 @@ load foundation
 
 	run git burl init
 	assert_success
-	assert_output_contains "Committed .burl/.workflow/config.yaml (an earlier init was interrupted"
+	assert_output_contains "committing .burl/.workflow/config.yaml, left uncommitted by an interrupted init"
 	git -C .burl ls-files --error-unmatch .workflow/config.yaml .workflow/.gitignore .workflow/READY/.gitkeep >/dev/null
 	[ -z "$(git -C .burl status --porcelain)" ]
 

@@ -37,7 +37,8 @@ setup() {
 	[ "$(git rev-parse task-002-jump-far)" = "$sha" ]
 	[ "$(git -C "$WT" rev-parse HEAD)" = "$sha" ]
 	gitdir=$(git -C "$WT" rev-parse --git-dir)
-	[ ! -e "$gitdir/rebase-merge" ] && [ ! -e "$gitdir/rebase-apply" ]
+	[ ! -e "$gitdir/rebase-merge" ]
+	[ ! -e "$gitdir/rebase-apply" ]
 	[ -z "$(git -C "$WT" status --porcelain)" ]
 	[ -z "$(git status --porcelain)" ]
 	[ -z "$(locks)" ]
@@ -51,6 +52,39 @@ setup() {
 	assert_failure 3
 	[ "$(printf '%s\n' "$output" | sed 's/qa_attempts [0-9]*/qa_attempts N/')" = "$(printf '%s\n' "$first" | sed 's/qa_attempts [0-9]*/qa_attempts N/')" ]
 	[ "$(field TASK-002 qa_attempts)" = 2 ]
+}
+
+@test "after a conflict the next worker rebases onto main, resolves, and the task is approved" {
+	set_config conflict_policy ignore
+	git burl add "Jump high" --affects src/jump.go --affects docs/jump.md >/dev/null
+	git burl add "Jump far" --affects src/jump.go >/dev/null
+	WA=$(claim_wt TASK-001)
+	(cd "$WA" && commit_file docs/jump.md "# Jumping" && commit_file src/jump.go "$(jump_go 'println("high")')")
+	git burl submit TASK-001 >/dev/null
+	WB=$(submitted TASK-002 src/jump.go "$(jump_go 'println("far")')")
+	git burl approve TASK-001 >/dev/null
+	run git burl approve TASK-002
+	assert_failure 3
+
+	# What the fix line says: claim, rebase onto main, resolve, continue.
+	[ "$(claim_wt TASK-002)" = "$WB" ]
+	cd "$WB"
+	run git rebase main
+	[ "$status" -ne 0 ]
+	printf '%s\n' "$(jump_go 'println("high", "far")')" >src/jump.go
+	git add src/jump.go
+	GIT_EDITOR=true git rebase --continue >/dev/null 2>&1
+	run git burl submit
+	assert_success
+	run git burl validate TASK-002
+	assert_success
+	assert_output_contains "scope pass, stubs pass"
+	cd "$REPO"
+	run git burl approve TASK-002
+	assert_success
+	[ "$(bucket_of TASK-002)" = DONE ]
+	grep -q 'println("high", "far")' src/jump.go
+	[ -z "$(git rev-list --merges main)" ]
 }
 
 @test "approve refuses a task branch that moved after submit" {

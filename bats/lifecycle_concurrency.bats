@@ -9,15 +9,26 @@ setup() {
 
 # race ROUND TASKS: a fresh repository with TASKS READY tasks and 16
 # concurrent `git burl claim`; checks every invariant a user relies on.
+# Round 1 uses the claim lock, later rounds do not; from round 2 on, origin's
+# main is a commit ahead, so every claimer races to fast-forward local main
+# (checked out in round 2, checked out nowhere in round 3).
 race() {
 	local round=$1 ntasks=$2 claimers=16 i pid
-	rm -rf "$BATS_TEST_TMPDIR/origin.git" "$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/round"
+	rm -rf "$BATS_TEST_TMPDIR/origin.git" "$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/round" "$BATS_TEST_TMPDIR/other"
 	cd "$BATS_TEST_TMPDIR" && new_burl_repo
 	set_config max_parallel 0
 	[ "$round" -eq 1 ] || set_config use_global_claim_lock false
 	for i in $(seq 1 "$ntasks"); do
 		git burl add "Task $i" --affects "file$i.txt" >/dev/null
 	done
+	local base
+	base=$(git rev-parse main)
+	if [ "$round" -ge 2 ]; then
+		clone_repo "$BATS_TEST_TMPDIR/other"
+		(cd "$BATS_TEST_TMPDIR/other" && commit_file elsewhere.txt "pushed from another clone" && git push -q origin main)
+		base=$(git ls-remote origin refs/heads/main | cut -f1)
+	fi
+	[ "$round" -ne 3 ] || git switch -q -c experiment
 
 	mkdir "$BATS_TEST_TMPDIR/round"
 	local pids=()
@@ -75,6 +86,12 @@ race() {
 	[ "$(grep -c '"action":"claim"' "$REPO/.burl/.workflow/events/events.ndjson")" -eq "$wins" ]
 	[ -z "$(locks)" ]
 	[ -z "$(git -C "$REPO/.burl" status --porcelain)" ]
+	# Everyone started from origin's main, and local main caught up with it.
+	[ "$(git rev-parse main)" = "$base" ]
+	for i in $doing; do
+		[ "$(field "$i" base_sha)" = "$base" ]
+	done
+	[ -z "$(git status --porcelain)" ]
 	if [ "$ntasks" -lt "$claimers" ]; then
 		[ "$wins" -eq "$ntasks" ]
 	fi

@@ -154,6 +154,27 @@ setup() {
 	[ "$(bucket_of TASK-002)" = DOING ]
 }
 
+@test "claim beyond max_parallel exits 4 naming the cap; submit frees the slot" {
+	set_config max_parallel 1
+	git burl add "One" --affects one.txt >/dev/null
+	git burl add "Two" --affects two.txt >/dev/null
+	WT=$(claim_wt)
+
+	run git burl claim
+	assert_failure 4
+	assert_output_contains "max_parallel is 1 and 1 tasks are in DOING"
+	run git burl claim TASK-002
+	assert_failure 4
+	[ "$(bucket_of TASK-002)" = READY ]
+	[ "$(task_branches)" = task-001-one ]
+
+	(cd "$WT" && commit_file one.txt "1")
+	git burl submit TASK-001 >/dev/null
+	run git burl claim
+	assert_success
+	assert_output_contains "Claimed TASK-002"
+}
+
 @test "claim with nothing claimable exits 1" {
 	run git burl claim
 	assert_failure 1

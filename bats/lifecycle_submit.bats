@@ -32,7 +32,7 @@ setup() {
 @test "submit refuses a branch with no commits since base_sha" {
 	run git burl submit TASK-001
 	assert_failure 1
-	assert_output_contains "no commits since base_sha"
+	assert_output_contains "no commits of its own"
 	assert_output_contains "task-001-jump"
 	[ "$(bucket_of TASK-001)" = DOING ]
 }

@@ -31,6 +31,13 @@ setup() {
 	[ -z "$(git -C .burl status --porcelain)" ]
 	run git burl log --task TASK-001 --action validate
 	assert_output_contains "result=pass"
+
+	# approve builds again, usually within the same second: its log must
+	# not replace the one the validate report points to.
+	run git burl approve TASK-001
+	assert_success
+	logs=("$REPO"/.burl/.workflow/logs/TASK-001/*-build.log)
+	[ "${#logs[@]}" -eq 2 ]
 }
 
 @test "validate with a failing build exits 2, keeps the task in QA and puts the output tail in the QA Report" {

@@ -134,9 +134,20 @@ crash() {
 	for step in rebase commit; do
 		crash approve $step DONE dead_lock git burl approve TASK-001
 	done
-	for step in merge cleanup prepare; do
+	for step in merge prepare; do
 		crash approve $step DONE interrupted_approve git burl approve TASK-001
 	done
+	# Cleanup comes after DONE is committed: a crash there leaves nothing
+	# to repair, and approving again is a no-op that exits 0.
+	CASE=approve:cleanup
+	restore
+	run env BURL_CRASH_AFTER=approve:cleanup git burl approve TASK-001
+	[ "$status" -eq 137 ] || fail "expected the command to be killed (exit 137), got $status"
+	[ "$(bucket_of TASK-001)" = DONE ] || fail "not DONE after a crash in cleanup"
+	run git burl doctor
+	[ "$status" -eq 0 ] || fail "doctor after a crash in cleanup: exit $status"
+	run git burl approve TASK-001
+	[ "$status" -eq 0 ] || fail "approving a DONE task again: exit $status"
 	crash approve write DONE bucket_mismatch git burl approve TASK-001
 	crash approve move DONE uncommitted_change git burl approve TASK-001
 	crash approve log DONE uncommitted_change git burl approve TASK-001

@@ -50,7 +50,7 @@ claim_loop() {
 
 @test "four clones claiming 40 tasks through one remote never claim a task twice (3 rounds)" {
 	for round in 1 2 3; do
-		rm -rf "$BATS_TEST_TMPDIR"/*
+		cd / && rm -rf "${BATS_TEST_TMPDIR:?}"/*
 		remote_setup 40
 		pids=()
 		for c in a b c d; do
@@ -124,29 +124,48 @@ claim_loop() {
 	[ "$(printf '%s\n' "$output" | grep -c '^burl: claim ')" -eq 6 ]
 }
 
-@test "a rejected push is retried and the claim lands once" {
+@test "a push that loses a race at the remote is redone and the claim lands once" {
 	remote_setup 2
-	# The remote refuses the first push it sees, as if another machine had
-	# moved the branch in between.
+	# Between our fetch and our push, "another machine" moves the workflow
+	# branch on origin (the hook commits on top of it once), so our push
+	# fails to update the ref exactly as a lost race does.
 	cat >"$ORIGIN/hooks/pre-receive" <<'HOOK'
 #!/bin/sh
-if [ ! -e "$GIT_DIR/refused-once" ]; then
-	touch "$GIT_DIR/refused-once"
-	echo "refusing the first push" >&2
-	exit 1
+if [ ! -e "$GIT_DIR/raced-once" ]; then
+	touch "$GIT_DIR/raced-once"
+	unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+	c=$(git commit-tree "refs/heads/burl^{tree}" -p refs/heads/burl -m "burl: another machine")
+	git update-ref refs/heads/burl "$c"
 fi
 HOOK
 	chmod +x "$ORIGIN/hooks/pre-receive"
 	cd "$R/b"
 	run git burl claim TASK-001
 	assert_success
-	[ -e "$ORIGIN/refused-once" ]
+	[ -e "$ORIGIN/raced-once" ]
 	[ "$(origin_count DOING)" -eq 1 ]
 	run git --git-dir="$ORIGIN" log --format=%s burl
 	[ "$(printf '%s\n' "$output" | grep -c '^burl: claim TASK-001')" -eq 1 ]
-	# Locally too, one claim commit and one claim event.
+	# The redo was built on the other machine's commit: nothing of it is lost.
+	printf '%s\n' "$output" | grep -qx "burl: another machine"
 	[ "$(git log --format=%s burl | grep -c '^burl: claim TASK-001')" -eq 1 ]
 	[ "$(grep -c '"action":"claim"' .burl/.workflow/events/events.ndjson)" -eq 1 ]
+}
+
+@test "a push the remote refuses on purpose exits 3 at once and leaves nothing behind" {
+	remote_setup 1
+	printf '#!/bin/sh\necho "policy: no pushes today" >&2\nexit 1\n' >"$ORIGIN/hooks/pre-receive"
+	chmod +x "$ORIGIN/hooks/pre-receive"
+	cd "$R/b"
+	before=$(git rev-parse burl)
+	run git burl claim TASK-001
+	assert_failure 3
+	assert_output_contains "pre-receive hook declined"
+	[ "$(git rev-parse burl)" = "$before" ]
+	[ -e .burl/.workflow/READY/TASK-001-task-1.md ]
+	[ -z "$(git for-each-ref 'refs/heads/task-001-*')" ]
+	[ ! -d .worktrees/task-001-task-1 ]
+	[ -z "$(git -C .burl status --porcelain)" ]
 }
 
 @test "a claim that loses to another machine undoes its branch and worktree and exits 4" {

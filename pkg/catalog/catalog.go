@@ -26,7 +26,7 @@ var Verbs = []Verb{
 	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
 	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
-	{"lock", "list | clear NAME --force", "List locks, or clear one left behind by a dead process"},
+	{"lock", "list | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},
 	{"clean", "[--yes] [--force]", "Remove worktrees and branches of DONE tasks and orphans"},
 	{"sync", "[--pull | --push]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},

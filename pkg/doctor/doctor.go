@@ -152,6 +152,12 @@ func (c *checker) load() error {
 	}
 	c.byID = map[string][]workflow.Entry{}
 	for _, e := range entries {
+		if e.ID == "" {
+			// A stray file in a bucket: no task to group it with.
+			c.add(Finding{Kind: MalformedTask, Path: c.w.Rel(e.Path), Message: e.Err.Error(),
+				Fix: "rename it to TASK-<n>-<slug>.md, or move it out of the bucket"})
+			continue
+		}
 		if _, seen := c.byID[e.ID]; !seen {
 			c.ids = append(c.ids, e.ID)
 		}

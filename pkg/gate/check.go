@@ -3,7 +3,6 @@ package gate
 import (
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/burl-dev/burl/pkg/gitx"
 )
@@ -29,40 +28,25 @@ func (vs Violations) HumanLines() []string {
 
 // CheckDiff runs the scope and stub gates over one diff: rangeArgs is what
 // follows `git diff` ("base..head", or "--cached" for the index against
-// HEAD). The two git processes run concurrently and both outputs are
-// streamed, so a huge change costs what git diff itself costs.
+// HEAD). One streamed `git diff -U0 -M` feeds both gates, so a huge change
+// costs what git diff itself costs, and a hook pays for one git process.
 func CheckDiff(g gitx.Git, rangeArgs []string, scope Scope, stubs *StubScanner) (Violations, error) {
+	if stubs == nil {
+		stubs = &StubScanner{}
+	}
 	var (
-		wg                sync.WaitGroup
-		changes           []Change
-		stubV             []Violation
-		scopeErr, stubErr error
+		changes []Change
+		stubV   []Violation
 	)
-	common := []string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-relative", "-M"}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		args := append(append(append([]string{}, common...), "--name-status", "-z"), rangeArgs...)
-		scopeErr = g.Stream(func(r io.Reader) error {
-			var err error
-			changes, err = ParseNameStatus(r)
-			return err
-		}, args...)
-	}()
-	if stubs != nil {
-		args := append(append(append([]string{}, common...), "-U0", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"), rangeArgs...)
-		stubErr = g.Stream(func(r io.Reader) error {
-			var err error
-			stubV, err = stubs.Scan(r)
-			return err
-		}, args...)
-	}
-	wg.Wait()
-	if scopeErr != nil {
-		return nil, scopeErr
-	}
-	if stubErr != nil {
-		return nil, stubErr
+	args := append([]string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-relative", "-M",
+		"-U0", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}, rangeArgs...)
+	err := g.Stream(func(r io.Reader) error {
+		var err error
+		stubV, changes, err = stubs.ScanDiff(r)
+		return err
+	}, args...)
+	if err != nil {
+		return nil, err
 	}
 	out := Violations(CheckScope(scope, changes))
 	return append(out, stubV...), nil

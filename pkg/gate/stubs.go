@@ -224,6 +224,15 @@ const readBufSize = 64 << 10
 // grammar is an error, never a silent pass: a gate must not be defeated by
 // output it misread.
 func (s *StubScanner) Scan(r io.Reader) ([]Violation, error) {
+	vs, _, err := s.ScanDiff(r)
+	return vs, err
+}
+
+// ScanDiff is Scan that also returns the files the diff touches, as
+// ParseNameStatus would from `git diff --name-status -M` over the same
+// range: one git process then feeds both the stub and the scope gate.
+// A file section whose path cannot be determined is an error.
+func (s *StubScanner) ScanDiff(r io.Reader) ([]Violation, []Change, error) {
 	d := diffReader{s: s, br: bufio.NewReaderSize(r, readBufSize)}
 	for {
 		line, err := d.readLine()
@@ -231,7 +240,7 @@ func (s *StubScanner) Scan(r io.Reader) ([]Violation, error) {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return nil, err
+			return nil, nil, err
 		}
 		d.lineNo++
 		var perr error
@@ -241,16 +250,19 @@ func (s *StubScanner) Scan(r io.Reader) ([]Violation, error) {
 			perr = d.headerLine(line)
 		}
 		if perr != nil {
-			return nil, fmt.Errorf("diff line %d: %w", d.lineNo, perr)
+			return nil, nil, fmt.Errorf("diff line %d: %w", d.lineNo, perr)
 		}
 		if err == io.EOF {
 			break
 		}
 	}
 	if d.oldLeft > 0 || d.newLeft > 0 {
-		return nil, fmt.Errorf("diff line %d: input ends inside a hunk (%d old and %d new lines missing)", d.lineNo, d.oldLeft, d.newLeft)
+		return nil, nil, fmt.Errorf("diff line %d: input ends inside a hunk (%d old and %d new lines missing)", d.lineNo, d.oldLeft, d.newLeft)
 	}
-	return d.out, nil
+	if err := d.endFile(); err != nil {
+		return nil, nil, fmt.Errorf("diff line %d: %w", d.lineNo, err)
+	}
+	return d.out, d.changes, nil
 }
 
 // diffReader is the state of one Scan.
@@ -269,6 +281,63 @@ type diffReader struct {
 	newLine          int // new-file line number of the next added or context line
 
 	out []Violation
+
+	// The current file section, for the scope gate: its status and its
+	// old and new paths, from whichever headers name them.
+	inFile           bool
+	status           byte
+	oldPath, newPath string
+	changes          []Change
+}
+
+// endFile records the change of the file section just read.
+func (d *diffReader) endFile() error {
+	if !d.inFile {
+		return nil
+	}
+	d.inFile = false
+	c := Change{Status: d.status, Path: d.newPath}
+	switch d.status {
+	case 'D':
+		c.Path = d.oldPath
+	case 'R', 'C':
+		c.OldPath = d.oldPath
+		if c.OldPath == "" {
+			return errors.New("a rename or copy without its source path")
+		}
+	}
+	if c.Path == "" {
+		return errors.New("a diff section that names no file")
+	}
+	d.changes = append(d.changes, c)
+	return nil
+}
+
+// gitLinePaths reads the paths of "diff --git a/X b/Y" when they can be
+// told apart: quoted, or the same on both sides (mode-only and binary
+// changes, which have no ---/+++ lines). Otherwise later headers name them.
+func gitLinePaths(rest []byte) (string, string) {
+	if len(rest) > 0 && rest[0] == '"' {
+		a, tail, err := scanQuoted(rest)
+		if err != nil || len(tail) < 2 || tail[0] != ' ' {
+			return "", ""
+		}
+		b, err := unquotePath(tail[1:])
+		if err != nil {
+			return "", ""
+		}
+		return strings.TrimPrefix(a, "a/"), strings.TrimPrefix(b, "b/")
+	}
+	// "a/X b/X": the same X on both sides, so the split is in the middle.
+	n := len(rest)
+	if n < 7 || n%2 == 0 || rest[n/2] != ' ' {
+		return "", ""
+	}
+	a, b := rest[:n/2], rest[n/2+1:]
+	if !bytes.HasPrefix(a, []byte("a/")) || !bytes.HasPrefix(b, []byte("b/")) || !bytes.Equal(a[2:], b[2:]) {
+		return "", ""
+	}
+	return string(b[2:]), string(b[2:])
 }
 
 // readLine returns the next line without its \n, or nil and io.EOF at the
@@ -382,7 +451,45 @@ func (d *diffReader) headerLine(line []byte) error {
 	line = trimCR(line)
 	switch {
 	case bytes.HasPrefix(line, []byte("diff ")):
+		if err := d.endFile(); err != nil {
+			return err
+		}
 		d.file, d.deleted, d.checked = "", false, false
+		d.inFile, d.status = true, 'M'
+		d.oldPath, d.newPath = "", ""
+		if rest, ok := bytes.CutPrefix(line, []byte("diff --git ")); ok {
+			d.oldPath, d.newPath = gitLinePaths(rest)
+		}
+	case bytes.HasPrefix(line, []byte("new file mode ")):
+		d.status = 'A'
+	case bytes.HasPrefix(line, []byte("deleted file mode ")):
+		d.status = 'D'
+	case bytes.HasPrefix(line, []byte("rename from ")), bytes.HasPrefix(line, []byte("copy from ")):
+		d.status = 'R'
+		if line[0] == 'c' {
+			d.status = 'C'
+		}
+		_, name, _ := bytes.Cut(line, []byte(" from "))
+		p, err := unquotePath(name)
+		if err != nil {
+			return err
+		}
+		d.oldPath = p
+	case bytes.HasPrefix(line, []byte("rename to ")), bytes.HasPrefix(line, []byte("copy to ")):
+		_, name, _ := bytes.Cut(line, []byte(" to "))
+		p, err := unquotePath(name)
+		if err != nil {
+			return err
+		}
+		d.newPath = p
+	case bytes.HasPrefix(line, []byte("--- ")):
+		if name := line[4:]; string(name) != "/dev/null" {
+			p, err := unquotePath(name)
+			if err != nil {
+				return err
+			}
+			d.oldPath = strings.TrimPrefix(p, "a/")
+		}
 	case bytes.HasPrefix(line, []byte("+++ ")):
 		name := line[4:]
 		if string(name) == "/dev/null" {
@@ -398,6 +505,7 @@ func (d *diffReader) headerLine(line []byte) error {
 			return errors.New("empty path in +++ line")
 		}
 		d.file, d.deleted, d.checked = p, false, d.s.checks(p)
+		d.newPath = p
 	case bytes.HasPrefix(line, []byte("@@ ")):
 		oldCount, newStart, newCount, ok := parseHunkHeader(line)
 		switch {
@@ -476,19 +584,29 @@ func unquotePath(b []byte) (string, error) {
 	if len(b) == 0 || b[0] != '"' {
 		return string(bytes.TrimSuffix(b, []byte("\t"))), nil
 	}
+	p, tail, err := scanQuoted(b)
+	if err != nil {
+		return "", err
+	}
+	if len(tail) > 0 && string(tail) != "\t" {
+		return "", fmt.Errorf("junk after quoted path: %q", truncate(string(b), 60))
+	}
+	return p, nil
+}
+
+// scanQuoted decodes the C-quoted string at the start of b and returns it
+// with the bytes after its closing quote.
+func scanQuoted(b []byte) (string, []byte, error) {
 	var out []byte
 	for i := 1; i < len(b); i++ {
 		c := b[i]
 		switch c {
 		case '"':
-			if tail := b[i+1:]; len(tail) > 0 && string(tail) != "\t" {
-				return "", fmt.Errorf("junk after quoted path: %q", truncate(string(b), 60))
-			}
-			return string(out), nil
+			return string(out), b[i+1:], nil
 		case '\\':
 			i++
 			if i == len(b) {
-				return "", fmt.Errorf("unterminated quoted path: %q", truncate(string(b), 60))
+				return "", nil, fmt.Errorf("unterminated quoted path: %q", truncate(string(b), 60))
 			}
 			switch e := b[i]; e {
 			case 'a':
@@ -509,18 +627,18 @@ func unquotePath(b []byte) (string, error) {
 				out = append(out, e)
 			case '0', '1', '2', '3':
 				if i+2 >= len(b) || !isOctal(b[i+1]) || !isOctal(b[i+2]) {
-					return "", fmt.Errorf("bad octal escape in quoted path: %q", truncate(string(b), 60))
+					return "", nil, fmt.Errorf("bad octal escape in quoted path: %q", truncate(string(b), 60))
 				}
 				out = append(out, (e-'0')<<6|(b[i+1]-'0')<<3|(b[i+2]-'0'))
 				i += 2
 			default:
-				return "", fmt.Errorf("bad escape \\%c in quoted path: %q", e, truncate(string(b), 60))
+				return "", nil, fmt.Errorf("bad escape \\%c in quoted path: %q", e, truncate(string(b), 60))
 			}
 		default:
 			out = append(out, c)
 		}
 	}
-	return "", fmt.Errorf("unterminated quoted path: %q", truncate(string(b), 60))
+	return "", nil, fmt.Errorf("unterminated quoted path: %q", truncate(string(b), 60))
 }
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }

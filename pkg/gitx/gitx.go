@@ -84,7 +84,7 @@ func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
 	delay := 5 * time.Millisecond
 	for {
 		out, err := g.once(stdin, args)
-		if err == nil || !lockContention(err) || time.Now().After(deadline) {
+		if err == nil || !lockContention(args, err) || time.Now().After(deadline) {
 			return out, err
 		}
 		time.Sleep(delay)
@@ -124,21 +124,42 @@ func wrap(args []string, dir string, err error, stderr string) error {
 }
 
 // lockContention recognises git failing because another git holds a lock,
-// or is half-way through creating a worktree: `git worktree add` writes
-// .git/worktrees/<name>/commondir after creating it, and any git that lists
-// the worktrees meanwhile (another worktree add, branch -D, worktree list)
-// dies with "failed to read .../worktrees/<name>/commondir: Success".
-func lockContention(err error) bool {
+// or is half-way through creating a worktree: `git worktree add` fills in
+// .git/worktrees/<name>/ file by file, and a git that looks at every
+// worktree meanwhile dies on the empty files: "failed to read
+// .../worktrees/<name>/commondir: Success" (worktree add, branch -D,
+// worktree list), "bad object worktrees/<name>/HEAD" (fetch).
+func lockContention(args []string, err error) bool {
 	var ge *Error
 	if !errors.As(err, &ge) {
 		return false
 	}
 	s := ge.Stderr
+	// "cannot lock ref" also reports outcomes no wait can change. A ref that
+	// moved between git's read and its write ("is at X but expected Y") is
+	// worth another run when git read it itself (two fetches updating the
+	// same remote-tracking ref), but not when the caller supplied the old
+	// value: update-ref's compare-and-swap lost for good. Nor is a name
+	// that clashes with an existing ref.
+	final := strings.Contains(s, "reference already exists") || strings.Contains(s, "exists; cannot create") ||
+		subcommand(args) == "update-ref" && (strings.Contains(s, "but expected") || strings.Contains(s, "unable to resolve reference"))
 	return strings.Contains(s, ".lock': File exists") ||
-		strings.Contains(s, "cannot lock ref") ||
+		strings.Contains(s, "cannot lock ref") && !final ||
 		strings.Contains(s, "Unable to create") && strings.Contains(s, ".lock") ||
 		strings.Contains(s, "could not lock config file") ||
-		strings.Contains(s, "failed to read ") && strings.Contains(s, "/worktrees/")
+		strings.Contains(s, "worktrees/") && (strings.Contains(s, "failed to read ") || strings.Contains(s, "bad object "))
+}
+
+// subcommand is the git command in args, after any "-c name=value".
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-c" {
+			i++
+			continue
+		}
+		return args[i]
+	}
+	return ""
 }
 
 // Test runs git and maps exit 0 to true and exit 1 to false (as for

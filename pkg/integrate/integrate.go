@@ -45,7 +45,8 @@ func (m Main) rev(ref string) string {
 // (approvals not pushed) local main is the base; diverged is an error.
 // It returns the base commit.
 func (m Main) Base() (string, error) {
-	local := m.rev("refs/heads/" + m.Branch)
+	localRef := "refs/heads/" + m.Branch
+	local := m.rev(localRef)
 	if !m.HasRemote() {
 		if local == "" {
 			return "", errs.New(errs.User, "main branch %q does not exist", m.Branch).
@@ -61,6 +62,24 @@ func (m Main) Base() (string, error) {
 		return local, nil
 	}
 	remote := m.rev("refs/remotes/" + m.Remote + "/" + m.Branch)
+	// Concurrent claims all find main behind and race to fast-forward it;
+	// the losers find main moved (usually by that same fast-forward) and
+	// judge again from where it is now, rather than fail.
+	for attempt := 1; ; attempt++ {
+		base, err := m.settle(local, remote)
+		if err == nil {
+			return base, nil
+		}
+		now := m.rev(localRef)
+		if now == local || attempt == 3 {
+			return "", err
+		}
+		local = now
+	}
+}
+
+// settle is Base's decision for one reading of local and remote main.
+func (m Main) settle(local, remote string) (string, error) {
 	switch {
 	case remote == "" || remote == local:
 		if local == "" {

@@ -156,7 +156,13 @@ func (s Status) Describe() string {
 	if s.Unreadable {
 		return fmt.Sprintf("unreadable lock file, %s old", humanAge(s.Age))
 	}
-	d := fmt.Sprintf("created %s ago by %s@%s (pid %d, %s)", humanAge(s.Age), s.Info.Owner, s.Info.Host, s.Info.PID, s.Info.Action)
+	// PRD 16 writes owner@HOST; an owner that is user@host already (the
+	// default actor) is not given its host twice.
+	owner := s.Info.Owner
+	if !strings.Contains(owner, "@") {
+		owner += "@" + s.Info.Host
+	}
+	d := fmt.Sprintf("created %s ago by %s (pid %d, %s)", humanAge(s.Age), owner, s.Info.PID, s.Info.Action)
 	if s.Dead {
 		d += "; that process is no longer running"
 	} else if s.Stale {

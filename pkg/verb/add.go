@@ -148,6 +148,11 @@ func create(w *workflow.Workflow, spec task.Spec) (*workflow.Entry, error) {
 			details["attempt"] = attempt
 		}
 		sha, err := w.Event("add", spec.ID, details, "add "+spec.ID+" "+spec.Title, p)
+		if err != nil {
+			// Never leave an uncommitted task file a later commit would sweep in.
+			_ = os.Remove(p)
+			_, _ = w.Repo.Git.Run("-C", w.Repo.Worktree, "reset", "-q", "--", p)
+		}
 		return sha, nil, err
 	})
 	return e, err

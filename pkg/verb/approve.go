@@ -33,10 +33,17 @@ type approveOut struct {
 	// Recovered: the work was already in main (an approve interrupted after
 	// it advanced main); this approve only finished the bookkeeping.
 	Recovered bool `json:"recovered"`
-	entry     workflow.Entry
+	// AlreadyDone: the task was DONE before this approve, which only
+	// finished its cleanup (merged_sha is then empty).
+	AlreadyDone bool `json:"already_done"`
+	entry       workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
+	if o.AlreadyDone {
+		fmt.Fprintf(w, "%s is already DONE; removed what was left of its worktree and branch\n", o.entry.ID)
+		return
+	}
 	if o.Recovered {
 		fmt.Fprintf(w, "Approved %s: its work was already in %s at %s (an interrupted approve is finished now)\nQA → DONE\n", o.entry.ID, o.Main, shortSHA(o.Merged))
 		return
@@ -73,6 +80,12 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Approving a DONE task again finishes what a crash after the commit of
+	// DONE left: the worktree and branch. Nothing else is redone.
+	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
+		cleanup(w, e.Task)
+		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
+	}
 	a := &approval{}
 	// A closure: integrate sets mainLock later.
 	defer func() { _ = a.mainLock.Release() }()
@@ -96,6 +109,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
+	_ = a.mainLock.Release()
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,

@@ -22,23 +22,11 @@ func (c *blockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var from workflow.Bucket
-	res, err := w.Run(workflow.Transition{
-		Verb: "block", ID: id, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA}, To: workflow.Blocked,
-		Message: "block " + id,
-		Apply: func(tx *workflow.Tx) error {
-			from = tx.Entry.Bucket
+	return move{verb: "block", label: "Blocked", from: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA}, to: workflow.Blocked,
+		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
 			tx.Task.SetStr(task.KeyBlockedReason, oneLine(reason))
 			tx.Details["reason"] = reason
 			return nil
 		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return moveOut{Task: taskObject(w, res.Entry), verb: "Blocked", entry: res.Entry, from: from}, nil
+	}.run(ctx, id)
 }

@@ -38,13 +38,38 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 	return p, g, nil
 }
 
+// diffBase is where the task's own changes start: base_sha, or a newer
+// main the worker has since rebased onto or merged, as approve's conflict
+// message tells them to. Diffing from base_sha would then charge the task
+// with everything main gained meanwhile (other tasks' files, their added
+// lines). base_sha itself is never rewritten (PRD 11.6).
+func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
+	base := t.BaseSHA()
+	for _, ref := range []string{"refs/heads/" + w.Config.MainBranch, "refs/remotes/" + w.Config.Remote + "/" + w.Config.MainBranch} {
+		mb, err := g.Run("merge-base", ref, head)
+		if err != nil || mb == base {
+			continue
+		}
+		if newer, err := g.Test("merge-base", "--is-ancestor", base, mb); err == nil && newer {
+			base = mb
+		}
+	}
+	return base
+}
+
 // diffGates runs the scope and stub gates over base..head.
 func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
+	return gatesOver(w, t, g, base+".."+head)
+}
+
+// gatesOver runs the scope and stub gates over the diff that `git diff
+// <rangeArgs>` shows: a range, or --cached for what is about to be committed.
+func gatesOver(w *workflow.Workflow, t *task.Task, g gitx.Git, rangeArgs ...string) (gate.Violations, error) {
 	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
 	if err != nil {
 		return nil, errs.New(errs.User, "stub_patterns in %s: %v", w.Rel(filepath.Join(w.Dir, workflow.ConfigName)), err)
 	}
-	return gate.CheckDiff(g, []string{base + ".." + head}, scopeOf(t), stubs)
+	return gate.CheckDiff(g, rangeArgs, scopeOf(t), stubs)
 }
 
 // gateError is the exit-2 failure carrying the violations.
@@ -76,8 +101,14 @@ func gateError(verb, id string, vs gate.Violations) error {
 func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) ([]gate.RunResult, gate.Violations, error) {
 	var results []gate.RunResult
 	var vs gate.Violations
-	stamp := now.UTC().Format("20060102T150405Z")
-	for _, c := range []struct{ name, cmd string }{{"build", w.Config.BuildCommand}, {"verify", t.Str(task.KeyVerify)}} {
+	// Milliseconds: a validate and the approve after it often start in
+	// the same second, and the later run must not overwrite the log the
+	// earlier QA report points to.
+	stamp := now.UTC().Format("20060102T150405.000Z")
+	for _, c := range []struct{ name, cmd, key string }{
+		{"build", w.Config.BuildCommand, "build_command in " + w.Rel(filepath.Join(w.Dir, workflow.ConfigName))},
+		{"verify", t.Str(task.KeyVerify), "verify in the task file"},
+	} {
 		if strings.TrimSpace(c.cmd) == "" {
 			continue
 		}
@@ -85,7 +116,7 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 		env := []string{"BURL_TASK=" + t.ID(), "BURL_BASE_SHA=" + t.BaseSHA()}
 		res, err := gate.RunCommand(context.Background(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
 		if err != nil {
-			return nil, nil, errs.New(errs.User, "running %s_command %q: %v", c.name, c.cmd, err)
+			return nil, nil, errs.New(errs.User, "running %q (%s): %v", c.cmd, c.key, err)
 		}
 		res.LogPath = w.Rel(res.LogPath)
 		results = append(results, res)

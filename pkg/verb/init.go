@@ -1,10 +1,11 @@
 package verb
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -15,16 +16,18 @@ type initCmd struct {
 	cli.JSONFlag
 	MainBranch string `long:"main-branch" value-name:"NAME" description:"Branch approved work lands on (default: the branch checked out now)"`
 	Remote     string `long:"remote" value-name:"NAME" description:"Remote to fetch main from and push to (default: origin)"`
+	Hooks      bool   `long:"hooks" description:"Also install the commit-msg and pre-push hooks, as git burl hooks install does"`
 }
 
 type initOut struct {
 	*workflow.InitResult
+	Hooks *hook.Report `json:"hooks,omitempty"`
 }
 
 func (o initOut) Human(w io.Writer) {
 	io.WriteString(w, o.InitResult.String())
-	for _, c := range o.Uncommitted {
-		fmt.Fprintf(w, "Committed %s (an earlier init was interrupted before committing it)\n", c)
+	if o.Hooks != nil {
+		writeHookReport(w, o.Hooks)
 	}
 }
 
@@ -40,5 +43,16 @@ func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return initOut{res}, nil
+	out := initOut{InitResult: res}
+	if c.Hooks {
+		if out.Hooks, err = hook.Install(ctx.Dir, false); err != nil {
+			// init is idempotent: say that it worked, so a rerun after
+			// fixing the hooks is the obvious step.
+			e := errs.Wrap(err, errs.User, "")
+			e.Title = "burl is initialised, but its hooks were not installed"
+			return nil, e
+		}
+		warnNotOnPath(ctx)
+	}
+	return out, nil
 }

@@ -2,11 +2,9 @@ package verb
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/cli"
-	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -18,30 +16,6 @@ type rejectCmd struct {
 	Reason string `long:"reason" short:"r" value-name:"TEXT" description:"Why the work is rejected (required; the next worker reads it)"`
 }
 
-// moveOut is the result of a plain bucket move (reject, block, unblock, release).
-type moveOut struct {
-	Task   map[string]any `json:"task"`
-	verb   string
-	entry  workflow.Entry
-	from   workflow.Bucket
-	detail string
-}
-
-func (o moveOut) Human(w io.Writer) {
-	fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
-	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
-		fmt.Fprintf(w, "next: %s\n", s)
-	}
-}
-
-func requireReason(verb, reason string) (string, error) {
-	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return "", errs.New(errs.User, "git burl %s needs --reason", verb).WithFix(`git burl %s TASK-001 --reason "what is wrong and how to fix it"`, verb)
-	}
-	return reason, nil
-}
-
 func (c *rejectCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	id, err := taskArg(args, "reject")
 	if err != nil {
@@ -51,23 +25,10 @@ func (c *rejectCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	res, err := w.Run(workflow.Transition{
-		Verb: "reject", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
-		Message: "reject " + id,
-		Apply: func(tx *workflow.Tx) error {
-			rejectTask(w, tx, reason, nil)
-			return nil
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return moveOut{Task: taskObject(w, res.Entry), verb: "Rejected", entry: res.Entry, from: workflow.QA,
-		detail: fmt.Sprintf(" (qa_attempts %d)", res.Entry.Task.Int(task.KeyQAAttempts))}, nil
+	return move{verb: "reject", label: "Rejected", from: []workflow.Bucket{workflow.QA}, to: workflow.Ready,
+		apply:  func(w *workflow.Workflow, tx *workflow.Tx) error { rejectTask(w, tx, reason, nil); return nil },
+		detail: func(e workflow.Entry) string { return fmt.Sprintf(" (qa_attempts %d)", e.Task.Int(task.KeyQAAttempts)) },
+	}.run(ctx, id)
 }
 
 // rejectTask is PRD 14.5 applied inside a transaction: attempts+1, the
@@ -98,9 +59,4 @@ func rejectTask(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []st
 	}
 	tx.Details["reason"] = reason
 	tx.Details["qa_attempts"] = n
-}
-
-// oneLine keeps multi-line reasons from breaking the report's structure.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -21,14 +21,8 @@ func (c *releaseCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	res, err := w.Run(workflow.Transition{
-		Verb: "release", ID: id, From: []workflow.Bucket{workflow.Doing}, To: workflow.Ready,
-		Message: "release " + id,
-		Apply: func(tx *workflow.Tx) error {
+	return move{verb: "release", label: "Released", from: []workflow.Bucket{workflow.Doing}, to: workflow.Ready,
+		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
 			t := tx.Task
 			who := t.Str(task.KeyAssignedTo)
 			t.SetNull(task.KeyAssignedTo)
@@ -39,9 +33,6 @@ func (c *releaseCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			tx.Details["was_assigned_to"] = who
 			return nil
 		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return moveOut{Task: taskObject(w, res.Entry), verb: "Released", entry: res.Entry, from: workflow.Doing, detail: " (branch and worktree kept)"}, nil
+		detail: func(workflow.Entry) string { return " (branch and worktree kept)" },
+	}.run(ctx, id)
 }

@@ -66,15 +66,16 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
 				return err
 			}
-			n, err := g.Run("rev-list", "--count", t.BaseSHA()+".."+head)
+			base := diffBase(w, t, g, head)
+			n, err := g.Run("rev-list", "--count", base+".."+head)
 			if err != nil {
 				return err
 			}
 			if commits, _ = strconv.Atoi(n); commits == 0 {
-				return errs.New(errs.User, "branch %s has no commits since base_sha %s", t.Branch(), shortSHA(t.BaseSHA())).
+				return errs.New(errs.User, "branch %s has no commits of its own since %s", t.Branch(), shortSHA(base)).
 					WithFix("commit your work in %s first", dir)
 			}
-			vs, err := diffGates(w, t, g, t.BaseSHA(), head)
+			vs, err := diffGates(w, t, g, base, head)
 			if err != nil {
 				return err
 			}

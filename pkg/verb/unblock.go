@@ -20,14 +20,8 @@ func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	res, err := w.Run(workflow.Transition{
-		Verb: "unblock", ID: id, From: []workflow.Bucket{workflow.Blocked}, To: workflow.Ready,
-		Message: "unblock " + id,
-		Apply: func(tx *workflow.Tx) error {
+	return move{verb: "unblock", label: "Unblocked", from: []workflow.Bucket{workflow.Blocked}, to: workflow.Ready,
+		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
 			done, err := w.DoneSet()
 			if err != nil {
 				return err
@@ -45,9 +39,5 @@ func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			tx.Task.SetNull(task.KeySubmittedSHA)
 			return nil
 		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return moveOut{Task: taskObject(w, res.Entry), verb: "Unblocked", entry: res.Entry, from: workflow.Blocked}, nil
+	}.run(ctx, id)
 }

@@ -43,7 +43,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var head string
+	var head, base string
 	var diff, failed gate.Violations
 	var runs []gate.RunResult
 	res, err := w.Run(workflow.Transition{
@@ -58,7 +58,8 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
 				return err
 			}
-			if diff, err = diffGates(w, t, g, t.BaseSHA(), head); err != nil {
+			base = diffBase(w, t, g, head)
+			if diff, err = diffGates(w, t, g, base, head); err != nil {
 				return err
 			}
 			var cmdV gate.Violations
@@ -73,7 +74,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if len(failed) > 0 {
 				title = "Validate FAIL"
 			}
-			tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, tx.Task.BaseSHA(), head, diff, runs))
+			tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, base, head, diff, runs))
 			tx.Details["result"] = map[bool]string{true: "pass", false: "fail"}[len(failed) == 0]
 			tx.Details["head"] = head
 			tx.Details["violations"] = len(failed)

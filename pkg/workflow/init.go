@@ -86,6 +86,9 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 	if res.Uncommitted, err = untracked(w, existing); err != nil {
 		return nil, nil, err
 	}
+	for _, u := range res.Uncommitted {
+		fmt.Fprintf(w.Stderr, "burl: warning: committing %s, left uncommitted by an interrupted init\n", u)
+	}
 	if err := os.MkdirAll(r.WorktreesDir(), 0o755); err != nil {
 		return nil, nil, err
 	}

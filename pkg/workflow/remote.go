@@ -28,6 +28,22 @@ type LostError struct {
 
 func (e *LostError) Error() string { return e.Reason }
 
+// Undone marks errors after which the mutation left nothing behind.
+func (e *LostError) Undone() bool { return true }
+
+// RefusedError is a push the remote (or a hook) refused on purpose; the
+// mutation was undone locally, as for a lost race.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Undone: see LostError.
+func (e *RefusedError) Undone() bool { return true }
+
+// ErrKind: a refused push is a git failure (exit 3).
+func (e *RefusedError) ErrKind() errs.Kind { return errs.Git }
+
 // ErrKind: losing a race is a lock failure (exit 4).
 func (e *LostError) ErrKind() errs.Kind { return errs.Lock }
 
@@ -68,8 +84,8 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 			wl.Release()
 			return err
 		}
-		won, final, perr := w.push(commit, extra)
-		if won {
+		res, perr := w.push(commit, extra)
+		if res == pushWon {
 			wl.Release()
 			return nil
 		}
@@ -80,55 +96,79 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 			return errors.Join(perr, rerr)
 		}
 		wl.Release()
-		if final || attempt >= maxPushAttempts {
-			return &LostError{Reason: fmt.Sprintf("%s: the push to %s was rejected (%v); nothing was changed", action, w.Config.Remote, perr)}
+		if res == pushRefused {
+			return &errs.Error{Kind: errs.Git, Title: "Cannot push the workflow branch to " + w.Config.Remote,
+				Reason: perr.Error(), Err: &RefusedError{Err: perr},
+				Fix: "nothing was changed; fix what refused the push, then run the command again"}
+		}
+		if res == pushLostRef || attempt >= maxPushAttempts {
+			return &LostError{Reason: fmt.Sprintf("%s: another machine moved %s first (%v); nothing was changed", action, w.Config.Remote, perr)}
 		}
 		// Jitter keeps losers from colliding again in lockstep.
 		time.Sleep(time.Duration(20+rand.Intn(80*attempt)) * time.Millisecond)
 	}
 }
 
+// pushResult is how one push of the workflow branch ended.
+type pushResult int
+
+const (
+	pushWon     pushResult = iota // our commit is the remote's workflow branch
+	pushLost                      // another machine moved the branch first: pull and redo
+	pushLostRef                   // another pushed ref (main) moved: redoing cannot help
+	pushRefused                   // the remote or a hook refused it, or it never got there
+)
+
 // push pushes commit as the workflow branch plus extra refspecs, in one
-// atomic push. won is true only when git reports our own commit landed.
-// final means retrying cannot help (a ref other than the workflow branch
-// was rejected, e.g. main moved on the remote).
-func (w *Workflow) push(commit string, extra []string) (won, final bool, err error) {
+// atomic push, and classifies the outcome from git's porcelain report. A
+// win counts only when the report shows the ref updated to our own commit.
+func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
 	target := "refs/heads/" + w.Repo.Branch
 	args := []string{"push", "--porcelain", "--atomic", w.Config.Remote, commit + ":" + target}
 	args = append(args, extra...)
-	for try := 0; ; try++ {
-		out, perr := w.Repo.Git.RunInput(nil, args...)
-		lines := porcelain(string(out))
-		flag, ok := lines[target]
-		switch {
-		case perr == nil && ok && (flag.flag == ' ' || flag.flag == '*') && landed(commit, flag.summary):
-			return true, false, nil
-		case perr == nil && ok && flag.flag == '=':
-			// "Up to date" means the remote already had this commit: it can only
-			// be ours from an earlier attempt whose report we lost.
-			return w.remoteHas(commit), false, nil
+	out, perr := w.Repo.Git.RunInput(nil, args...)
+	lines := porcelain(string(out))
+	l, ok := lines[target]
+	switch {
+	case perr == nil && ok && (l.flag == ' ' || l.flag == '*') && landed(commit, l.summary):
+		return pushWon, nil
+	case perr == nil && ok && l.flag == '=':
+		// "Up to date": the remote already had this commit, which can only
+		// be ours if an earlier report got lost.
+		if w.remoteHas(commit) {
+			return pushWon, nil
 		}
-		for ref, l := range lines {
-			if ref != target && l.flag == '!' && !strings.Contains(l.summary, "atomic push failed") {
-				return false, true, fmt.Errorf("%s %s", ref, l.summary)
-			}
-		}
-		if perr != nil && serverLock(perr) && try < 3 {
-			time.Sleep(time.Duration(50*(try+1)) * time.Millisecond)
-			continue
-		}
-		if perr != nil && len(lines) == 0 {
-			// No report at all (a dropped connection): settle it with the remote.
-			if w.remoteHas(commit) {
-				return true, false, nil
-			}
-			return false, false, errs.Wrap(perr, errs.Git, "Cannot push the workflow branch")
+		return pushRefused, fmt.Errorf("the remote reports %s up to date without our commit", target)
+	case !ok || perr == nil:
+		// No report for our ref: a local pre-push hook refused, or the
+		// connection dropped. Settle the outcome with the remote itself.
+		if w.remoteHas(commit) {
+			return pushWon, nil
 		}
 		if perr == nil {
 			perr = fmt.Errorf("unexpected push report: %s", strings.TrimSpace(string(out)))
 		}
-		return false, false, perr
+		return pushRefused, perr
 	}
+	for ref, other := range lines {
+		if ref != target && other.flag == '!' && !strings.Contains(other.summary, "atomic push failed") && raceLost(other.summary) {
+			return pushLostRef, fmt.Errorf("%s %s", ref, other.summary)
+		}
+	}
+	if raceLost(l.summary) {
+		return pushLost, fmt.Errorf("%s %s", target, l.summary)
+	}
+	return pushRefused, fmt.Errorf("%s %s: %v", target, l.summary, perr)
+}
+
+// raceLost tells a push that lost a race (the ref moved since we read it,
+// or the server could not lock it because another push was updating it)
+// from one refused on purpose (a server hook, permissions).
+func raceLost(summary string) bool {
+	return strings.HasPrefix(summary, "[rejected]") ||
+		strings.Contains(summary, "failed to update ref") ||
+		strings.Contains(summary, "cannot lock ref") ||
+		strings.Contains(summary, "failed to lock")
 }
 
 type pushLine struct {
@@ -161,11 +201,6 @@ func landed(commit, summary string) bool {
 	}
 	_, after, ok := strings.Cut(summary, "..")
 	return ok && after != "" && strings.HasPrefix(commit, after)
-}
-
-func serverLock(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "failed to update ref") || strings.Contains(s, "cannot lock ref")
 }
 
 func (w *Workflow) remoteHas(commit string) bool {

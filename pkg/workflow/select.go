@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -135,6 +136,14 @@ func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
 	for _, n := range ns {
 		id, ok := task.IDFromFileName(n)
 		if !ok {
+			// A markdown file someone put in a bucket by hand: report it, so
+			// it is never silently ignored (it has no ID to act on).
+			if strings.HasSuffix(n, ".md") {
+				p := filepath.Join(w.BucketDir(b), n)
+				bad = append(bad, Entry{Bucket: b, Path: p, Err: errs.New(errs.User,
+					"%s is not a task file name (expected TASK-001-<slug>.md); burl ignores it", w.Rel(p)).
+					WithFix("rename it, or move it out of %s", w.Rel(w.BucketDir(b)))})
+			}
 			continue
 		}
 		e := Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)}

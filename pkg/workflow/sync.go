@@ -120,9 +120,12 @@ func (w *Workflow) PushWorkflow(extra ...string) error {
 	if err != nil {
 		return err
 	}
-	won, _, err := w.push(tip, extra)
-	if won {
+	res, err := w.push(tip, extra)
+	switch res {
+	case pushWon:
 		return nil
+	case pushRefused:
+		return errs.Wrap(err, errs.Git, "Cannot push to "+w.Config.Remote).WithFix("fix what refused the push (above), then git burl sync --push")
 	}
 	return &errs.Error{Kind: errs.Git, Title: "Cannot push to " + w.Config.Remote,
 		Reason: fmt.Sprintf("%s moved on since this clone last pulled, so it refused (and, the push being atomic, nothing was pushed): %v", w.Config.Remote, err),

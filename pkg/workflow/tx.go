@@ -138,8 +138,8 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		return res.Commit, tx.PushRefs, nil
 	})
 	if err != nil {
-		var lost *LostError
-		if !tx.moved || errors.As(err, &lost) {
+		var undone interface{ Undone() bool }
+		if !tx.moved || errors.As(err, &undone) {
 			err = tx.rollback(err)
 		}
 		return fail(err)
@@ -265,7 +265,17 @@ func (w *Workflow) Event(action, taskID string, details map[string]any, summary 
 	if err := w.log(e); err != nil {
 		return "", err
 	}
-	return w.Commit(summary, append(paths, filepath.Join(w.EventsDir(), events.FileName))...)
+	log := filepath.Join(w.EventsDir(), events.FileName)
+	sha, err := w.Commit(summary, append(paths, log)...)
+	if err != nil {
+		// An event must not outlive the change it describes: other clones
+		// would otherwise receive it with the next commit.
+		if rel, rerr := filepath.Rel(w.Repo.Worktree, log); rerr == nil {
+			_, _ = w.gitWT().Run("checkout", "-q", "HEAD", "--", filepath.ToSlash(rel))
+		}
+		return "", err
+	}
+	return sha, nil
 }
 
 // Suggest is the next command for a task in bucket b.

@@ -244,7 +244,7 @@ func (w *Workflow) Get(id string) (*Entry, error) {
 		for _, f := range found {
 			where = append(where, w.Rel(f.Path))
 		}
-		return nil, errs.New(errs.User, "task %s is in more than one bucket: %s", id, strings.Join(where, ", ")).
+		return nil, errs.New(errs.User, "task %s has more than one file: %s", id, strings.Join(where, ", ")).
 			WithFix("git burl doctor --repair --force")
 	}
 	e := found[0]

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# bash completion: git's own completion hands `git burl ...` to _git_burl,
+# which completes verbs, options and the task IDs of the right bucket.
+
+load helpers
+
+GIT_COMPLETION=/usr/share/bash-completion/completions/git
+
+setup() {
+	[ -f "$GIT_COMPLETION" ] || skip "git's bash completion is not installed ($GIT_COMPLETION); it comes with the git package"
+	OURS="$(dirname "$(command -v git-burl)")/../share/bash-completion/completions/git-burl"
+	[ -f "$OURS" ] || { echo "install.sh did not install the bash completion: $OURS"; return 1; }
+	new_burl_repo
+}
+
+# complete WORD...: what bash offers for the command line WORD... (the last
+# word is the one being completed), one candidate per line.
+complete_line() {
+	bash -c '
+		source "$1"
+		source "$2"
+		shift 2
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		__git_func_wrap __git_main
+		printf "%s\n" "${COMPREPLY[@]}"
+	' _ "$GIT_COMPLETION" "$OURS" "$@" | sed 's/ $//'
+}
+
+# Three tasks: TASK-001 and TASK-002 in QA, TASK-003 in READY.
+qa_tasks() {
+	for t in one two three; do
+		git burl add "$t" --affects-glob "$t/**" >/dev/null
+	done
+	for id in TASK-001 TASK-002; do
+		wt=$(git burl claim "$id" | tail -n 1)
+		(cd "$wt" && dir=$(git symbolic-ref --short HEAD | cut -d- -f3) && commit_file "$dir/f.txt" x && git burl submit >/dev/null)
+	done
+}
+
+@test "git burl cl<TAB> completes claim and clean" {
+	run complete_line git burl cl
+	assert_success
+	[ "$output" = "$(printf 'claim\nclean')" ]
+}
+
+@test "git burl approve <TAB> offers the QA tasks only" {
+	qa_tasks
+	[ "$(bucket_of TASK-001)" = QA ]
+	run complete_line git burl approve ""
+	assert_success
+	[ "$(sort <<<"$output")" = "$(printf 'TASK-001\nTASK-002')" ]
+	run complete_line git burl claim ""
+	[ "$output" = "TASK-003" ]
+	run complete_line git burl show TASK-00
+	[ "$(sort <<<"$output")" = "$(printf 'TASK-001\nTASK-002\nTASK-003')" ]
+}
+
+@test "task IDs are completed from a task worktree and a subdirectory too" {
+	git burl add "one" --affects-glob "one/**" >/dev/null
+	git burl add "two" >/dev/null
+	wt=$(git burl claim TASK-001 | tail -n 1)
+	mkdir -p "$wt/one"
+	cd "$wt/one"
+	run complete_line git burl submit ""
+	[ "$output" = "TASK-001" ]
+	run complete_line git burl claim ""
+	[ "$output" = "TASK-002" ]
+}
+
+@test "options and their values complete per verb" {
+	run complete_line git burl add --pri
+	[ "$output" = "--priority=" ]
+	run complete_line git burl add --priority=h
+	[ "$output" = "high" ]
+	run complete_line git burl hooks ""
+	[ "$output" = "$(printf 'install\nuninstall\nstatus')" ]
+	run complete_line git burl init --h
+	[ "$(sort <<<"$output")" = "$(printf -- '--help\n--hooks')" ]
+}
+
+@test "outside a repository there are no task IDs to offer" {
+	cd "$BATS_TEST_TMPDIR"
+	run complete_line git burl claim ""
+	assert_success
+	[ -z "$output" ]
+}

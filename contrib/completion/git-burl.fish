@@ -1,0 +1,104 @@
+# fish completion for git-burl (burl: parallel agents on one repository).
+#
+# fish's git completion hands `git burl ...` to the completions of the
+# git-burl command, defined here. install.sh puts this file in
+# $PREFIX/share/fish/vendor_completions.d.
+#
+# Task IDs come from the file names in the workflow's bucket folders
+# (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
+# directory listing, never a burl command.
+
+set -l __git_burl_verbs init add status show claim worktree submit validate approve reject block unblock release log lock doctor clean sync hook hooks
+
+# The workflow folder of the repository here; nothing outside a burl repository.
+function __git_burl_workflow_dir
+    set -l common (git rev-parse --path-format=absolute --git-common-dir 2>/dev/null); or return 1
+    # The workflow worktree lives in the main worktree, which with the
+    # standard layout is the parent of the common git dir.
+    string match -q -- '*/.git' $common; or return 1
+    set -l wt (git config --get burl.worktree 2>/dev/null); or set wt .burl
+    echo (string replace -r '/\.git$' '' -- $common)/$wt/.workflow
+end
+
+# __git_burl_tasks BUCKET...: the IDs of the tasks in those buckets.
+function __git_burl_tasks
+    set -l dir (__git_burl_workflow_dir); or return
+    for b in $argv
+        for f in $dir/$b/TASK-*.md
+            string match -r '^TASK-[0-9]+' -- (string replace -r '.*/' '' -- $f)
+        end
+    end
+end
+
+function __git_burl_locks
+    set -l dir (__git_burl_workflow_dir); or return
+    for f in $dir/locks/*.lock
+        string replace -r '.*/(.*)\.lock$' '$1' -- $f
+    end
+end
+
+complete -c git-burl -f
+complete -c git-burl -n __fish_use_subcommand -l help -d 'Open the manual'
+complete -c git-burl -n __fish_use_subcommand -l version -d 'Print the version'
+complete -c git-burl -n "not __fish_use_subcommand" -l json -d 'Print one JSON document on stdout'
+complete -c git-burl -n "not __fish_use_subcommand" -l help -d 'Show the options'
+
+complete -c git-burl -n __fish_use_subcommand -a init -d 'Create or attach the workflow branch and its .burl/ worktree'
+complete -c git-burl -n __fish_use_subcommand -a add -d 'Create a task in READY'
+complete -c git-burl -n __fish_use_subcommand -a status -d 'Count tasks per bucket and show what to run next'
+complete -c git-burl -n __fish_use_subcommand -a show -d "Print a task's metadata and body"
+complete -c git-burl -n __fish_use_subcommand -a claim -d 'Take a READY task into DOING with its own branch and worktree'
+complete -c git-burl -n __fish_use_subcommand -a worktree -d "Print a task's worktree path"
+complete -c git-burl -n __fish_use_subcommand -a submit -d "Check a DOING task's commits and move it to QA"
+complete -c git-burl -n __fish_use_subcommand -a validate -d 'Run every gate on a QA task and record the report'
+complete -c git-burl -n __fish_use_subcommand -a approve -d 'Rebase a QA task onto main and move it to DONE'
+complete -c git-burl -n __fish_use_subcommand -a reject -d 'Send a QA task back to READY with a reason'
+complete -c git-burl -n __fish_use_subcommand -a block -d 'Move a task to BLOCKED'
+complete -c git-burl -n __fish_use_subcommand -a unblock -d 'Move a BLOCKED task back to READY'
+complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task back to READY'
+complete -c git-burl -n __fish_use_subcommand -a log -d 'Show the event log'
+complete -c git-burl -n __fish_use_subcommand -a lock -d 'List locks, or clear one left by a dead process'
+complete -c git-burl -n __fish_use_subcommand -a doctor -d 'Check the workflow for inconsistencies'
+complete -c git-burl -n __fish_use_subcommand -a clean -d 'Remove worktrees and branches of DONE tasks'
+complete -c git-burl -n __fish_use_subcommand -a sync -d 'Fetch and push the workflow and task branches'
+complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by the installed git hooks'
+complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
+
+# Task IDs, from the buckets each verb takes them from.
+complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_tasks READY)"
+complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_burl_tasks DOING)"
+complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
+complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
+
+complete -c git-burl -n "__fish_seen_subcommand_from init" -l main-branch -x -d 'Branch approved work lands on'
+complete -c git-burl -n "__fish_seen_subcommand_from init" -l remote -x -d 'Remote to fetch main from and push to'
+complete -c git-burl -n "__fish_seen_subcommand_from init" -l hooks -d 'Also install the commit-msg and pre-push hooks'
+
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l priority -x -a 'critical high medium low' -d 'Claim order'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l affects -r -F -d 'A file or directory the task may change'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l affects-glob -x -d 'A glob of files the task may change'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l must-not-touch -x -d 'A glob the task must not change'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'A task that must be DONE first'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-form tags'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
+
+complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Recreate the worktree when it is missing'
+complete -c git-burl -n "__fish_seen_subcommand_from reject block release" -l reason -x -d 'Why (recorded in the task)'
+
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
+
+complete -c git-burl -n "__fish_seen_subcommand_from lock; and not __fish_seen_subcommand_from list clear" -a 'list clear'
+complete -c git-burl -n "__fish_seen_subcommand_from clear" -a "(__git_burl_locks)"
+complete -c git-burl -n "__fish_seen_subcommand_from lock hooks doctor clean" -l force -d 'Required for destructive actions; see --help'
+complete -c git-burl -n "__fish_seen_subcommand_from doctor" -l repair -d 'Apply the safe repairs'
+complete -c git-burl -n "__fish_seen_subcommand_from clean" -l yes -d 'Remove, rather than list'
+complete -c git-burl -n "__fish_seen_subcommand_from sync" -l pull -d 'Only fetch'
+complete -c git-burl -n "__fish_seen_subcommand_from sync" -l push -d 'Only push'
+
+complete -c git-burl -n "__fish_seen_subcommand_from hook; and not __fish_seen_subcommand_from commit-msg pre-push" -a 'commit-msg pre-push'
+complete -c git-burl -n "__fish_seen_subcommand_from hooks; and not __fish_seen_subcommand_from install uninstall status" -a 'install uninstall status'

@@ -1,0 +1,151 @@
+package verb
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/hook"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+func init() { register("hook", func() cli.Command { return &hookCmd{} }) }
+
+type hookCmd struct {
+	cli.JSONFlag
+}
+
+type hookOut struct {
+	Hook    string   `json:"hook"`
+	Checked []string `json:"checked"` // the tasks whose gates ran (and passed)
+}
+
+// Human says nothing: git shows a hook's output on every commit and push,
+// and a passing check is not news.
+func (hookOut) Human(io.Writer) {}
+
+func (c *hookCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	switch {
+	case len(args) == 2 && args[0] == "commit-msg":
+		return commitMsgHook(ctx, args[1])
+	case len(args) == 3 && args[0] == "pre-push":
+		return prePushHook(ctx, args[1])
+	}
+	return nil, usageErr("hook", "takes commit-msg FILE or pre-push REMOTE URL, as git passes them")
+}
+
+// commitMsgHook checks what is about to be committed on a DOING task's
+// branch and adds the Burl-Task trailer. It runs on every commit of every
+// branch, so anything else returns after one git call.
+func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
+	out := hookOut{Hook: "commit-msg", Checked: []string{}}
+	branch := workflow.CurrentBranch(ctx.Dir)
+	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
+	w, e, err := tasks.Find(branch, workflow.Doing)
+	if err != nil || e == nil {
+		return out, err
+	}
+	// git runs the hook at the worktree root with GIT_INDEX_FILE set to the
+	// index being committed (index.lock for `commit -a`, a temporary index
+	// for `commit <paths>`), possibly as a relative path: running git here,
+	// with that environment inherited, makes --cached see exactly that.
+	g := gitx.In(ctx.Dir)
+	// The trailered message is prepared while the gates run, and written
+	// only if they pass: every task commit waits for this hook.
+	var msg []byte
+	var merr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		msg, merr = hook.WithTrailer(g, file, e.ID)
+	}()
+	vs, err := gatesOver(w, e.Task, g, "--cached")
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) > 0 {
+		return nil, gateError("commit to", e.ID, vs)
+	}
+	if merr != nil {
+		return nil, merr
+	}
+	if msg != nil {
+		if err := fsx.WriteFile(file, msg); err != nil {
+			return nil, err
+		}
+	}
+	out.Checked = append(out.Checked, e.ID)
+	return out, nil
+}
+
+// prePushHook checks base_sha..<pushed sha> of every pushed ref that is the
+// branch of a DOING or QA task, and blocks the whole push, listing every
+// violation under its ref, when any fails.
+func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
+	if f, ok := ctx.Stdin.(*os.File); ok && isTerminal(f) {
+		return nil, errs.New(errs.User, "This should be run through git's pre-push hook: it reads the refs being pushed from standard input, as git writes them").
+			WithTitle("git burl hook pre-push is not meant to be run by hand").
+			WithFix("git burl hooks install, then git push")
+	}
+	refs, err := hook.ParsePush(ctx.Stdin)
+	if err != nil {
+		return nil, errs.New(errs.User, "%v", err)
+	}
+	out := hookOut{Hook: "pre-push", Checked: []string{}}
+	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
+	var blocked hook.BlockedRefs
+	var reasons []string
+	var fix string
+	for _, r := range refs {
+		if r.Deletion() {
+			continue
+		}
+		for _, b := range r.Branches() {
+			w, e, err := tasks.Find(b, workflow.Doing, workflow.QA)
+			if err != nil {
+				return nil, err
+			}
+			if e == nil {
+				continue
+			}
+			if e.Task.BaseSHA() == "" {
+				return nil, errs.New(errs.User, "%s has no base_sha, so its pushed commits cannot be checked", e.ID).WithFix("git burl doctor")
+			}
+			g := gitx.In(ctx.Dir)
+			base := diffBase(w, e.Task, g, r.LocalSHA)
+			vs, err := diffGates(w, e.Task, g, base, r.LocalSHA)
+			if err != nil {
+				return nil, err
+			}
+			out.Checked = append(out.Checked, e.ID)
+			if len(vs) > 0 {
+				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
+				var ge *errs.Error
+				if errors.As(gateError("push", e.ID, vs), &ge) {
+					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))
+					fix = ge.Fix
+				}
+			}
+			break // one task per ref
+		}
+	}
+	if len(blocked) > 0 {
+		return nil, &errs.Error{Kind: errs.Validation, Title: "Cannot push to " + remote,
+			Reason: strings.Join(reasons, "\n"), Violations: blocked, Fix: fix}
+	}
+	return out, nil
+}
+
+// isTerminal reports a character device on stdin: a person typing, not git
+// feeding ref lines through a pipe.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

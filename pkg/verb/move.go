@@ -1,0 +1,73 @@
+package verb
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// moveOut is the result of a plain bucket move (reject, block, unblock, release).
+type moveOut struct {
+	Task   map[string]any `json:"task"`
+	verb   string
+	entry  workflow.Entry
+	from   workflow.Bucket
+	detail string
+}
+
+func (o moveOut) Human(w io.Writer) {
+	fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
+	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
+		fmt.Fprintf(w, "next: %s\n", s)
+	}
+}
+
+func requireReason(verb, reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return "", errs.New(errs.User, "git burl %s needs --reason", verb).WithFix(`git burl %s TASK-001 --reason "what is wrong and how to fix it"`, verb)
+	}
+	return reason, nil
+}
+
+// move is a plain bucket move (reject, block, unblock, release): the
+// verbs differ only in their buckets and in what Apply records.
+type move struct {
+	verb, label string
+	from        []workflow.Bucket
+	to          workflow.Bucket
+	apply       func(w *workflow.Workflow, tx *workflow.Tx) error
+	detail      func(e workflow.Entry) string
+}
+
+func (m move) run(ctx *cli.Context, id string) (cli.Output, error) {
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var from workflow.Bucket
+	res, err := w.Run(workflow.Transition{
+		Verb: m.verb, ID: id, From: m.from, To: m.to, Message: m.verb + " " + id,
+		Apply: func(tx *workflow.Tx) error {
+			from = tx.Entry.Bucket
+			return m.apply(w, tx)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := moveOut{Task: taskObject(w, res.Entry), verb: m.label, entry: res.Entry, from: from}
+	if m.detail != nil {
+		out.detail = m.detail(res.Entry)
+	}
+	return out, nil
+}
+
+// oneLine keeps multi-line reasons from breaking the report's structure.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
