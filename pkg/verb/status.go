@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,25 +45,42 @@ type statusOut struct {
 	Remote  *remoteState `json:"remote,omitempty"`
 	entries []workflow.Summary
 	rel     func(string) string
+	// relDir maps each bucket's directory (with a trailing separator) to
+	// its path from the root: one filepath.Rel per bucket, not per task.
+	relDir  map[string]string
 	locked  map[string]lock.Status
 	stalled map[string]time.Duration
 }
 
-// branchActivity is the last commit time of every local task branch, from
-// one git call.
-func branchActivity(w *workflow.Workflow) map[string]time.Time {
-	out := map[string]time.Time{}
-	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname:short) %(committerdate:unix)", "refs/heads/task-*")
+// refState is, from one git call, the last commit time of every local task
+// branch and the tips of the workflow branch and of its remote-tracking
+// ref ("" when missing): rev-list is only needed when the two differ.
+func refState(w *workflow.Workflow) (activity map[string]time.Time, local, remote string) {
+	activity = map[string]time.Time{}
+	localRef := "refs/heads/" + w.Repo.Branch
+	remoteRef := "refs/remotes/" + w.Config.Remote + "/" + w.Repo.Branch
+	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
+		"refs/heads/task-*", localRef, remoteRef)
 	if err != nil {
-		return out
+		return activity, "", ""
 	}
 	for _, l := range strings.Split(res, "\n") {
-		name, ts, ok := strings.Cut(l, " ")
-		if n, err := strconv.ParseInt(ts, 10, 64); ok && err == nil {
-			out[name] = time.Unix(n, 0)
+		f := strings.Fields(l)
+		if len(f) != 3 {
+			continue
+		}
+		switch f[0] {
+		case localRef:
+			local = f[1]
+		case remoteRef:
+			remote = f[1]
+		default:
+			if n, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+				activity[strings.TrimPrefix(f[0], "refs/heads/")] = time.Unix(n, 0)
+			}
 		}
 	}
-	return out
+	return activity, local, remote
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -88,17 +106,28 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, l := range locks {
 		out.locked[l.Name] = l
 	}
-	if ahead, behind, ok := w.Divergence(); ok {
-		out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch, Ahead: ahead, Behind: behind}
+	activity, local, remote := refState(w)
+	switch {
+	case remote == "":
+		// Never fetched: nothing to compare with.
+	case remote == local:
+		out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch}
+	default:
+		if ahead, behind, ok := w.Divergence(); ok {
+			out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch, Ahead: ahead, Behind: behind}
+		}
 	}
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
 	sortEntries(entries)
-	activity := branchActivity(w)
 	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
 	out.stalled = map[string]time.Duration{}
 	out.rel = w.Rel
+	out.relDir = map[string]string{}
+	for _, b := range workflow.Buckets {
+		out.relDir[w.BucketDir(b)+string(filepath.Separator)] = w.Rel(w.BucketDir(b)) + "/"
+	}
 	out.entries = entries[:0]
 	for _, e := range entries {
 		if e.Err != nil {
@@ -166,7 +195,12 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 	b = append(b, `"bucket":`...)
 	b = appendJSONString(b, string(s.Bucket))
 	b = append(b, `,"path":`...)
-	b = appendJSONString(b, o.rel(s.Path))
+	dir, name := filepath.Split(s.Path)
+	if rel, ok := o.relDir[dir]; ok {
+		b = appendJSONString(b, rel+name)
+	} else {
+		b = appendJSONString(b, o.rel(s.Path))
+	}
 	b = append(b, `,"suggest":`...)
 	b = appendJSONString(b, suggest)
 	b = strconv.AppendBool(append(b, `,"locked":`...), locked)
@@ -211,8 +245,17 @@ func sortEntries(es []workflow.Summary) {
 		keys[i] = k
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.prio, b.prio), strings.Compare(a.created, b.created),
-			cmp.Compare(a.num, b.num), cmp.Compare(a.at, b.at))
+		switch {
+		case a.rank != b.rank:
+			return cmp.Compare(a.rank, b.rank)
+		case a.prio != b.prio:
+			return cmp.Compare(a.prio, b.prio)
+		case a.created != b.created:
+			return strings.Compare(a.created, b.created)
+		case a.num != b.num:
+			return cmp.Compare(a.num, b.num)
+		}
+		return cmp.Compare(a.at, b.at)
 	})
 	sorted := make([]workflow.Summary, len(es))
 	for i, k := range keys {
