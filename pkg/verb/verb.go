@@ -6,12 +6,16 @@ package verb
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
+
+// softMemoryLimit leaves room under 30 MiB for the runtime and binary.
+const softMemoryLimit = 20 << 20
 
 // commands maps a verb name to a constructor of its options struct.
 var commands = map[string]func() cli.Command{}
@@ -25,6 +29,13 @@ func Main(name string, args []string) int {
 	if !ok || !ok2 {
 		fmt.Fprintf(os.Stderr, "burl: internal error: verb %q is not registered\n", name)
 		return 1
+	}
+	// A soft heap limit: commands are short-lived and meant to stay small
+	// (30 MiB peak); past it the GC works harder rather than letting a burst
+	// of garbage (status parsing thousands of files) grow the heap. An
+	// explicit GOMEMLIMIT still wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
 	}
 	return cli.Main(name, v.Usage, v.Summary, f(), args)
 }
