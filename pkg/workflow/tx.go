@@ -251,7 +251,7 @@ func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 	if _, err := g.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", msg); err != nil {
 		return "", err
 	}
-	return g.Run("rev-parse", "HEAD")
+	return w.workflowHead()
 }
 
 // Event records an event that is not a task transition (init, add,
