@@ -577,6 +577,8 @@ machine() {
 	printf -- '- kernel: %s\n' "$(uname -srm)"
 	printf -- '- %s; %s; burl %s\n' "$(go version 2>/dev/null | cut -d' ' -f3-)" "$(git --version)" "$(git-burl --version | awk '{print $3}')"
 	printf -- '- %s; %s timed runs per row after one warm-up; medians with (min–max)\n' "$(hyperfine --version)" "$RUNS"
+	# Other work on the machine shows in every number: say how busy it was.
+	printf -- '- load average (1 min) at the start: %s, at the end: %s\n' "$load_start" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"
 }
 
 # BENCH_ONLY="status claim" runs a subset while working on one row.
@@ -603,6 +605,7 @@ section() {
 }
 
 start=$(date +%s)
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)
 section dispatch bench_dispatch
 section status bench_status 1000
 section status bench_status 10000
