@@ -276,48 +276,65 @@ func putString(b []byte, s string) []byte {
 
 var errCorrupt = errors.New("corrupt status cache")
 
-// cacheReader decodes the cache; the first inconsistency makes it corrupt.
+// cacheReader decodes the cache index, held as one string so that every
+// value read from it is a substring: no allocation per task and field.
+// The first inconsistency makes it corrupt.
 type cacheReader struct {
-	data []byte
+	data string
 	err  error
 }
 
 func (r *cacheReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.data)
-	if n <= 0 {
-		r.err, r.data = errCorrupt, nil
-		return 0
+	var v uint64
+	for i := 0; i < len(r.data) && i < binary.MaxVarintLen64; i++ {
+		c := r.data[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			r.data = r.data[i+1:]
+			return v
+		}
 	}
-	r.data = r.data[n:]
-	return v
+	r.err, r.data = errCorrupt, ""
+	return 0
 }
 
 func (r *cacheReader) varint() int64 {
-	v, n := binary.Varint(r.data)
-	if n <= 0 {
-		r.err, r.data = errCorrupt, nil
-		return 0
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
+	return v
+}
+
+func (r *cacheReader) str() string {
+	n := r.uvarint()
+	if n > uint64(len(r.data)) {
+		r.err, r.data = errCorrupt, ""
+		return ""
+	}
+	v := r.data[:n]
 	r.data = r.data[n:]
 	return v
 }
 
-func (r *cacheReader) bytes() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.data)) {
-		r.err, r.data = errCorrupt, nil
-		return nil
+// skipEntry passes over an entry's key and summary strings, leaving the
+// reader at the fields offset and length.
+func (r *cacheReader) skipEntry() {
+	r.varint()
+	r.varint()
+	r.varint()
+	r.uvarint()
+	for range 7 {
+		r.str()
 	}
-	b := r.data[:n:n]
-	r.data = r.data[n:]
-	return b
 }
 
 // statusCache is an opened cache file: its index is read and checked up
 // front; the blob of fields only on demand.
 type statusCache struct {
 	f      *os.File
-	idx    []byte
+	idx    string
 	at     map[Bucket]map[string]int // file name → its entry's offset in idx
 	n      int                       // entries
 	blob   []byte
@@ -348,27 +365,22 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return c
 	}
-	r := &cacheReader{data: idx[:n]}
-	if string(r.bytes()) != dir {
+	r := &cacheReader{data: string(idx[:n])}
+	all := r.data
+	if r.str() != dir {
 		f.Close()
 		return c
 	}
 	at := map[Bucket]map[string]int{}
 	for len(r.data) > 0 && r.err == nil {
-		b := Bucket(r.bytes())
-		name := r.bytes()
-		off := int(n) - len(r.data)
+		b := Bucket(r.str())
+		name := r.str()
+		off := len(all) - len(r.data)
 		if at[b] == nil {
 			at[b] = map[string]int{}
 		}
-		at[b][string(name)] = off
-		r.varint()
-		r.varint()
-		r.varint()
-		r.uvarint()
-		for range 7 {
-			r.bytes()
-		}
+		at[b][name] = off
+		r.skipEntry()
 		r.uvarint()
 		r.uvarint()
 		c.n++
@@ -377,7 +389,7 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return &statusCache{}
 	}
-	c.f, c.idx, c.at = f, idx[:n], at
+	c.f, c.idx, c.at = f, all, at
 	return c
 }
 
@@ -393,7 +405,7 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	}
 	var s Summary
 	for _, f := range []*string{&s.ID, &s.Title, &s.Priority, &s.Created, &s.AssignedTo, &s.Branch, &s.StartedAt} {
-		*f = string(r.bytes())
+		*f = r.str()
 	}
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
@@ -408,13 +420,7 @@ func (c *statusCache) fieldsOf(b Bucket, name string) json.RawMessage {
 		return nil
 	}
 	r := &cacheReader{data: c.idx[off:]}
-	r.varint()
-	r.varint()
-	r.varint()
-	r.uvarint()
-	for range 7 {
-		r.bytes()
-	}
+	r.skipEntry()
 	return c.fields(r.uvarint(), r.uvarint())
 }
 
