@@ -120,7 +120,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
-	sortEntries(entries)
+	order := sortEntries(entries)
 	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
 	out.stalled = map[string]time.Duration{}
 	out.rel = w.Rel
@@ -128,8 +128,9 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, b := range workflow.Buckets {
 		out.relDir[w.BucketDir(b)+string(filepath.Separator)] = w.Rel(w.BucketDir(b)) + "/"
 	}
-	out.entries = entries[:0]
-	for _, e := range entries {
+	out.entries = make([]workflow.Summary, 0, len(entries))
+	for _, i := range order {
+		e := entries[i]
 		if e.Err != nil {
 			out.Malformed = append(out.Malformed, malformed{Path: w.Rel(e.Path), Error: e.Err.Error()})
 			continue
@@ -222,34 +223,34 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(append(append(b, '"'), s...), '"')
 }
 
-// sortEntries orders tasks as claim would take them: bucket, priority,
-// creation time, ID. The keys are computed once: over thousands of tasks,
-// computing them in the comparison dominated status.
-func sortEntries(es []workflow.Summary) {
+// sortEntries returns the order in which claim would take the tasks:
+// bucket, priority, creation time, ID. The keys are computed once and kept
+// small: over thousands of tasks, sorting is most of status's own work.
+func sortEntries(es []workflow.Summary) []int32 {
 	type key struct {
-		rank, prio, num int
-		created         string
-		at              int
+		created string
+		order   int32 // bucket rank, then priority rank
+		num, at int32
 	}
-	rank := map[workflow.Bucket]int{}
+	rank := map[workflow.Bucket]int32{}
 	for i, b := range workflow.Buckets {
-		rank[b] = i
+		rank[b] = int32(i)
 	}
 	keys := make([]key, len(es))
 	for i, e := range es {
-		k := key{rank: rank[e.Bucket], at: i}
+		k := key{order: rank[e.Bucket] << 8, at: int32(i)}
 		if e.Err == nil {
-			k.prio, k.created = task.PriorityRank(e.Priority), e.Created
+			k.order |= int32(task.PriorityRank(e.Priority))
+			k.created = e.Created
 		}
-		k.num, _ = task.IDNumber(e.ID)
+		n, _ := task.IDNumber(e.ID)
+		k.num = int32(n)
 		keys[i] = k
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {
-		case a.rank != b.rank:
-			return cmp.Compare(a.rank, b.rank)
-		case a.prio != b.prio:
-			return cmp.Compare(a.prio, b.prio)
+		case a.order != b.order:
+			return cmp.Compare(a.order, b.order)
 		case a.created != b.created:
 			return strings.Compare(a.created, b.created)
 		case a.num != b.num:
@@ -257,11 +258,11 @@ func sortEntries(es []workflow.Summary) {
 		}
 		return cmp.Compare(a.at, b.at)
 	})
-	sorted := make([]workflow.Summary, len(es))
+	order := make([]int32, len(keys))
 	for i, k := range keys {
-		sorted[i] = es[k.at]
+		order[i] = k.at
 	}
-	copy(es, sorted)
+	return order
 }
 
 func (o *statusOut) Human(out io.Writer) {
