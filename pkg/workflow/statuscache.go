@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"github.com/burl-dev/burl/pkg/osx"
+
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
@@ -43,19 +45,8 @@ const StatusCacheName = "status-cache"
 // what a summary holds changes, and every old cache is simply ignored.
 const statusCacheMagic = "burl status cache 1\n"
 
-// statKey identifies one version of a file. size + mtime alone are not
-// enough (an editor can rewrite a file in place with the same size in the
-// same clock tick); ctime and inode change with every rewrite, rename and
-// atomic replace that burl or git makes.
-type statKey struct {
-	size, mtime, ctime int64
-	ino                uint64
-}
-
-type cachedSummary struct {
-	key statKey
-	sum Summary
-}
+// statKey identifies one version of a task file (see osx.FileKey).
+type statKey = osx.FileKey
 
 // Summaries is Scan for status: every task file of every bucket, parsed
 // only when it changed since the last call. It never serves stale data:
@@ -92,7 +83,7 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 	)
 	for bi, b := range Buckets {
 		dir, ns := w.BucketDir(b), all[bi]
-		for i, k := range statDir(dir, ns) {
+		for i, k := range osx.StatNames(dir, ns, forChunks) {
 			n := ns[i]
 			if s, ok := cache.lookup(b, n, k); ok {
 				s.Bucket, s.Path = b, dir+string(filepath.Separator)+n
@@ -124,7 +115,7 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 	}
 	cacheable := func(i int) bool {
 		k := keys[i]
-		return out[i].Err == nil && k.size >= 0 && k.mtime < clock && k.ctime < clock
+		return out[i].Err == nil && k.Size >= 0 && k.Mtime < clock && k.Ctime < clock
 	}
 	newlyCached := 0
 	for _, i := range misses {
@@ -217,7 +208,7 @@ func newCacheTemp(dir string) (*os.File, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	clock, err := clockOf(f)
+	clock, err := osx.FileClock(f)
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
@@ -243,10 +234,10 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		s, k := &out[i], keys[i]
 		idx = putString(idx, string(s.Bucket))
 		idx = putString(idx, filepath.Base(s.Path))
-		idx = binary.AppendVarint(idx, k.size)
-		idx = binary.AppendVarint(idx, k.mtime)
-		idx = binary.AppendVarint(idx, k.ctime)
-		idx = binary.AppendUvarint(idx, k.ino)
+		idx = binary.AppendVarint(idx, k.Size)
+		idx = binary.AppendVarint(idx, k.Mtime)
+		idx = binary.AppendVarint(idx, k.Ctime)
+		idx = binary.AppendUvarint(idx, k.Ino)
 		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt} {
 			idx = putString(idx, v)
 		}
@@ -400,7 +391,7 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 		return Summary{}, false
 	}
 	r := &cacheReader{data: c.idx[off:]}
-	if (statKey{size: r.varint(), mtime: r.varint(), ctime: r.varint(), ino: r.uvarint()}) != k {
+	if (statKey{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}) != k {
 		return Summary{}, false
 	}
 	var s Summary
