@@ -1,8 +1,6 @@
 package workflow
 
 import (
-	"github.com/burl-dev/burl/pkg/osx"
-
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
@@ -14,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
