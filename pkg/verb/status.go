@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -228,7 +229,7 @@ func appendJSONString(b []byte, s string) []byte {
 // small: over thousands of tasks, sorting is most of status's own work.
 func sortEntries(es []workflow.Summary) []int32 {
 	type key struct {
-		created string
+		created int64 // as claim compares it: the instant, missing last
 		order   int32 // bucket rank, then priority rank
 		num, at int32
 	}
@@ -238,10 +239,12 @@ func sortEntries(es []workflow.Summary) []int32 {
 	}
 	keys := make([]key, len(es))
 	for i, e := range es {
-		k := key{order: rank[e.Bucket] << 8, at: int32(i)}
+		k := key{order: rank[e.Bucket] << 8, at: int32(i), created: math.MaxInt64}
 		if e.Err == nil {
 			k.order |= int32(task.PriorityRank(e.Priority))
-			k.created = e.Created
+			if t, ok := workflow.ParseCreated(e.Created); ok {
+				k.created = t.UnixNano()
+			}
 		}
 		n, _ := task.IDNumber(e.ID)
 		k.num = int32(n)
@@ -252,7 +255,7 @@ func sortEntries(es []workflow.Summary) []int32 {
 		case a.order != b.order:
 			return cmp.Compare(a.order, b.order)
 		case a.created != b.created:
-			return strings.Compare(a.created, b.created)
+			return cmp.Compare(a.created, b.created)
 		case a.num != b.num:
 			return cmp.Compare(a.num, b.num)
 		}

@@ -77,8 +77,11 @@ var timestampLayouts = []string{
 	"2006-1-2",
 }
 
-func created(t *task.Task) (time.Time, bool) {
-	s := t.Str(task.KeyCreated)
+func created(t *task.Task) (time.Time, bool) { return ParseCreated(t.Str(task.KeyCreated)) }
+
+// ParseCreated reads a created value as the instant it names; false when
+// it is missing or unreadable (such tasks sort after the dated ones).
+func ParseCreated(s string) (time.Time, bool) {
 	for _, l := range timestampLayouts {
 		if ts, err := time.Parse(l, s); err == nil {
 			return ts, true
