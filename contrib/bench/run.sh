@@ -4,12 +4,15 @@
 # one markdown table and saves it with the machine's description to
 # contrib/bench/RESULTS.md. Results are reported, never asserted (DESIGN §8).
 #
-# Environment: BENCH_RUNS (timed runs per row, default 5, after one warm-up),
-# BENCH_KEEP=1 keeps the scratch directory, BENCH_OUT overrides RESULTS.md.
+# Environment: BENCH_RUNS (timed runs per row, default 10, after one
+# warm-up; on a shared machine five medians swing too much), BENCH_CONTENTION_RUNS
+# (default 5: each is 400 claims), BENCH_KEEP=1 keeps the scratch directory,
+# BENCH_OUT overrides RESULTS.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-10}
+CONTENTION_RUNS=${BENCH_CONTENTION_RUNS:-5}
 OUT=${BENCH_OUT:-$here/RESULTS.md}
 GITLEAKS_VERSION=v8.30.1
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-bench.XXXXXX")
@@ -346,7 +349,7 @@ done
 EOF
 	chmod +x "$W/claimer.sh"
 	local serial=() conc=() i r doubles=0
-	for ((r = 0; r <= RUNS; r++)); do
+	for ((r = 0; r <= CONTENTION_RUNS; r++)); do
 		for mode in serial concurrent; do
 			# A fresh repository per run (a copy would share the original's
 			# worktree metadata).
@@ -576,7 +579,8 @@ machine() {
 	printf -- '- machine: %s cores, %s\n' "$(nproc)" "${cpu:-unknown CPU}"
 	printf -- '- kernel: %s\n' "$(uname -srm)"
 	printf -- '- %s; %s; burl %s\n' "$(go version 2>/dev/null | cut -d' ' -f3-)" "$(git --version)" "$(git-burl --version | awk '{print $3}')"
-	printf -- '- %s; %s timed runs per row after one warm-up; medians with (min–max)\n' "$(hyperfine --version)" "$RUNS"
+	printf -- '- %s; %s timed runs per row (%s for contention) after one warm-up; medians with (min–max)\n' \
+		"$(hyperfine --version)" "$RUNS" "$CONTENTION_RUNS"
 	# Other work on the machine shows in every number: say how busy it was.
 	printf -- '- load average (1 min) at the start: %s, at the end: %s\n' "$load_start" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"
 }

@@ -142,6 +142,8 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 	// had to exist before the reads above, as the clock reading. A cache
 	// torn by a crash fails its checksum and is rebuilt.
 	werr := writeStatusCache(tmp, w.Dir, out, keys, keep)
+	// Windows cannot rename over a file that is still open.
+	cache.close()
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
@@ -447,5 +449,6 @@ func (c *statusCache) loadFields() bool {
 func (c *statusCache) close() {
 	if c.f != nil {
 		c.f.Close()
+		c.f = nil
 	}
 }
