@@ -568,7 +568,7 @@ EOF
 hook_row() {
 	local added kb=${6:-}
 	added=$(calc "$(ms "$2" median) - $(ms "$3" median)")
-	row "$1" "$(cell "$2")" "$(cell "$3") $5" "$(printf '+%.1f ms' "$added")" "—" "≤ $4 ms added" \
+	row "$1" "$(cell "$2")" "$(cell "$3") $5" "$(printf '%+.1f ms' "$added")" "—" "≤ $4 ms added" \
 		"$(yes_no "$added <= $4")" "$(if [ -n "$kb" ]; then mib "$kb"; else echo —; fi)"
 }
 
