@@ -479,7 +479,7 @@ func (c *checker) missingBase(e workflow.Entry) {
 		if err := writeTask(e.Path, t); err != nil {
 			return nil, err
 		}
-		return &change{action: fmt.Sprintf("set base_sha of %s to %s", e.ID, short(base)), paths: []string{e.Path},
+		return &change{action: fmt.Sprintf("set base_sha of %s to %s", e.ID, gitx.Short(base)), paths: []string{e.Path},
 			details: map[string]any{"base_sha": base}}, nil
 	}
 	c.add(f)
@@ -762,11 +762,4 @@ func (c *checker) uncommitted() {
 		}
 		c.add(f)
 	}
-}
-
-func short(sha string) string {
-	if len(sha) > 10 {
-		return sha[:10]
-	}
-	return sha
 }

@@ -202,3 +202,12 @@ func (g Git) Stream(fn func(io.Reader) error, args ...string) error {
 	}
 	return ferr
 }
+
+// Short abbreviates a commit id for messages (10 hex digits, as burl prints
+// them everywhere, so the same commit reads the same in every message).
+func Short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}

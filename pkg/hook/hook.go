@@ -141,19 +141,12 @@ type BlockedRefs []Blocked
 func (bs BlockedRefs) HumanLines() []string {
 	var out []string
 	for _, b := range bs {
-		out = append(out, fmt.Sprintf("%s (%s, %s..%s):", b.Ref, b.Task, short(b.Base), short(b.Head)))
+		out = append(out, fmt.Sprintf("%s (%s, %s..%s):", b.Ref, b.Task, gitx.Short(b.Base), gitx.Short(b.Head)))
 		for _, l := range b.Violations.HumanLines() {
 			out = append(out, "  "+l)
 		}
 	}
 	return out
-}
-
-func short(sha string) string {
-	if len(sha) > 10 {
-		return sha[:10]
-	}
-	return sha
 }
 
 // scissors is the line below which `git commit -v` shows the diff; git cuts

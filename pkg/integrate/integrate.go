@@ -105,15 +105,8 @@ func (m Main) settle(local, remote string) (string, error) {
 	} else if ahead {
 		return local, nil
 	}
-	return "", errs.New(errs.Git, "local %s (%s) and %s/%s (%s) have diverged", m.Branch, short(local), m.Remote, m.Branch, short(remote)).
+	return "", errs.New(errs.Git, "local %s (%s) and %s/%s (%s) have diverged", m.Branch, gitx.Short(local), m.Remote, m.Branch, gitx.Short(remote)).
 		WithFix("reconcile them by hand (e.g. git rebase %s/%s on %s), then run the command again", m.Remote, m.Branch, m.Branch)
-}
-
-func short(sha string) string {
-	if len(sha) > 10 {
-		return sha[:10]
-	}
-	return sha
 }
 
 // Advance moves main from old to new, fast-forward only, never switching a
@@ -146,7 +139,7 @@ func (m Main) Advance(old, new string) error {
 		return err
 	}
 	if head != old {
-		return errs.New(errs.Git, "%s moved from %s to %s meanwhile", m.Branch, short(old), short(head)).
+		return errs.New(errs.Git, "%s moved from %s to %s meanwhile", m.Branch, gitx.Short(old), gitx.Short(head)).
 			WithFix("run the command again")
 	}
 	if _, err := g.Run("merge", "--ff-only", "-q", new); err != nil {

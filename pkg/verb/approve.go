@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
@@ -45,10 +46,10 @@ func (o approveOut) Human(w io.Writer) {
 		return
 	}
 	if o.Recovered {
-		fmt.Fprintf(w, "Approved %s: its work was already in %s at %s (an interrupted approve is finished now)\nQA → DONE\n", o.entry.ID, o.Main, shortSHA(o.Merged))
+		fmt.Fprintf(w, "Approved %s: its work was already in %s at %s (an interrupted approve is finished now)\nQA → DONE\n", o.entry.ID, o.Main, gitx.Short(o.Merged))
 		return
 	}
-	fmt.Fprintf(w, "Approved %s: %s fast-forwarded to %s (drift: %d commit(s) on %s since claim)", o.entry.ID, o.Main, shortSHA(o.Merged), o.Drift, o.Main)
+	fmt.Fprintf(w, "Approved %s: %s fast-forwarded to %s (drift: %d commit(s) on %s since claim)", o.entry.ID, o.Main, gitx.Short(o.Merged), o.Drift, o.Main)
 	if o.Pushed {
 		fmt.Fprint(w, ", pushed")
 	}
@@ -156,7 +157,7 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		head = submitted
 	}
 	if submitted == "" || head != submitted {
-		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), shortSHA(head), t.ID(), shortSHA(submitted)).
+		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), gitx.Short(head), t.ID(), gitx.Short(submitted)).
 			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
 	}
 	// Approvals advance main one at a time on this machine. The lock is
@@ -175,7 +176,7 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 		if in, err := w.Repo.Git.Test("merge-base", "--is-ancestor", submitted, a.base); err != nil {
 			return err
 		} else if !in {
-			return errs.New(errs.User, "merge_strategy is manual and %s does not contain %s yet", w.Config.MainBranch, shortSHA(submitted)).
+			return errs.New(errs.User, "merge_strategy is manual and %s does not contain %s yet", w.Config.MainBranch, gitx.Short(submitted)).
 				WithFix("merge %s into %s yourself, then run git burl approve %s", t.Branch(), w.Config.MainBranch, t.ID())
 		}
 		a.merged = submitted
@@ -291,7 +292,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		for _, f := range a.conflict.Files {
 			lines = append(lines, "- "+f)
 		}
-		rejectTask(w, tx, fmt.Sprintf("rebase conflict onto %s at %s", w.Config.MainBranch, shortSHA(a.base)), lines)
+		rejectTask(w, tx, fmt.Sprintf("rebase conflict onto %s at %s", w.Config.MainBranch, gitx.Short(a.base)), lines)
 		tx.Action = "reject"
 		tx.Details["cause"] = "rebase conflict"
 		tx.Details["files"] = a.conflict.Files
@@ -304,10 +305,10 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		t.SetTime(task.KeyCompletedAt, tx.Now)
 		if a.recovered {
 			t.AppendToSection("QA Report", fmt.Sprintf("### Approved — already in %s at %s — %s by %s\n\n- the commits were in %s already (an approve interrupted after it advanced %s), so no rebase, gate or merge ran again\n",
-				w.Config.MainBranch, shortSHA(a.merged), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, w.Config.MainBranch, w.Config.MainBranch))
+				w.Config.MainBranch, gitx.Short(a.merged), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, w.Config.MainBranch, w.Config.MainBranch))
 			tx.Details["recovered"] = true
 		} else {
-			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, shortSHA(a.merged), a.drift),
+			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, gitx.Short(a.merged), a.drift),
 				tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		}
 		tx.Details["merged_sha"] = a.merged

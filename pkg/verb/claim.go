@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -36,15 +37,8 @@ func (o claimOut) Human(w io.Writer) {
 	if o.Reused {
 		how = "reusing branch"
 	}
-	fmt.Fprintf(w, "Claimed %s %q (%s %s, base %s)\n", o.entry.ID, t.Title(), how, t.Branch(), shortSHA(t.BaseSHA()))
+	fmt.Fprintf(w, "Claimed %s %q (%s %s, base %s)\n", o.entry.ID, t.Title(), how, t.Branch(), gitx.Short(t.BaseSHA()))
 	fmt.Fprintln(w, o.Worktree)
-}
-
-func shortSHA(s string) string {
-	if len(s) > 10 {
-		return s[:10]
-	}
-	return s
 }
 
 func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {

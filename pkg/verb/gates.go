@@ -131,7 +131,7 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 func report(title string, now time.Time, actor, base, head string, diff gate.Violations, runs []gate.RunResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s — %s by %s\n\n", title, now.UTC().Format("2006-01-02T15:04:05Z"), actor)
-	fmt.Fprintf(&b, "- range: %s..%s\n", shortSHA(base), shortSHA(head))
+	fmt.Fprintf(&b, "- range: %s..%s\n", gitx.Short(base), gitx.Short(head))
 	var scope, stubs []string
 	for _, v := range diff {
 		switch v.Gate {

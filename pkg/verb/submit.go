@@ -8,6 +8,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -28,7 +29,7 @@ type submitOut struct {
 }
 
 func (o submitOut) Human(w io.Writer) {
-	fmt.Fprintf(w, "Submitted %s: %d commit(s), head %s, DOING → QA\n", o.entry.ID, o.Commits, shortSHA(o.entry.Task.Str(task.KeySubmittedSHA)))
+	fmt.Fprintf(w, "Submitted %s: %d commit(s), head %s, DOING → QA\n", o.entry.ID, o.Commits, gitx.Short(o.entry.Task.Str(task.KeySubmittedSHA)))
 	if o.Pushed {
 		fmt.Fprintf(w, "Pushed %s to %s\n", o.entry.Task.Branch(), o.remote)
 	}
@@ -72,7 +73,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return err
 			}
 			if commits, _ = strconv.Atoi(n); commits == 0 {
-				return errs.New(errs.User, "branch %s has no commits of its own since %s", t.Branch(), shortSHA(base)).
+				return errs.New(errs.User, "branch %s has no commits of its own since %s", t.Branch(), gitx.Short(base)).
 					WithFix("commit your work in %s first", dir)
 			}
 			vs, err := diffGates(w, t, g, base, head)

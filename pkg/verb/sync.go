@@ -47,7 +47,7 @@ func (o syncOut) Human(w io.Writer) {
 		case p.Remote == "":
 			fmt.Fprintf(w, "%s has no workflow branch yet: nothing to pull\n", o.Remote)
 		case p.Pulled():
-			fmt.Fprintf(w, "Pulled the workflow branch: %s → %s\n", shortSHA(p.Before), shortSHA(p.After))
+			fmt.Fprintf(w, "Pulled the workflow branch: %s → %s\n", gitx.Short(p.Before), gitx.Short(p.After))
 		case p.Ahead > 0:
 			fmt.Fprintf(w, "The workflow branch is ahead of %s by %d commit(s) not pushed yet\n", o.Remote, p.Ahead)
 		default:
@@ -211,12 +211,12 @@ func pullBranch(g gitx.Git, remote, b, rsha string) (result, detail string) {
 		if err := m.Advance(l, rsha); err != nil {
 			return "failed", err.Error()
 		}
-		return "fast-forwarded", shortSHA(l) + " → " + shortSHA(rsha)
+		return "fast-forwarded", gitx.Short(l) + " → " + gitx.Short(rsha)
 	}
 	if ahead, _ := g.Test("merge-base", "--is-ancestor", rsha, l); ahead {
 		return "ahead", "local commits not pushed yet"
 	}
-	return "diverged", fmt.Sprintf("local %s, %s %s; reconcile by hand", shortSHA(l), remote, shortSHA(rsha))
+	return "diverged", fmt.Sprintf("local %s, %s %s; reconcile by hand", gitx.Short(l), remote, gitx.Short(rsha))
 }
 
 // news reports whether local has something the remote tip lacks. A local

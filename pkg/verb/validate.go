@@ -6,6 +6,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -24,7 +25,7 @@ type validateOut struct {
 }
 
 func (o validateOut) Human(w io.Writer) {
-	fmt.Fprintf(w, "Validated %s at %s: scope pass, stubs pass", o.entry.ID, shortSHA(o.Head))
+	fmt.Fprintf(w, "Validated %s at %s: scope pass, stubs pass", o.entry.ID, gitx.Short(o.Head))
 	for _, r := range o.Commands {
 		fmt.Fprintf(w, ", %s pass (%.1fs)", r.Name, r.Seconds)
 	}

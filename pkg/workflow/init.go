@@ -145,7 +145,7 @@ func attach(r *repo.Repo, remote string) (string, error) {
 		return "", err
 	} else if !ok {
 		remoteRef := "refs/remotes/" + remote + "/" + r.Branch
-		if hasRemote(g, remote) {
+		if r.HasRemote(remote) {
 			// A fresh clone may not have fetched it; an offline remote is fine.
 			_, _ = g.Run("fetch", "-q", remote, "+"+ref+":"+remoteRef)
 		}
@@ -181,11 +181,6 @@ func createOrphan(g gitx.Git, branch string) error {
 	}
 	_, err = g.Run("branch", "-q", branch, commit)
 	return err
-}
-
-func hasRemote(g gitx.Git, remote string) bool {
-	ok, _ := g.Test("config", "--get", "remote."+remote+".url")
-	return ok
 }
 
 // worktreeState reports whether path is registered as a worktree of branch

@@ -91,7 +91,7 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		if _, err := wt.Run("-c", "core.editor=true", "rebase", "-q", res.Remote); err != nil {
 			_, _ = wt.Run("rebase", "--abort")
 			return nil, errs.New(errs.Git, "the workflow branch %s has %d local commit(s) that %s/%s lacks (local %s), and %s/%s has %d commit(s) that are not here (%s); replaying the local ones on top conflicts, so it cannot fast-forward",
-				branch, mine, remote, branch, abbrev(local), remote, branch, theirs, abbrev(res.Remote)).
+				branch, mine, remote, branch, gitx.Short(local), remote, branch, theirs, gitx.Short(res.Remote)).
 				WithTitle("Cannot pull the workflow branch").
 				WithFix("resolve it by hand: git -C %s rebase %s/%s, fix the conflicts, git rebase --continue, then git burl sync",
 					w.Rel(w.Repo.Worktree), remote, branch)
@@ -141,11 +141,4 @@ func countRange(g gitx.Git, rng string) int {
 	n := 0
 	fmt.Sscanf(out, "%d", &n)
 	return n
-}
-
-func abbrev(sha string) string {
-	if len(sha) > 10 {
-		return sha[:10]
-	}
-	return sha
 }
