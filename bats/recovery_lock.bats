@@ -132,3 +132,28 @@ now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 	run git burl doctor
 	assert_success
 }
+
+@test "a dead fast-forward lock stops a claim that must fast-forward main, names the lock, and clears" {
+	new_burl_repo
+	git burl add "Feature" >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/other"
+	(cd "$BATS_TEST_TMPDIR/other" && commit_file elsewhere.txt "pushed from another clone" && git push -q origin main)
+	ahead=$(git ls-remote origin refs/heads/main | cut -f1)
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	fake_lock fast-forward "$(uname -n)" "$dead" "$(now)" fast-forward
+
+	run git burl claim TASK-001
+	assert_failure 4
+	assert_output_contains "fast-forwarding the main branch"
+	assert_output_contains "git burl lock clear fast-forward --force"
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ "$(git rev-parse main)" != "$ahead" ]
+
+	git burl lock clear fast-forward --force >/dev/null
+	run git burl claim TASK-001
+	assert_success
+	[ "$(git rev-parse main)" = "$ahead" ]
+	[ -z "$(git status --porcelain)" ]
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -21,6 +22,10 @@ type Main struct {
 	Remote string   // remote; ignored when not configured in git
 	// Repo, when set, answers HasRemote from the git config it has read.
 	Repo *repo.Repo
+	// Lock, when set, is held around the fast-forward of a checked-out
+	// main, so that concurrent burl commands do not see each other's
+	// half-done merge (index updated, branch not yet) as a dirty worktree.
+	Lock func() (*lock.Lock, error)
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -124,6 +129,13 @@ func (m Main) Advance(old, new string) error {
 				WithFix("another process moved %s meanwhile; run the command again", m.Branch)
 		}
 		return nil
+	}
+	if m.Lock != nil {
+		l, err := m.Lock()
+		if err != nil {
+			return err
+		}
+		defer l.Release()
 	}
 	g := gitx.In(wt.Path)
 	dirty, err := g.Run("status", "--porcelain", "--untracked-files=no")

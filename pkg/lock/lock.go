@@ -24,6 +24,10 @@ const (
 	Claim    = "claim"
 	// Main serialises approvals, which advance the main branch.
 	Main = "main"
+	// FastForward is held for the few git commands that fast-forward a
+	// checked-out main: git updates the index before the branch, and a
+	// concurrent claim would otherwise read that moment as uncommitted work.
+	FastForward = "fast-forward"
 )
 
 // Info is a lock file's content.
@@ -118,6 +122,8 @@ func (d Dir) heldError(name, p string) error {
 		what = "the workflow is locked by another burl command"
 	case Claim:
 		what = "another claim is choosing the next task"
+	case FastForward:
+		what = "another burl command is fast-forwarding the main branch"
 	}
 	e := errs.New(errs.Lock, "%s\nLock: %s", what, d.rel(p))
 	if st, err := d.Stat(name); err == nil {

@@ -76,12 +76,12 @@ func (c *lockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 // so a name can never point outside the locks directory.
 func lockName(s string) (name, taskID string, err error) {
 	switch s {
-	case lock.Workflow, lock.Claim, lock.Main:
+	case lock.Workflow, lock.Claim, lock.Main, lock.FastForward:
 		return s, "", nil
 	}
 	id, err := task.NormalizeID(s)
 	if err != nil {
-		return "", "", errs.New(errs.User, "%q is not a lock name: use a task ID, %s, %s or %s", s, lock.Workflow, lock.Claim, lock.Main).
+		return "", "", errs.New(errs.User, "%q is not a lock name: use a task ID, %s, %s, %s or %s", s, lock.Workflow, lock.Claim, lock.Main, lock.FastForward).
 			WithFix("git burl lock list shows the locks held")
 	}
 	return id, id, nil

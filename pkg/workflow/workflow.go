@@ -160,6 +160,12 @@ func (w *Workflow) LockClaim() (*lock.Lock, error) {
 	return w.Locks.AcquireWait(lock.Claim, w.lockInfo("claim"), workflowLockWait)
 }
 
+// LockFastForward takes the lock that serialises fast-forwards of a
+// checked-out main branch (integrate.Main.Lock).
+func (w *Workflow) LockFastForward() (*lock.Lock, error) {
+	return w.Locks.AcquireWait(lock.FastForward, w.lockInfo("fast-forward"), workflowLockWait)
+}
+
 // Entry is a task file found in a bucket.
 type Entry struct {
 	ID     string
