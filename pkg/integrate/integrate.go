@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
@@ -20,22 +21,21 @@ type Main struct {
 	Git    gitx.Git // in the main worktree
 	Branch string   // main_branch
 	Remote string   // remote; ignored when not configured in git
-	// Repo, when set, answers HasRemote from the git config it has read.
+	// Repo answers HasRemote from the git config it has already read.
 	Repo *repo.Repo
-	// Lock, when set, is held around the fast-forward of a checked-out
-	// main, so that concurrent burl commands do not see each other's
-	// half-done merge (index updated, branch not yet) as a dirty worktree.
+	// Lock is held around the fast-forward of a checked-out branch, so
+	// that concurrent burl commands do not see each other's half-done
+	// merge (index updated, branch not yet) as a dirty worktree.
 	Lock func() (*lock.Lock, error)
 }
 
-// HasRemote reports whether the remote is configured in this clone.
-func (m Main) HasRemote() bool {
-	if m.Repo != nil {
-		return m.Repo.HasRemote(m.Remote)
-	}
-	ok, _ := m.Git.Test("config", "--get", "remote."+m.Remote+".url")
-	return ok
+// For is the workflow's main branch, as its config names it.
+func For(w *workflow.Workflow) Main {
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward}
 }
+
+// HasRemote reports whether the remote is configured in this clone.
+func (m Main) HasRemote() bool { return m.Repo.HasRemote(m.Remote) }
 
 func (m Main) rev(ref string) string {
 	sha, err := m.Git.Run("rev-parse", "-q", "--verify", ref+"^{commit}")
@@ -130,13 +130,11 @@ func (m Main) Advance(old, new string) error {
 		}
 		return nil
 	}
-	if m.Lock != nil {
-		l, err := m.Lock()
-		if err != nil {
-			return err
-		}
-		defer l.Release()
+	l, err := m.Lock()
+	if err != nil {
+		return err
 	}
+	defer l.Release()
 	g := gitx.In(wt.Path)
 	dirty, err := g.Run("status", "--porcelain", "--untracked-files=no")
 	if err != nil {

@@ -8,9 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // isolate points git at a config of its own, so the tests neither read nor
@@ -60,6 +63,7 @@ func commit(t *testing.T, dir, name, content string) string {
 type fixture struct {
 	origin, repo string
 	c1           string
+	m            Main
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -71,10 +75,26 @@ func newFixture(t *testing.T) *fixture {
 	git(t, root, "clone", "-q", f.origin, f.repo)
 	f.c1 = commit(t, f.repo, "f.txt", "one\n")
 	git(t, f.repo, "push", "-q", "origin", "main")
+	f.m = mainIn(t, f.repo)
 	return f
 }
 
-func (f *fixture) main() Main { return Main{Git: gitx.In(f.repo), Branch: "main", Remote: "origin"} }
+// main is the same Main, and so the same fast-forward lock, on every call.
+func (f *fixture) main() Main { return f.m }
+
+// mainIn is Main as burl builds it for the repository at dir, its
+// fast-forward lock in a directory of its own.
+func mainIn(t *testing.T, dir string) Main {
+	t.Helper()
+	r, err := repo.Resolve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := lock.Dir{Path: t.TempDir()}
+	return Main{Git: gitx.In(dir), Branch: "main", Remote: "origin", Repo: r, Lock: func() (*lock.Lock, error) {
+		return locks.AcquireWait(lock.FastForward, lock.Info{Action: "test"}, 10*time.Second)
+	}}
+}
 
 // pushFromElsewhere moves origin's main on by one commit made in another clone.
 func (f *fixture) pushFromElsewhere(t *testing.T, name, content string) string {
@@ -93,7 +113,7 @@ func TestBaseWithoutRemoteIsLocalMain(t *testing.T) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	c1 := commit(t, dir, "f.txt", "one\n")
-	m := Main{Git: gitx.In(dir), Branch: "main", Remote: "origin"}
+	m := mainIn(t, dir)
 	if m.HasRemote() {
 		t.Fatal("HasRemote with no remote configured")
 	}

@@ -166,7 +166,7 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	if a.mainLock, err = w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute); err != nil {
 		return err
 	}
-	m := integrate.Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward}
+	m := integrate.For(w)
 	if a.base, err = m.Base(); err != nil {
 		return err
 	}

@@ -183,7 +183,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			}
 			reused = have
 			if !have && base == "" {
-				m := integrate.Main{Git: g, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward}
+				m := integrate.For(w)
 				if base, err = m.Base(); err != nil {
 					return err
 				}

@@ -176,7 +176,7 @@ func (c *syncCmd) pullTasks(ctx *cli.Context, w *workflow.Workflow, out *syncOut
 	for _, e := range live {
 		b := e.Task.Branch()
 		r := branchSync{Task: e.ID, Branch: b}
-		r.Result, r.Detail = pullBranch(g, remote, b, heads[b])
+		r.Result, r.Detail = pullBranch(w, b, heads[b])
 		if r.Result == "diverged" || r.Result == "failed" {
 			ctx.Warnf("%s: %s %s (%s)", e.ID, b, r.Result, r.Detail)
 		}
@@ -190,7 +190,8 @@ func (c *syncCmd) pullTasks(ctx *cli.Context, w *workflow.Workflow, out *syncOut
 	return nil
 }
 
-func pullBranch(g gitx.Git, remote, b, rsha string) (result, detail string) {
+func pullBranch(w *workflow.Workflow, b, rsha string) (result, detail string) {
+	g, remote := w.Repo.Git, w.Config.Remote
 	if rsha == "" {
 		return "not-on-remote", ""
 	}
@@ -207,7 +208,8 @@ func pullBranch(g gitx.Git, remote, b, rsha string) (result, detail string) {
 	if behind, _ := g.Test("merge-base", "--is-ancestor", l, rsha); behind {
 		// The same fast-forward approve uses for main: never switches or
 		// dirties the worktree the branch may be checked out in.
-		m := integrate.Main{Git: g, Branch: b, Remote: remote}
+		m := integrate.For(w)
+		m.Branch = b
 		if err := m.Advance(l, rsha); err != nil {
 			return "failed", err.Error()
 		}
