@@ -78,6 +78,14 @@ func (g Git) Run(args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// RunOnce is Run without waiting out other gits' locks, for a command that
+// is not safe to repeat: `worktree add -b` can create the branch and then
+// fail, and its second run would fail for the branch it made.
+func (g Git) RunOnce(args ...string) (string, error) {
+	out, err := g.once(nil, args)
+	return strings.TrimSpace(string(out)), err
+}
+
 // RunInput runs git with stdin and returns stdout untouched.
 func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
 	deadline := time.Now().Add(lockWait)

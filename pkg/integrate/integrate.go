@@ -50,8 +50,13 @@ func (m Main) rev(ref string) string {
 // (approvals not pushed) local main is the base; diverged is an error.
 // It returns the base commit.
 func (m Main) Base() (string, error) {
+	return m.BaseFrom(m.rev("refs/heads/" + m.Branch))
+}
+
+// BaseFrom is Base for a caller that has just read local main's commit
+// ("" when it does not exist).
+func (m Main) BaseFrom(local string) (string, error) {
 	localRef := "refs/heads/" + m.Branch
-	local := m.rev(localRef)
 	if !m.HasRemote() {
 		if local == "" {
 			return "", errs.New(errs.User, "main branch %q does not exist", m.Branch).

@@ -177,14 +177,14 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			wtPath = filepath.Join(w.Repo.Root, filepath.FromSlash(rel))
 			base = t.BaseSHA()
 			g := w.Repo.Git
-			have, err := workspace.BranchExists(g, branch)
+			tips, err := workspace.Tips(g, branch, w.Config.MainBranch)
 			if err != nil {
 				return err
 			}
+			have := tips[branch] != ""
 			reused = have
 			if !have && base == "" {
-				m := integrate.For(w)
-				if base, err = m.Base(); err != nil {
+				if base, err = integrate.For(w).BaseFrom(tips[w.Config.MainBranch]); err != nil {
 					return err
 				}
 			}

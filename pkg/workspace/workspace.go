@@ -81,6 +81,35 @@ func BranchExists(g gitx.Git, name string) (bool, error) {
 	return g.Test("show-ref", "--verify", "-q", "refs/heads/"+name)
 }
 
+// Tips returns the commit each of the named local branches points at, ""
+// for one that does not exist: one git process for what would otherwise
+// be a rev-parse per branch.
+func Tips(g gitx.Git, names ...string) (map[string]string, error) {
+	args := []string{"for-each-ref", "--format=%(objectname) %(refname)"}
+	for _, n := range names {
+		args = append(args, "refs/heads/"+n)
+	}
+	out, err := g.Run(args...)
+	if err != nil {
+		return nil, err
+	}
+	tips := make(map[string]string, len(names))
+	for _, n := range names {
+		tips[n] = ""
+	}
+	// A pattern also matches the refs below it (refs/heads/main/x): only
+	// exact names count.
+	for _, l := range strings.Split(out, "\n") {
+		sha, ref, ok := strings.Cut(l, " ")
+		if n, isBranch := strings.CutPrefix(ref, "refs/heads/"); ok && isBranch {
+			if _, asked := tips[n]; asked {
+				tips[n] = sha
+			}
+		}
+	}
+	return tips, nil
+}
+
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return !errors.Is(err, fs.ErrNotExist)
@@ -101,6 +130,14 @@ func EnsureKnown(g gitx.Git, path, branch, base string, branchExists bool) (crea
 }
 
 func ensure(g gitx.Git, path, branch, base string, known *bool) (createdBranch, createdWorktree bool, err error) {
+	if known != nil && !*known && base != "" && !exists(path) {
+		return createBoth(g, path, branch, base)
+	}
+	return ensureCareful(g, path, branch, base, known)
+}
+
+// ensureCareful is ensure for any state of branch and path.
+func ensureCareful(g gitx.Git, path, branch, base string, known *bool) (createdBranch, createdWorktree bool, err error) {
 	// One listing answers both questions below (is path a worktree, is
 	// branch checked out elsewhere): each git process costs milliseconds.
 	wts, err := List(g)
@@ -162,6 +199,39 @@ func ensure(g gitx.Git, path, branch, base string, known *bool) (createdBranch, 
 		return false, false, errs.Wrap(err, errs.Git, "git worktree add "+path+" failed")
 	}
 	return createdBranch, true, nil
+}
+
+// createBoth is ensure for a branch that does not exist yet and a path
+// that does not exist, the common claim, in one git process. A new branch
+// cannot be checked out anywhere, so -f can only override git's refusal of
+// a path that is registered but was deleted by hand, which ensure
+// overrides too. When that one try fails (often only because another git
+// was adding a worktree at that moment), the careful path takes over from
+// whatever it left: git creates the branch before the worktree.
+func createBoth(g gitx.Git, path, branch, base string) (createdBranch, createdWorktree bool, err error) {
+	err = faults.Fail("worktree-add")
+	if err == nil {
+		_, err = g.RunOnce("worktree", "add", "-q", "-f", "-b", branch, path, base)
+	}
+	if err == nil {
+		faults.CrashPoint("claim", "branch")
+		return true, true, nil
+	}
+	ours, err := BranchExists(g, branch)
+	if err != nil {
+		return false, false, err
+	}
+	createdBranch, createdWorktree, err = ensureCareful(g, path, branch, base, &ours)
+	if ours {
+		if err != nil {
+			if _, derr := g.Run("branch", "-D", branch); derr != nil {
+				err = errors.Join(err, derr)
+			}
+			return false, false, err
+		}
+		createdBranch = true
+	}
+	return createdBranch, createdWorktree, err
 }
 
 // Remove deletes a task worktree (refusing a dirty one unless force).
