@@ -135,24 +135,12 @@ var yamlLineRe = regexp.MustCompile(`line (\d+)`)
 
 // reparse rebuilds the node view from the lines; lines are the truth.
 func (t *Task) reparse() error {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(bytes.Join(t.lines, nil), &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		line := 0
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			line = n + 1
-			msg = strings.TrimSpace(yamlLineRe.ReplaceAllString(msg, ""))
-			msg = strings.TrimPrefix(msg, ": ")
+	root := fastRoot(t.lines)
+	if root == nil {
+		var err error
+		if root, err = slowRoot(t.lines); err != nil {
+			return err
 		}
-		return perr(line, "invalid YAML in frontmatter: %s", msg)
-	}
-	if len(doc.Content) == 0 {
-		return perr(2, "frontmatter is empty")
-	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		return perr(root.Line+1, "frontmatter must be a mapping of keys to values")
 	}
 	// set() rewrites a key by replacing its lines, so it needs one key per
 	// line at column 1 and no value that depends on another key's lines.
@@ -181,6 +169,31 @@ func (t *Task) reparse() error {
 		t.keys[k.Value] = i
 	}
 	return nil
+}
+
+// slowRoot is the frontmatter's root node as yaml.v3 reads it: for
+// anything fastRoot leaves alone, and for every error message.
+func slowRoot(lines [][]byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(bytes.Join(lines, nil), &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		line := 0
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line = n + 1
+			msg = strings.TrimSpace(yamlLineRe.ReplaceAllString(msg, ""))
+			msg = strings.TrimPrefix(msg, ": ")
+		}
+		return nil, perr(line, "invalid YAML in frontmatter: %s", msg)
+	}
+	if len(doc.Content) == 0 {
+		return nil, perr(2, "frontmatter is empty")
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, perr(root.Line+1, "frontmatter must be a mapping of keys to values")
+	}
+	return root, nil
 }
 
 // findAnchor returns the first node that defines an anchor or is an alias.
