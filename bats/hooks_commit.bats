@@ -57,6 +57,25 @@ setup() {
 	[ "$(git log -1 --format=%s)" = "double jump" ]
 }
 
+@test "a message of comments only, in core.commentChar, still aborts the commit; # is then text" {
+	cd "$WT"
+	git config core.commentChar ';'
+	head=$(git rev-parse HEAD)
+	printf 'package src\n\nfunc Double() {}\n' >src/double.go
+	git add src/double.go
+	printf '; Please enter the commit message\n;\n\n' >"$BATS_TEST_TMPDIR/msg"
+	run git commit --cleanup=strip -F "$BATS_TEST_TMPDIR/msg"
+	assert_failure 1
+	assert_output_contains "empty commit message"
+	[ "$(git rev-parse HEAD)" = "$head" ]
+
+	printf '#12 double jump\n; a comment\n' >"$BATS_TEST_TMPDIR/msg"
+	run git commit -q --cleanup=strip -F "$BATS_TEST_TMPDIR/msg"
+	assert_success
+	[ "$(git log -1 --format=%s)" = "#12 double jump" ]
+	[ "$(git log -1 --format='%(trailers:key=Burl-Task,valueonly)' | sed '/^$/d')" = "TASK-001" ]
+}
+
 @test "an amend keeps a single Burl-Task trailer" {
 	cd "$WT"
 	commit_file src/double.go 'package src'

@@ -153,40 +153,67 @@ func (bs BlockedRefs) HumanLines() []string {
 // the message there.
 const scissors = "------------------------ >8 ------------------------"
 
-// WithTrailer returns the commit message in file with "Burl-Task: <id>"
-// added, or nil when the file should stay as it is: a Burl-Task trailer is
-// already there, or the message is empty (git aborts such a commit after the
-// hook, and the trailer alone would turn it into a real one). It only reads
-// the file, so the hook can prepare the message while the gates run and
-// write it only if they pass.
-func WithTrailer(g gitx.Git, file, id string) ([]byte, error) {
+// Trailered is a commit message file as read, and as git's
+// interpret-trailers would have it with the Burl-Task trailer.
+type Trailered struct {
+	msg, out []byte
+}
+
+// AddTrailer asks git to add "Burl-Task: <id>" to the message in file
+// unless a Burl-Task trailer is already there. It only reads the file, so
+// the hook can prepare the message while the gates run and write it only
+// if they pass.
+func AddTrailer(g gitx.Git, file, id string) (*Trailered, error) {
 	msg, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	body := msg
-	if i := bytes.Index(body, []byte(scissors)); i >= 0 {
-		body = body[:bytes.LastIndexByte(body[:i], '\n')+1]
-	}
-	// stripspace drops comments the way commit will (core.commentChar);
-	// it runs beside interpret-trailers, as this is on every task commit.
-	var text []byte
-	var serr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		text, serr = g.RunInput(body, "stripspace", "--strip-comments")
-	}()
 	out, err := g.RunInput(msg, "interpret-trailers", "--if-exists", "doNothing", "--trailer", TrailerKey+": "+id)
-	<-done
-	if serr != nil {
-		return nil, serr
-	}
 	if err != nil {
 		return nil, err
 	}
-	if len(bytes.TrimSpace(text)) == 0 || bytes.Equal(out, msg) {
+	return &Trailered{msg: msg, out: out}, nil
+}
+
+// Message is the message to write back, or nil when the file should stay
+// as it is: the trailer was already there, or the message is empty (git
+// aborts such a commit after the hook, and the trailer alone would turn
+// it into a real one). commentChar is core.commentChar; only for "auto",
+// where git picks the character per message, is git asked.
+func (t *Trailered) Message(g gitx.Git, commentChar string) ([]byte, error) {
+	if bytes.Equal(t.out, t.msg) {
 		return nil, nil
 	}
-	return out, nil
+	body := t.msg
+	if i := bytes.Index(body, []byte(scissors)); i >= 0 {
+		body = body[:bytes.LastIndexByte(body[:i], '\n')+1]
+	}
+	if commentChar == "auto" {
+		text, err := g.RunInput(body, "stripspace", "--strip-comments")
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(text)) == 0 {
+			return nil, nil
+		}
+		return t.out, nil
+	}
+	if emptyMessage(body, commentChar) {
+		return nil, nil
+	}
+	return t.out, nil
+}
+
+// emptyMessage is `git stripspace --strip-comments` leaving nothing: every
+// line is a comment or blank (git's blanks are space, tab, CR, LF).
+func emptyMessage(body []byte, commentChar string) bool {
+	if commentChar == "" {
+		commentChar = "#"
+	}
+	for _, l := range bytes.Split(body, []byte("\n")) {
+		if !bytes.HasPrefix(l, []byte(commentChar)) && len(bytes.Trim(l, " \t\r")) > 0 {
+			return false
+		}
+	}
+	return true
 }

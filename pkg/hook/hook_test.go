@@ -85,17 +85,26 @@ func TestWithTrailer(t *testing.T) {
 		}
 		return string(b)
 	}
-	for _, c := range []struct{ name, in, want string }{
-		{"adds", "Add jump\n", "Add jump\n\nBurl-Task: TASK-001\n"},
-		{"keeps an existing one", "Add jump\n\nBurl-Task: TASK-001\n", "Add jump\n\nBurl-Task: TASK-001\n"},
-		{"does not add a second value", "Add jump\n\nBurl-Task: TASK-009\n", "Add jump\n\nBurl-Task: TASK-009\n"},
-		{"empty message stays empty so git aborts", "\n# Please enter the commit message\n", "\n# Please enter the commit message\n"},
-		{"empty above the scissors", "# c\n# ------------------------ >8 ------------------------\ndiff --git a/x b/x\n+y\n",
+	for _, c := range []struct{ name, comment, in, want string }{
+		{"adds", "", "Add jump\n", "Add jump\n\nBurl-Task: TASK-001\n"},
+		{"keeps an existing one", "", "Add jump\n\nBurl-Task: TASK-001\n", "Add jump\n\nBurl-Task: TASK-001\n"},
+		{"does not add a second value", "", "Add jump\n\nBurl-Task: TASK-009\n", "Add jump\n\nBurl-Task: TASK-009\n"},
+		{"empty message stays empty so git aborts", "", "\n# Please enter the commit message\n", "\n# Please enter the commit message\n"},
+		{"blank lines and comments only", "", " \t\r\n#x\n\n", " \t\r\n#x\n\n"},
+		{"empty above the scissors", "", "# c\n# ------------------------ >8 ------------------------\ndiff --git a/x b/x\n+y\n",
 			"# c\n# ------------------------ >8 ------------------------\ndiff --git a/x b/x\n+y\n"},
+		{"another comment character", ";", "; Please enter\n;\n", "; Please enter\n;\n"},
+		{"# is text when it is not the comment character", ";", "#123 fixed\n", "#123 fixed\n\nBurl-Task: TASK-001\n"},
+		{"auto asks git", "auto", "Add jump\n", "Add jump\n\nBurl-Task: TASK-001\n"},
+		{"auto, empty", "auto", "\n# Please enter the commit message\n", "\n# Please enter the commit message\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := write(c.in)
-			got, err := WithTrailer(g, p, "TASK-001")
+			tr, err := AddTrailer(g, p, "TASK-001")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tr.Message(g, c.comment)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,6 +30,9 @@ type Repo struct {
 	Branch    string // workflow branch name
 	Worktree  string // absolute path of the workflow worktree
 	Git       gitx.Git
+	// CommentChar is core.commentChar ("" when unset: git's "#"), which
+	// the commit-msg hook needs to tell an empty message.
+	CommentChar string
 	// remotes are the names of the remotes with a URL, read with the
 	// bootstrap settings: asking git again costs a process per question.
 	remotes map[string]bool
@@ -63,7 +66,20 @@ func leavesDir(rel string) bool {
 // Resolve finds the repository containing dir.
 func Resolve(dir string) (*Repo, error) {
 	g := gitx.In(dir)
+	// Every command and hook starts here: the two git processes run side
+	// by side rather than one after the other. git config reads the same
+	// repository configuration from any of its worktrees.
+	type result struct {
+		out string
+		err error
+	}
+	cfg := make(chan result, 1)
+	go func() {
+		out, err := g.Run("config", "--get-regexp", bootstrapKeys)
+		cfg <- result{out, err}
+	}()
 	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	c := <-cfg
 	if err != nil {
 		if gitx.ExitCodeOf(err) == 128 {
 			return nil, errs.New(errs.User, "%s is not inside a git repository", dir).
@@ -85,11 +101,14 @@ func Resolve(dir string) (*Repo, error) {
 		return nil, errs.New(errs.User, "%s is a bare repository; burl needs a working tree", r.CommonDir)
 	}
 	r.Git = gitx.In(r.Root)
-	if err := r.readBootstrap(); err != nil {
+	if err := r.readBootstrap(c.out, c.err); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
+
+// bootstrapKeys are the git config keys burl reads before anything else.
+const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar)$`
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
@@ -110,10 +129,10 @@ func mainWorktree(g gitx.Git) (string, error) {
 	return "", nil
 }
 
-func (r *Repo) readBootstrap() error {
+// readBootstrap takes the output of `git config --get-regexp bootstrapKeys`.
+func (r *Repo) readBootstrap(out string, err error) error {
 	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
 	r.remotes = map[string]bool{}
-	out, err := r.Git.Run("config", "--get-regexp", `^(burl\.(branch|worktree)|remote\..+\.url)$`)
 	if err != nil && gitx.ExitCodeOf(err) != 1 {
 		return err
 	}
@@ -124,6 +143,8 @@ func (r *Repo) readBootstrap() error {
 			r.Branch = v
 		case "burl.worktree":
 			r.Worktree = v
+		case "core.commentchar":
+			r.CommentChar = v
 		default:
 			// Remote names keep their case and may hold dots.
 			if name, ok := strings.CutPrefix(k, "remote."); ok && strings.HasSuffix(name, ".url") {

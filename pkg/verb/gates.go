@@ -45,14 +45,22 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 // lines). base_sha itself is never rewritten (PRD 11.6).
 func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
 	base := t.BaseSHA()
-	for _, ref := range []string{"refs/heads/" + w.Config.MainBranch, "refs/remotes/" + w.Config.Remote + "/" + w.Config.MainBranch} {
-		mb, err := g.Run("merge-base", ref, head)
-		if err != nil || mb == base {
-			continue
-		}
-		if newer, err := g.Test("merge-base", "--is-ancestor", base, mb); err == nil && newer {
-			base = mb
-		}
+	mains := []string{"refs/heads/" + w.Config.MainBranch}
+	if w.Repo.HasRemote(w.Config.Remote) {
+		mains = append(mains, "refs/remotes/"+w.Config.Remote+"/"+w.Config.MainBranch)
+	}
+	// With both mains, git answers for head and a merge of the two: the
+	// newest commit head shares with either, in one process.
+	mb, err := g.Run(append([]string{"merge-base", head}, mains...)...)
+	if err != nil && len(mains) > 1 {
+		// The remote's main was never fetched.
+		mb, err = g.Run("merge-base", head, mains[0])
+	}
+	if err != nil || mb == base {
+		return base
+	}
+	if newer, err := g.Test("merge-base", "--is-ancestor", base, mb); err == nil && newer {
+		return mb
 	}
 	return base
 }

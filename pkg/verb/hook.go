@@ -46,25 +46,32 @@ func (c *hookCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	out := hookOut{Hook: "commit-msg", Checked: []string{}}
 	branch := workflow.CurrentBranch(ctx.Dir)
-	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
-	w, e, err := tasks.Find(branch, workflow.Doing)
-	if err != nil || e == nil {
-		return out, err
+	id, ok := workflow.IDForBranch(branch)
+	if !ok {
+		return out, nil
 	}
 	// git runs the hook at the worktree root with GIT_INDEX_FILE set to the
 	// index being committed (index.lock for `commit -a`, a temporary index
 	// for `commit <paths>`), possibly as a relative path: running git here,
 	// with that environment inherited, makes --cached see exactly that.
 	g := gitx.In(ctx.Dir)
-	// The trailered message is prepared while the gates run, and written
-	// only if they pass: every task commit waits for this hook.
-	var msg []byte
+	// Every task commit waits for this hook: the trailered message is
+	// prepared from the branch name alone, while the workflow is read and
+	// the gates run, and written only if the branch is a DOING task's and
+	// the gates pass. Preparing it only reads the message file.
+	var tr *hook.Trailered
 	var merr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		msg, merr = hook.WithTrailer(g, file, e.ID)
+		tr, merr = hook.AddTrailer(g, file, id)
 	}()
+	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
+	w, e, err := tasks.Find(branch, workflow.Doing)
+	if err != nil || e == nil {
+		<-done
+		return out, err
+	}
 	vs, err := gatesOver(w, e.Task, g, "--cached")
 	<-done
 	if err != nil {
@@ -75,6 +82,10 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	}
 	if merr != nil {
 		return nil, merr
+	}
+	msg, err := tr.Message(g, w.Repo.CommentChar)
+	if err != nil {
+		return nil, err
 	}
 	if msg != nil {
 		if err := fsx.WriteFile(file, msg); err != nil {
