@@ -168,7 +168,7 @@ setup() {
 	[ "$(git log -1 --format='%(trailers:key=Burl-Task,valueonly)' | sed '/^$/d')" = "TASK-001" ]
 }
 
-@test "the hook fails open, with a warning, when git-burl is not on PATH" {
+@test "the hook fails open, with a warning, when burl is not on PATH" {
 	cd "$WT"
 	printf 'package src\n// FIXME\n' >src/double.go
 	git add src/double.go
@@ -177,6 +177,6 @@ setup() {
 	ln -s "$(command -v git)" "$BATS_TEST_TMPDIR/nobin/git"
 	PATH="$BATS_TEST_TMPDIR/nobin:/bin" run git commit -q -m "offline"
 	assert_success
-	assert_output_contains "git-burl is not on PATH; commit-msg checks skipped"
+	assert_output_contains "git-burl-hook is not on PATH; commit-msg checks skipped"
 	[ "$(git log -1 --format=%s)" = "offline" ]
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -26,28 +27,95 @@ func (vs Violations) HumanLines() []string {
 	return out
 }
 
-// CheckDiff runs the scope and stub gates over one diff: rangeArgs is what
+// Diff is the one `git diff -U0 -M` both gates read: rangeArgs is what
 // follows `git diff` ("base..head", or "--cached" for the index against
-// HEAD). One streamed `git diff -U0 -M` feeds both gates, so a huge change
-// costs what git diff itself costs, and a hook pays for one git process.
-func CheckDiff(g gitx.Git, rangeArgs []string, scope Scope, stubs *StubScanner) (Violations, error) {
-	if stubs == nil {
-		stubs = &StubScanner{}
-	}
-	var (
-		changes []Change
-		stubV   []Violation
-	)
-	args := append([]string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-relative", "-M",
-		"-U0", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}, rangeArgs...)
-	err := g.Stream(func(r io.Reader) error {
-		var err error
-		stubV, changes, err = stubs.ScanDiff(r)
-		return err
-	}, args...)
+// HEAD). A huge change costs what git diff itself costs, and a hook pays
+// for one git process.
+type Diff struct {
+	proc  *gitx.Proc
+	ahead []byte     // output read before Check
+	done  chan error // the read-ahead's end: nil, io.EOF when git is done
+}
+
+// readAhead bounds the output StartDiff holds while nobody reads it: a
+// commit's diff usually fits whole, so git can finish meanwhile; a huge
+// one waits on the pipe for Check.
+const readAhead = 256 << 10
+
+// StartDiff starts the diff before the caller knows the scope and the stub
+// patterns, and reads ahead of Check in the background: the commit-msg
+// hook, which every task commit waits for, runs git diff while it reads
+// the workflow.
+func StartDiff(g gitx.Git, rangeArgs ...string) (*Diff, error) {
+	d, err := startDiff(g, rangeArgs)
 	if err != nil {
 		return nil, err
 	}
+	d.done = make(chan error, 1)
+	go func() {
+		buf := make([]byte, readAhead)
+		n, err := io.ReadFull(d.proc.Stdout(), buf)
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF
+		}
+		d.ahead = buf[:n]
+		d.done <- err
+	}()
+	return d, nil
+}
+
+func startDiff(g gitx.Git, rangeArgs []string) (*Diff, error) {
+	args := append([]string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-relative", "-M",
+		"-U0", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}, rangeArgs...)
+	p, err := g.Start(args...)
+	if err != nil {
+		return nil, err
+	}
+	return &Diff{proc: p}, nil
+}
+
+// Check runs the scope and stub gates over the diff and waits for git.
+func (d *Diff) Check(scope Scope, stubs *StubScanner) (Violations, error) {
+	if stubs == nil {
+		stubs = &StubScanner{}
+	}
+	r := d.proc.Stdout()
+	if d.done != nil {
+		switch err := <-d.done; err {
+		case nil:
+			r = io.MultiReader(bytes.NewReader(d.ahead), r)
+		case io.EOF:
+			r = bytes.NewReader(d.ahead)
+		default:
+			d.proc.Kill()
+			return nil, err
+		}
+	}
+	stubV, changes, serr := stubs.ScanDiff(r)
+	if err := d.proc.Wait(); err != nil {
+		return nil, err
+	}
+	if serr != nil {
+		return nil, serr
+	}
 	out := Violations(CheckScope(scope, changes))
 	return append(out, stubV...), nil
+}
+
+// Abandon stops the diff when it is not needed after all.
+func (d *Diff) Abandon() {
+	if d.done != nil {
+		<-d.done
+	}
+	d.proc.Kill()
+}
+
+// CheckDiff is StartDiff and Check for a caller that has the scope and the
+// stub patterns at hand: it reads git's output as it comes.
+func CheckDiff(g gitx.Git, rangeArgs []string, scope Scope, stubs *StubScanner) (Violations, error) {
+	d, err := startDiff(g, rangeArgs)
+	if err != nil {
+		return nil, err
+	}
+	return d.Check(scope, stubs)
 }

@@ -184,31 +184,55 @@ func (g Git) Test(args ...string) (bool, error) {
 	return false, err
 }
 
-// Stream runs git and hands its stdout to fn as it is produced, so large
-// outputs (diffs) are never held in memory. fn must consume the reader.
-func (g Git) Stream(fn func(io.Reader) error, args ...string) error {
-	cmd := g.command(args)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
+// Proc is a running git whose output is read as it is produced, so large
+// outputs (diffs) are never held in memory.
+type Proc struct {
+	g      Git
+	args   []string
+	cmd    *exec.Cmd
+	out    io.ReadCloser
+	stderr bytes.Buffer
+	start  time.Time
+}
+
+// Start runs git without waiting for it. The caller reads Stdout and then
+// calls Wait, or Kill when the output is no longer wanted.
+func (g Git) Start(args ...string) (*Proc, error) {
+	p := &Proc{g: g, args: args, cmd: g.command(args)}
+	p.cmd.Stderr = &p.stderr
+	var err error
+	if p.out, err = p.cmd.StdoutPipe(); err != nil {
+		return nil, err
 	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return wrap(args, g.Dir, err, "")
+	p.start = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		return nil, wrap(args, g.Dir, err, "")
 	}
-	ferr := fn(out)
-	// Drain so git never blocks on a full pipe when fn stopped early.
-	_, _ = io.Copy(io.Discard, out)
-	werr := cmd.Wait()
+	return p, nil
+}
+
+// Stdout is git's standard output.
+func (p *Proc) Stdout() io.Reader { return p.out }
+
+// Wait reads and drops whatever of stdout is left (so git never blocks on
+// a full pipe), waits for git, and returns its failure as an *Error.
+func (p *Proc) Wait() error {
+	_, _ = io.Copy(io.Discard, p.out)
+	err := p.cmd.Wait()
 	if trace {
-		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", g.Dir, strings.Join(args, " "), time.Since(start).Round(time.Microsecond))
+		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", p.g.Dir, strings.Join(p.args, " "), time.Since(p.start).Round(time.Microsecond))
 	}
-	if werr != nil {
-		return wrap(args, g.Dir, werr, stderr.String())
+	if err != nil {
+		return wrap(p.args, p.g.Dir, err, p.stderr.String())
 	}
-	return ferr
+	return nil
+}
+
+// Kill stops git and waits for it to be gone.
+func (p *Proc) Kill() {
+	_ = p.cmd.Process.Kill()
+	_ = p.out.Close()
+	_ = p.cmd.Wait()
 }
 
 // Short abbreviates a commit id for messages (10 hex digits, as burl prints

@@ -73,11 +73,29 @@ func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string
 // gatesOver runs the scope and stub gates over the diff that `git diff
 // <rangeArgs>` shows: a range, or --cached for what is about to be committed.
 func gatesOver(w *workflow.Workflow, t *task.Task, g gitx.Git, rangeArgs ...string) (gate.Violations, error) {
+	stubs, err := stubScanner(w)
+	if err != nil {
+		return nil, err
+	}
+	return gate.CheckDiff(g, rangeArgs, scopeOf(t), stubs)
+}
+
+// gatesOn is gatesOver for a diff started before the task was known.
+func gatesOn(w *workflow.Workflow, t *task.Task, d *gate.Diff) (gate.Violations, error) {
+	stubs, err := stubScanner(w)
+	if err != nil {
+		d.Abandon()
+		return nil, err
+	}
+	return d.Check(scopeOf(t), stubs)
+}
+
+func stubScanner(w *workflow.Workflow) (*gate.StubScanner, error) {
 	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
 	if err != nil {
 		return nil, errs.New(errs.User, "stub_patterns in %s: %v", w.Rel(filepath.Join(w.Dir, workflow.ConfigName)), err)
 	}
-	return gate.CheckDiff(g, rangeArgs, scopeOf(t), stubs)
+	return stubs, nil
 }
 
 // gateError is the exit-2 failure carrying the violations.

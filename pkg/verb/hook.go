@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -55,10 +56,14 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	// for `commit <paths>`), possibly as a relative path: running git here,
 	// with that environment inherited, makes --cached see exactly that.
 	g := gitx.In(ctx.Dir)
-	// Every task commit waits for this hook: the trailered message is
-	// prepared from the branch name alone, while the workflow is read and
-	// the gates run, and written only if the branch is a DOING task's and
-	// the gates pass. Preparing it only reads the message file.
+	// Every task commit waits for this hook: the staged diff and the
+	// trailered message are started from the branch name alone, while the
+	// workflow is read, and used only if the branch is a DOING task's.
+	// Neither writes anything; the message is written once the gates pass.
+	diff, err := gate.StartDiff(g, "--cached")
+	if err != nil {
+		return nil, err
+	}
 	var tr *hook.Trailered
 	var merr error
 	done := make(chan struct{})
@@ -69,10 +74,11 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
 	w, e, err := tasks.Find(branch, workflow.Doing)
 	if err != nil || e == nil {
+		diff.Abandon()
 		<-done
 		return out, err
 	}
-	vs, err := gatesOver(w, e.Task, g, "--cached")
+	vs, err := gatesOn(w, e.Task, diff)
 	<-done
 	if err != nil {
 		return nil, err
