@@ -34,6 +34,27 @@ teardown() {
 	[ "$order" = "TASK-002 TASK-003 TASK-001 " ] || { echo "order: $order"; echo "$output"; return 1; }
 }
 
+@test "a READY task whose depends_on is not DONE says what it waits for, not claim" {
+	add_task "Base"
+	add_task "Builds on it" --depends-on TASK-001
+	for pass in cold cached; do
+		run git burl status
+		assert_success
+		assert_output_contains "next: waits for TASK-001 to be DONE"
+		refute_output_contains "next: git burl claim TASK-002"
+		assert_output_contains "next: git burl claim TASK-001"
+		run git burl status --json
+		assert_success
+		[ "$(jq -c '.tasks[] | select(.id=="TASK-002") | [.suggest, .waiting_for]' <<<"$output")" = '["",["TASK-001"]]' ] || { echo "$pass: $output"; return 1; }
+		[ "$(jq -c '.tasks[] | select(.id=="TASK-001") | has("waiting_for")' <<<"$output")" = false ]
+	done
+	# Once TASK-001 is DONE, TASK-002 can be claimed, and status says so.
+	(cd .burl && git mv .workflow/READY/TASK-001-*.md .workflow/DONE/ && git commit -q -m "done by hand")
+	run git burl status
+	assert_output_contains "next: git burl claim TASK-002"
+	refute_output_contains "waits for"
+}
+
 @test "status shows a held task lock with its owner" {
 	add_task "Locked one"
 	printf '{"owner":"worker","host":"elsewhere.invalid","pid":1,"created_at":"2020-01-01T00:00:00Z","action":"claim"}\n' >"$WF/locks/TASK-001.lock"

@@ -181,3 +181,13 @@ setup() {
 	assert_output_contains "Nothing to claim"
 	assert_output_contains "0 READY"
 }
+
+@test "claim with the remote unreachable warns that local main is the base, and claims" {
+	git burl add "Offline" >/dev/null
+	main=$(git rev-parse main)
+	git remote set-url origin "$BATS_TEST_TMPDIR/gone.git"
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "warning: cannot fetch main from origin, so local main ($(git rev-parse --short=10 main)) is used as it is"
+	[ "$(field TASK-001 base_sha)" = "$main" ]
+}

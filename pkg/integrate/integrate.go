@@ -5,7 +5,9 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -27,11 +29,14 @@ type Main struct {
 	// that concurrent burl commands do not see each other's half-done
 	// merge (index updated, branch not yet) as a dirty worktree.
 	Lock func() (*lock.Lock, error)
+	// Warn, when set, is told when the remote cannot be reached and local
+	// main is used as it is.
+	Warn io.Writer
 }
 
 // For is the workflow's main branch, as its config names it.
 func For(w *workflow.Workflow) Main {
-	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward}
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr}
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -68,6 +73,15 @@ func (m Main) BaseFrom(local string) (string, error) {
 		// An empty remote, or one without main yet, is not fatal: work from local main.
 		if local == "" {
 			return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s", m.Remote, m.Branch))
+		}
+		if m.Warn != nil {
+			why := err.Error()
+			var ge *gitx.Error
+			if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) != "" {
+				why = strings.TrimSpace(ge.Stderr)
+			}
+			fmt.Fprintf(m.Warn, "burl: warning: cannot fetch %s from %s, so local %s (%s) is used as it is: %s\n",
+				m.Branch, m.Remote, m.Branch, gitx.Short(local), firstLine(why))
 		}
 		return local, nil
 	}
@@ -161,6 +175,11 @@ func (m Main) Advance(old, new string) error {
 		return errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fast-forward %s in %s", m.Branch, wt.Path))
 	}
 	return nil
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 func indent(s string) string {

@@ -51,6 +51,9 @@ type statusOut struct {
 	relDir  map[string]string
 	locked  map[string]lock.Status
 	stalled map[string]time.Duration
+	// waiting holds the READY tasks whose depends_on are not all DONE,
+	// which claim would refuse, with those dependencies.
+	waiting map[string][]string
 }
 
 // refState is, from one git call, the last commit time of every local task
@@ -129,6 +132,13 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, b := range workflow.Buckets {
 		out.relDir[w.BucketDir(b)+string(filepath.Separator)] = w.Rel(w.BucketDir(b)) + "/"
 	}
+	done := map[string]bool{}
+	for _, e := range entries {
+		if e.Err == nil && e.Bucket == workflow.Done {
+			done[e.ID] = true
+		}
+	}
+	out.waiting = map[string][]string{}
 	out.entries = make([]workflow.Summary, 0, len(entries))
 	for _, i := range order {
 		e := entries[i]
@@ -137,6 +147,13 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			continue
 		}
 		out.Counts[string(e.Bucket)]++
+		if e.Bucket == workflow.Ready {
+			for _, d := range e.DependsOn {
+				if !done[d] {
+					out.waiting[e.ID] = append(out.waiting[e.ID], d)
+				}
+			}
+		}
 		if e.Bucket == workflow.Doing {
 			// Stalled: no commit on the task branch (and no claim) for longer
 			// than lock_stale_minutes — likely a dead worker (git burl release).
@@ -188,6 +205,10 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 	if stalled {
 		suggest = "git burl release " + s.ID
 	}
+	waiting, isWaiting := o.waiting[s.ID]
+	if isWaiting {
+		suggest = ""
+	}
 	_, locked := o.locked[s.ID]
 	if len(s.Fields) > 2 {
 		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
@@ -208,6 +229,16 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 	b = strconv.AppendBool(append(b, `,"locked":`...), locked)
 	if stalled {
 		b = append(b, `,"stalled":true`...)
+	}
+	if isWaiting {
+		b = append(b, `,"waiting_for":[`...)
+		for i, d := range waiting {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, d)
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }
@@ -297,6 +328,9 @@ func (o *statusOut) Human(out io.Writer) {
 			line += "  [locked: " + l.Describe() + "]"
 		}
 		next := workflow.Suggest(e.Bucket, e.ID)
+		if deps, ok := o.waiting[e.ID]; ok {
+			next = "waits for " + strings.Join(deps, ", ") + " to be DONE"
+		}
 		if idle, ok := o.stalled[e.ID]; ok {
 			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
 			next = "git burl release " + e.ID + " (if its worker is gone)"

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/burl-dev/burl/pkg/osx"
@@ -26,6 +27,9 @@ type Summary struct {
 	Path   string
 	// The frontmatter values status shows and sorts by.
 	Title, Priority, Created, AssignedTo, Branch, StartedAt string
+	// DependsOn is depends_on: status tells a READY task that waits for
+	// another from one that can be claimed.
+	DependsOn []string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -34,7 +38,7 @@ type Summary struct {
 
 // SummaryKeys are the keys status adds to each task object; a frontmatter
 // key of the same name is left out of Fields so no object has a key twice.
-var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled"}
+var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for"}
 
 // StatusCacheName is the cache file in the (gitignored) logs directory: it
 // must sit on the task files' filesystem, whose clock it reads (see Summaries).
@@ -42,7 +46,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 1\n"
+const statusCacheMagic = "burl status cache 2\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -197,6 +201,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 	t := e.Task
 	s.Title, s.Priority, s.Created = t.Title(), t.Priority(), t.Str(task.KeyCreated)
 	s.AssignedTo, s.Branch, s.StartedAt = t.Str(task.KeyAssignedTo), t.Branch(), t.Str(task.KeyStartedAt)
+	s.DependsOn = t.List(task.KeyDependsOn)
 	s.Fields = t.AppendFieldsJSON(nil, SummaryKeys...)
 	return s
 }
@@ -239,7 +244,8 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		idx = binary.AppendVarint(idx, k.Mtime)
 		idx = binary.AppendVarint(idx, k.Ctime)
 		idx = binary.AppendUvarint(idx, k.Ino)
-		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt} {
+		// Task IDs never hold a comma.
+		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ",")} {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -317,7 +323,7 @@ func (r *cacheReader) skipEntry() {
 	r.varint()
 	r.varint()
 	r.uvarint()
-	for range 7 {
+	for range 8 {
 		r.str()
 	}
 }
@@ -398,6 +404,9 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	var s Summary
 	for _, f := range []*string{&s.ID, &s.Title, &s.Priority, &s.Created, &s.AssignedTo, &s.Branch, &s.StartedAt} {
 		*f = r.str()
+	}
+	if deps := r.str(); deps != "" {
+		s.DependsOn = strings.Split(deps, ",")
 	}
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
