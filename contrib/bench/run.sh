@@ -2,7 +2,8 @@
 # make bench: burl measured side by side with git's own floor and with the
 # tools users would pick instead, on the same data in the same run. Prints
 # one markdown table and saves it with the machine's description to
-# contrib/bench/RESULTS.md. Results are reported, never asserted (DESIGN §8).
+# contrib/bench/RESULTS.md and into README.md, between its bench markers.
+# Results are reported, never asserted (DESIGN §8).
 #
 # Environment: BENCH_RUNS (timed runs per row, default 10, after one
 # warm-up; on a shared machine five medians swing too much), BENCH_CONTENTION_RUNS
@@ -636,3 +637,14 @@ row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" 
 } >"$W/table.md"
 cat "$W/table.md"
 cp "$W/table.md" "$OUT"
+
+# The README shows the same table between its bench markers; a partial
+# run (BENCH_ONLY) or another BENCH_OUT leaves it alone.
+readme=$here/../../README.md
+if [ -z "${BENCH_ONLY:-}" ] && [ -z "${BENCH_OUT:-}" ] && grep -q '^<!-- bench:start -->$' "$readme"; then
+	awk -v table="$W/table.md" '
+		/^<!-- bench:start -->$/ { print; while ((getline l < table) > 0) if (l !~ /^(# |Latest )/ && !(l == "" && !started)) { print l; started = 1 }; skip = 1; next }
+		/^<!-- bench:end -->$/ { skip = 0 }
+		!skip' "$readme" >"$W/README.md"
+	cp "$W/README.md" "$readme"
+fi
