@@ -1,10 +1,10 @@
 package gitx
 
 import (
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/burl-dev/burl/internal/gittest"
 )
 
 func TestLockContention(t *testing.T) {
@@ -36,21 +36,9 @@ func TestLockContention(t *testing.T) {
 
 // A compare-and-swap that lost must fail at once, not after the lock wait.
 func TestLostCompareAndSwapFailsFast(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, "gitconfig"))
-	dir := t.TempDir()
+	dir := gittest.NewRepo(t)
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
 	g := In(dir)
-	g.Env = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x"}
-	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "one"}, {"commit", "-q", "--allow-empty", "-m", "two"}} {
-		if _, err := g.Run(args...); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ref, err := g.Run("symbolic-ref", "HEAD")
 	if err != nil {
 		t.Fatal(err)

@@ -4,42 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/burl-dev/burl"
+	"github.com/burl-dev/burl/internal/gittest"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
-
-// newRepo is a throwaway repository with one commit, isolated from the
-// machine's git configuration (gitx inherits the process environment).
-func newRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, "gitconfig"))
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@burl.invalid", "commit", "-q", "--allow-empty", "-m", "init")
-	return dir
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := gitx.In(dir).Run(args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 func TestParsePush(t *testing.T) {
 	zero := strings.Repeat("0", 40)
@@ -69,7 +43,7 @@ func TestParsePush(t *testing.T) {
 }
 
 func TestWithTrailer(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	g := gitx.In(dir)
 	write := func(msg string) string {
 		p := filepath.Join(t.TempDir(), "COMMIT_EDITMSG")
@@ -122,9 +96,9 @@ func TestWithTrailer(t *testing.T) {
 }
 
 func TestDirIsSharedByLinkedWorktreesAndHonoursHooksPath(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
-	git(t, dir, "worktree", "add", "-q", "-b", "other", wt)
+	gittest.Git(t, dir, "worktree", "add", "-q", "-b", "other", wt)
 	main, err := Dir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -133,11 +107,11 @@ func TestDirIsSharedByLinkedWorktreesAndHonoursHooksPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if main != linked || main != filepath.Join(git(t, dir, "rev-parse", "--path-format=absolute", "--git-common-dir"), "hooks") {
+	if main != linked || main != filepath.Join(gittest.Git(t, dir, "rev-parse", "--path-format=absolute", "--git-common-dir"), "hooks") {
 		t.Errorf("main %s, linked %s: both must be <common dir>/hooks", main, linked)
 	}
 	custom := filepath.Join(t.TempDir(), "myhooks")
-	git(t, dir, "config", "core.hooksPath", custom)
+	gittest.Git(t, dir, "config", "core.hooksPath", custom)
 	if got, _ := Dir(wt); got != custom {
 		t.Errorf("with core.hooksPath: %s, want %s", got, custom)
 	}
@@ -170,7 +144,7 @@ func states(t *testing.T, dir string) map[string]State {
 }
 
 func TestInstallChainsForeignHookAndUninstallRestoresIt(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	hd, _ := Dir(dir)
 	foreign := filepath.Join(hd, "commit-msg")
 	body := "#!/bin/sh\n# the team's own check\ngrep -q JIRA \"$1\"\n"
@@ -227,7 +201,7 @@ func TestInstallChainsForeignHookAndUninstallRestoresIt(t *testing.T) {
 }
 
 func TestInstallUpdatesAnOlderShim(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	hd, _ := Dir(dir)
 	writeHook(t, filepath.Join(hd, "pre-push"), "#!/bin/sh\n"+Marker+"\nexec git burl hook pre-push \"$@\" # older\n", 0o755)
 	rep, err := Install(dir, false)
@@ -243,7 +217,7 @@ func TestInstallUpdatesAnOlderShim(t *testing.T) {
 }
 
 func TestInstallRefusesToLoseAChainedHookUnlessForced(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	hd, _ := Dir(dir)
 	p := filepath.Join(hd, "commit-msg")
 	writeHook(t, p, "#!/bin/sh\necho first\n", 0o755)
@@ -279,7 +253,7 @@ func TestInstallRefusesToLoseAChainedHookUnlessForced(t *testing.T) {
 }
 
 func TestUninstallLeavesForeignHooksAlone(t *testing.T) {
-	dir := newRepo(t)
+	dir := gittest.NewRepo(t)
 	hd, _ := Dir(dir)
 	p := filepath.Join(hd, "pre-push")
 	writeHook(t, p, "#!/bin/sh\nexit 0\n", 0o755)

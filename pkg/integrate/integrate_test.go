@@ -3,46 +3,18 @@ package integrate
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/internal/gittest"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/repo"
 )
-
-// isolate points git at a config of its own, so the tests neither read nor
-// change the machine's.
-func isolate(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	home := t.TempDir()
-	cfg := filepath.Join(home, "gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = burl-test\n\temail = test@burl.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 func write(t *testing.T, dir, name, content string) {
 	t.Helper()
@@ -54,9 +26,9 @@ func write(t *testing.T, dir, name, content string) {
 func commit(t *testing.T, dir, name, content string) string {
 	t.Helper()
 	write(t, dir, name, content)
-	git(t, dir, "add", name)
-	git(t, dir, "commit", "-q", "-m", "edit "+name)
-	return git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "add", name)
+	gittest.Git(t, dir, "commit", "-q", "-m", "edit "+name)
+	return gittest.Git(t, dir, "rev-parse", "HEAD")
 }
 
 // fixture is a bare origin and a clone with main checked out at c1 (pushed).
@@ -68,13 +40,13 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	isolate(t)
+	gittest.Isolate(t)
 	root := t.TempDir()
 	f := &fixture{origin: filepath.Join(root, "origin.git"), repo: filepath.Join(root, "repo")}
-	git(t, root, "init", "-q", "--bare", f.origin)
-	git(t, root, "clone", "-q", f.origin, f.repo)
+	gittest.Git(t, root, "init", "-q", "--bare", f.origin)
+	gittest.Git(t, root, "clone", "-q", f.origin, f.repo)
 	f.c1 = commit(t, f.repo, "f.txt", "one\n")
-	git(t, f.repo, "push", "-q", "origin", "main")
+	gittest.Git(t, f.repo, "push", "-q", "origin", "main")
 	f.m = mainIn(t, f.repo)
 	return f
 }
@@ -100,18 +72,20 @@ func mainIn(t *testing.T, dir string) Main {
 func (f *fixture) pushFromElsewhere(t *testing.T, name, content string) string {
 	t.Helper()
 	other := filepath.Join(t.TempDir(), "other")
-	git(t, filepath.Dir(other), "clone", "-q", f.origin, other)
+	gittest.Git(t, filepath.Dir(other), "clone", "-q", f.origin, other)
 	sha := commit(t, other, name, content)
-	git(t, other, "push", "-q", "origin", "main")
+	gittest.Git(t, other, "push", "-q", "origin", "main")
 	return sha
 }
 
-func (f *fixture) rev(t *testing.T, ref string) string { return git(t, f.repo, "rev-parse", ref) }
+func (f *fixture) rev(t *testing.T, ref string) string {
+	return gittest.Git(t, f.repo, "rev-parse", ref)
+}
 
 func TestBaseWithoutRemoteIsLocalMain(t *testing.T) {
-	isolate(t)
+	gittest.Isolate(t)
 	dir := t.TempDir()
-	git(t, dir, "init", "-q")
+	gittest.Git(t, dir, "init", "-q")
 	c1 := commit(t, dir, "f.txt", "one\n")
 	m := mainIn(t, dir)
 	if m.HasRemote() {
@@ -141,14 +115,14 @@ func TestBaseBehindFastForwardsCheckedOutMain(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.repo, "g.txt")); err != nil {
 		t.Errorf("the checked-out worktree was not updated: %v", err)
 	}
-	if st := git(t, f.repo, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, f.repo, "status", "--porcelain"); st != "" {
 		t.Errorf("worktree left dirty:\n%s", st)
 	}
 }
 
 func TestBaseBehindUpdatesMainCheckedOutNowhere(t *testing.T) {
 	f := newFixture(t)
-	git(t, f.repo, "switch", "-q", "-c", "experiment")
+	gittest.Git(t, f.repo, "switch", "-q", "-c", "experiment")
 	mine := commit(t, f.repo, "mine.txt", "mine\n")
 	c2 := f.pushFromElsewhere(t, "g.txt", "two\n")
 
@@ -158,7 +132,7 @@ func TestBaseBehindUpdatesMainCheckedOutNowhere(t *testing.T) {
 	if got := f.rev(t, "main"); got != c2 {
 		t.Errorf("main = %s, want %s", got, c2)
 	}
-	if head, br := f.rev(t, "HEAD"), git(t, f.repo, "symbolic-ref", "--short", "HEAD"); head != mine || br != "experiment" {
+	if head, br := f.rev(t, "HEAD"), gittest.Git(t, f.repo, "symbolic-ref", "--short", "HEAD"); head != mine || br != "experiment" {
 		t.Errorf("the worktree was switched or moved: %s at %s", br, head)
 	}
 }
@@ -170,7 +144,7 @@ func TestBaseAheadIsLocalMain(t *testing.T) {
 	if base, err := f.main().Base(); err != nil || base != c2 {
 		t.Fatalf("Base() = %q, %v; want local %s", base, err, c2)
 	}
-	if got := git(t, f.repo, "ls-remote", "origin", "refs/heads/main"); !strings.HasPrefix(got, f.c1) {
+	if got := gittest.Git(t, f.repo, "ls-remote", "origin", "refs/heads/main"); !strings.HasPrefix(got, f.c1) {
 		t.Errorf("origin moved: %s", got)
 	}
 }
@@ -199,9 +173,9 @@ func TestBaseDivergedIsAGitError(t *testing.T) {
 
 func TestAdvanceCheckedOutCleanFastForwardsAndRewinds(t *testing.T) {
 	f := newFixture(t)
-	git(t, f.repo, "switch", "-q", "-c", "work")
+	gittest.Git(t, f.repo, "switch", "-q", "-c", "work")
 	c2 := commit(t, f.repo, "g.txt", "two\n")
-	git(t, f.repo, "switch", "-q", "main")
+	gittest.Git(t, f.repo, "switch", "-q", "main")
 
 	m := f.main()
 	if err := m.Advance(f.c1, c2); err != nil {
@@ -213,7 +187,7 @@ func TestAdvanceCheckedOutCleanFastForwardsAndRewinds(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.repo, "g.txt")); err != nil {
 		t.Errorf("worktree not updated: %v", err)
 	}
-	if merges := git(t, f.repo, "rev-list", "--merges", "main"); merges != "" {
+	if merges := gittest.Git(t, f.repo, "rev-list", "--merges", "main"); merges != "" {
 		t.Errorf("merge commits on main: %s", merges)
 	}
 	if err := m.Rewind(c2, f.c1); err != nil {
@@ -222,16 +196,16 @@ func TestAdvanceCheckedOutCleanFastForwardsAndRewinds(t *testing.T) {
 	if got := f.rev(t, "main"); got != f.c1 {
 		t.Errorf("after Rewind main = %s, want %s", got, f.c1)
 	}
-	if st := git(t, f.repo, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, f.repo, "status", "--porcelain"); st != "" {
 		t.Errorf("Rewind left the worktree dirty:\n%s", st)
 	}
 }
 
 func TestAdvanceCheckedOutDirtyRefusesAndChangesNothing(t *testing.T) {
 	f := newFixture(t)
-	git(t, f.repo, "switch", "-q", "-c", "work")
+	gittest.Git(t, f.repo, "switch", "-q", "-c", "work")
 	c2 := commit(t, f.repo, "g.txt", "two\n")
-	git(t, f.repo, "switch", "-q", "main")
+	gittest.Git(t, f.repo, "switch", "-q", "main")
 	write(t, f.repo, "f.txt", "my unsaved edit\n")
 
 	err := f.main().Advance(f.c1, c2)
@@ -254,7 +228,7 @@ func TestAdvanceCheckedOutDirtyRefusesAndChangesNothing(t *testing.T) {
 
 func TestAdvanceNotCheckedOutIsCompareAndSwap(t *testing.T) {
 	f := newFixture(t)
-	git(t, f.repo, "switch", "-q", "-c", "work")
+	gittest.Git(t, f.repo, "switch", "-q", "-c", "work")
 	c2 := commit(t, f.repo, "g.txt", "two\n")
 	c3 := commit(t, f.repo, "h.txt", "three\n")
 
@@ -282,7 +256,7 @@ func TestAdvanceNotCheckedOutIsCompareAndSwap(t *testing.T) {
 func taskWorktree(t *testing.T, f *fixture, start, name, content string) (string, string) {
 	t.Helper()
 	wt := filepath.Join(t.TempDir(), "task")
-	git(t, f.repo, "worktree", "add", "-q", "-b", "task", wt, start)
+	gittest.Git(t, f.repo, "worktree", "add", "-q", "-b", "task", wt, start)
 	return wt, commit(t, wt, name, content)
 }
 
@@ -302,19 +276,19 @@ func TestRebaseConflictAbortsAndNamesFiles(t *testing.T) {
 	if errs.KindOf(err) != errs.Git {
 		t.Errorf("kind = %v, want git (exit 3)", errs.KindOf(err))
 	}
-	if head := git(t, wt, "rev-parse", "HEAD"); head != submitted {
+	if head := gittest.Git(t, wt, "rev-parse", "HEAD"); head != submitted {
 		t.Errorf("task branch at %s, want %s", head, submitted)
 	}
-	if b := git(t, wt, "symbolic-ref", "--short", "HEAD"); b != "task" {
+	if b := gittest.Git(t, wt, "symbolic-ref", "--short", "HEAD"); b != "task" {
 		t.Errorf("worktree on %q, want the task branch", b)
 	}
-	gitDir := git(t, wt, "rev-parse", "--git-dir")
+	gitDir := gittest.Git(t, wt, "rev-parse", "--git-dir")
 	for _, d := range []string{"rebase-merge", "rebase-apply"} {
 		if _, err := os.Stat(filepath.Join(gitDir, d)); err == nil {
 			t.Errorf("a rebase is still in progress (%s)", d)
 		}
 	}
-	if st := git(t, wt, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, wt, "status", "--porcelain"); st != "" {
 		t.Errorf("worktree left dirty:\n%s", st)
 	}
 }
@@ -327,7 +301,7 @@ func TestRebaseCleanMovesBranchOntoBase(t *testing.T) {
 	if err := Rebase(gitx.In(wt), c2); err != nil {
 		t.Fatalf("Rebase: %v", err)
 	}
-	if parent := git(t, wt, "rev-parse", "HEAD^"); parent != c2 {
+	if parent := gittest.Git(t, wt, "rev-parse", "HEAD^"); parent != c2 {
 		t.Errorf("rebased branch's parent = %s, want %s", parent, c2)
 	}
 	if n := Drift(gitx.In(f.repo), f.c1, c2); n != 1 {
@@ -342,7 +316,7 @@ func TestBaseBehindConcurrently(t *testing.T) {
 	for _, checkedOut := range []bool{true, false} {
 		f := newFixture(t)
 		if !checkedOut {
-			git(t, f.repo, "switch", "-q", "-c", "experiment")
+			gittest.Git(t, f.repo, "switch", "-q", "-c", "experiment")
 		}
 		c2 := f.pushFromElsewhere(t, "g.txt", "two\n")
 		const n = 8

@@ -2,58 +2,24 @@ package repo
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/burl-dev/burl/internal/gittest"
 	"github.com/burl-dev/burl/pkg/errs"
 )
 
-// git runs git in dir with a private, predictable configuration.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+dir,
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x.invalid")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func newRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	root = filepath.Join(root, "repo")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, root, "init", "-q", "-b", "main")
-	git(t, root, "commit", "-q", "--allow-empty", "-m", "first")
-	return root
-}
-
 func TestResolveFromAnywhere(t *testing.T) {
-	root := newRepo(t)
+	root := gittest.NewRepo(t)
 	sub := filepath.Join(root, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	linked := filepath.Join(filepath.Dir(root), "linked")
-	git(t, root, "worktree", "add", "-q", linked, "-b", "feature")
+	gittest.Git(t, root, "worktree", "add", "-q", linked, "-b", "feature")
 	inner := filepath.Join(root, ".burl")
-	git(t, root, "worktree", "add", "-q", "--detach", inner)
+	gittest.Git(t, root, "worktree", "add", "-q", "--detach", inner)
 
 	for _, dir := range []string{root, sub, linked, inner} {
 		r, err := Resolve(dir)
@@ -83,7 +49,7 @@ func TestResolveOutsideARepository(t *testing.T) {
 }
 
 func TestRel(t *testing.T) {
-	root := newRepo(t)
+	root := gittest.NewRepo(t)
 	r, err := Resolve(root)
 	if err != nil {
 		t.Fatal(err)
@@ -101,9 +67,9 @@ func TestRel(t *testing.T) {
 }
 
 func TestBootstrapSettings(t *testing.T) {
-	root := newRepo(t)
-	git(t, root, "config", "burl.branch", "workflow/state")
-	git(t, root, "config", "burl.worktree", "tools/wf")
+	root := gittest.NewRepo(t)
+	gittest.Git(t, root, "config", "burl.branch", "workflow/state")
+	gittest.Git(t, root, "config", "burl.worktree", "tools/wf")
 	r, err := Resolve(root)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +79,7 @@ func TestBootstrapSettings(t *testing.T) {
 	}
 
 	// A directory whose name merely starts with ".." is inside the repo.
-	git(t, root, "config", "burl.worktree", "..wf")
+	gittest.Git(t, root, "config", "burl.worktree", "..wf")
 	if r, err := Resolve(root); err != nil || r.Worktree != filepath.Join(root, "..wf") {
 		t.Errorf("burl.worktree ..wf: %v", err)
 	}
@@ -124,9 +90,9 @@ func TestBootstrapSettings(t *testing.T) {
 		"burl.worktree": {"../outside", "/abs", ".", "a/../../x"},
 	} {
 		for _, v := range bad {
-			git(t, root, "config", "burl.branch", "burl")
-			git(t, root, "config", "burl.worktree", ".burl")
-			git(t, root, "config", key, v)
+			gittest.Git(t, root, "config", "burl.branch", "burl")
+			gittest.Git(t, root, "config", "burl.worktree", ".burl")
+			gittest.Git(t, root, "config", key, v)
 			_, err := Resolve(root)
 			if errs.KindOf(err) != errs.User || !strings.Contains(err.Error(), key) {
 				t.Errorf("git config %s %q: Resolve = %v, want a user error naming %s", key, v, err, key)

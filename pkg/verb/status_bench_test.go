@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/internal/gittest"
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/task"
@@ -37,22 +37,7 @@ func benchVerb(tb testing.TB, dir, name string, args ...string) {
 // would, minus the commits).
 func benchRepo(tb testing.TB, n int) string {
 	tb.Helper()
-	dir := tb.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(dir, ".gitconfig-bench"),
-			"GIT_AUTHOR_NAME=b", "GIT_AUTHOR_EMAIL=b@b.invalid", "GIT_COMMITTER_NAME=b", "GIT_COMMITTER_EMAIL=b@b.invalid")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			tb.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("commit", "-q", "--allow-empty", "-m", "init")
-	tb.Setenv("GIT_AUTHOR_NAME", "b")
-	tb.Setenv("GIT_AUTHOR_EMAIL", "b@b.invalid")
-	tb.Setenv("GIT_COMMITTER_NAME", "b")
-	tb.Setenv("GIT_COMMITTER_EMAIL", "b@b.invalid")
+	dir := gittest.NewRepo(tb)
 	benchVerb(tb, dir, "init")
 	ready := filepath.Join(dir, ".burl", ".workflow", "READY")
 	for i := 1; i <= n; i++ {
@@ -63,8 +48,9 @@ func benchRepo(tb testing.TB, n int) string {
 			tb.Fatal(err)
 		}
 	}
-	git("-C", ".burl", "add", "-A")
-	git("-C", ".burl", "commit", "-q", "-m", "tasks")
+	wf := filepath.Join(dir, ".burl")
+	gittest.Git(tb, wf, "add", "-A")
+	gittest.Git(tb, wf, "commit", "-q", "-m", "tasks")
 	// Files written this instant are not cached yet (see Summaries).
 	time.Sleep(30 * time.Millisecond)
 	return dir

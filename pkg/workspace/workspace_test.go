@@ -2,50 +2,25 @@ package workspace
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/burl-dev/burl/internal/gittest"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
 
-// newRepo is a repository with one commit on main, git isolated from the
-// machine's configuration.
+// newRepo is gittest.NewRepo with its commit, which the tests compare against.
 func newRepo(t *testing.T) (dir, head string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	home := t.TempDir()
-	cfg := filepath.Join(home, "gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = burl-test\n\temail = test@burl.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	dir = filepath.Join(t.TempDir(), "repo")
-	run(t, "", "init", "-q", dir)
-	run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
-	return dir, run(t, dir, "rev-parse", "HEAD")
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	dir = gittest.NewRepo(t)
+	return dir, gittest.Git(t, dir, "rev-parse", "HEAD")
 }
 
 func TestTipsAnswersExactBranchNamesOnly(t *testing.T) {
 	dir, head := newRepo(t)
-	run(t, dir, "branch", "main-old")
-	run(t, dir, "branch", "task/x")
+	gittest.Git(t, dir, "branch", "main-old")
+	gittest.Git(t, dir, "branch", "task/x")
 	tips, err := Tips(gitx.In(dir), "main", "task", "absent")
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +44,10 @@ func TestEnsureCreatesBranchAndWorktree(t *testing.T) {
 	if err != nil || !cb || !cw {
 		t.Fatalf("EnsureKnown = %v, %v, %v; want a new branch and worktree", cb, cw, err)
 	}
-	if got := run(t, path, "symbolic-ref", "--short", "HEAD"); got != "task-001-x" {
+	if got := gittest.Git(t, path, "symbolic-ref", "--short", "HEAD"); got != "task-001-x" {
 		t.Errorf("worktree is on %q", got)
 	}
-	if got := run(t, dir, "rev-parse", "task-001-x"); got != head {
+	if got := gittest.Git(t, dir, "rev-parse", "task-001-x"); got != head {
 		t.Errorf("branch at %s, want %s", got, head)
 	}
 	// Asked again, everything is there already: nothing is created.
