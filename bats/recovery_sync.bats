@@ -140,3 +140,39 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 	[ "$(jq -r .pushed <<<"$output")" = true ]
 	[ "$(git ls-remote origin refs/heads/task-001-feature | cut -f1)" = "$(git burl show TASK-001 --json | jq -r .task.submitted_sha)" ]
 }
+
+@test "approve deletes the task branch push_task_branch_on_submit published, unless the remote moved it" {
+	new_burl_repo
+	cfg=.burl/.workflow/config.yaml
+	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^build_command: .*/build_command: ""/' $cfg >$cfg.new && mv $cfg.new $cfg
+	git -C .burl commit -q -am "push task branches on submit"
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	git burl add "Docs" --affects-glob 'doc/**' >/dev/null
+	for pair in TASK-001:src TASK-002:lib TASK-003:doc; do
+		wt=$(git burl claim "${pair%%:*}" | tail -n 1)
+		(cd "$wt" && mkdir -p "${pair#*:}" && commit_file "${pair#*:}/a.go" 'package a')
+		git burl submit "${pair%%:*}" >/dev/null
+	done
+	for b in task-001-feature task-002-other task-003-docs; do
+		[ -n "$(git ls-remote origin "refs/heads/$b")" ]
+	done
+	# Someone pushes more work to TASK-002's branch on the remote: it must survive.
+	clone_repo "$BATS_TEST_TMPDIR/elsewhere"
+	(cd "$BATS_TEST_TMPDIR/elsewhere" && git switch -q task-002-other && commit_file lib/b.go 'package a' && git push -q origin task-002-other)
+
+	run git burl approve TASK-001
+	assert_success
+	[ -z "$(git ls-remote origin refs/heads/task-001-feature)" ]
+	[ -z "$(git branch --list task-001-feature)" ]
+	# Approved after main moved: rebased, so main holds copies of the
+	# branch's commits, not the commits the remote has; still deleted.
+	run git burl approve TASK-003
+	assert_success
+	assert_output_contains "drift: 1 commit(s)"
+	[ -z "$(git ls-remote origin refs/heads/task-003-docs)" ]
+	run git burl approve TASK-002
+	assert_success
+	assert_output_contains "could not delete task-002-other from origin"
+	[ -n "$(git ls-remote origin refs/heads/task-002-other)" ]
+}

@@ -271,6 +271,9 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 		}
 	}
 	b := t.Branch()
+	if w.Config.PushTaskBranchOnSubmit {
+		deleteRemoteBranch(w, b, t.Str(task.KeySubmittedSHA))
+	}
 	if ok, _ := workspace.BranchExists(g, b); !ok {
 		return
 	}
@@ -280,6 +283,36 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	}
 	if _, err := g.Run("branch", "-D", b); err != nil {
 		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
+	}
+}
+
+// deleteRemoteBranch removes from the remote a task branch that
+// push_task_branch_on_submit published, once it holds nothing but what was
+// approved (the submitted commit, which approve may have rebased, or
+// commits main has): burl put it there, and nothing else would ever take
+// it away. What this clone knows of the remote's branch is its
+// remote-tracking ref, which the push set; a branch the remote has moved
+// on since is kept.
+func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
+	remote, g := w.Config.Remote, w.Repo.Git
+	tracking := "refs/remotes/" + remote + "/" + b
+	if !w.HasRemote() {
+		return
+	}
+	tip, err := g.Run("rev-parse", "-q", "--verify", tracking)
+	if err != nil {
+		return
+	}
+	if tip != submitted {
+		if in, _ := g.Test("merge-base", "--is-ancestor", tip, "refs/heads/"+w.Config.MainBranch); !in {
+			fmt.Fprintf(w.Stderr, "burl: warning: kept %s/%s: it has commits that %s lacks\n", remote, b, w.Config.MainBranch)
+			return
+		}
+	}
+	// The lease makes the deletion a compare-and-swap: a branch pushed
+	// again meanwhile survives.
+	if _, err := g.Run("push", "-q", "--force-with-lease=refs/heads/"+b+":"+tip, remote, ":refs/heads/"+b); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete %s from %s: %v (git push %s --delete %s)\n", b, remote, err, remote, b)
 	}
 }
 
