@@ -102,3 +102,43 @@ race() {
 	race 2 24
 	race 3 10
 }
+
+# approve_all ORDER...: approve every task in ORDER, recording exit codes.
+approve_all() {
+	local out=$1 id rc
+	shift
+	for id in "$@"; do
+		rc=0
+		git burl approve "$id" >/dev/null 2>>"$out.err" || rc=$?
+		echo "$id $rc" >>"$out"
+	done
+}
+
+@test "two approvers on one machine, in opposite orders, take turns on main: every task DONE, main linear" {
+	cd "$BATS_TEST_TMPDIR" && new_burl_repo
+	set_config max_parallel 0
+	local i ids=()
+	for i in $(seq 1 8); do
+		git burl add "Task $i" --affects "f$i.txt" >/dev/null
+		ids+=("$(printf 'TASK-%03d' "$i")")
+	done
+	for i in $(seq 1 8); do
+		submitted "${ids[$((i - 1))]}" "f$i.txt" "task $i" >/dev/null
+	done
+	base=$(git rev-parse main)
+	approve_all "$BATS_TEST_TMPDIR/up" "${ids[@]}" &
+	local up=$!
+	approve_all "$BATS_TEST_TMPDIR/down" $(printf '%s\n' "${ids[@]}" | sort -r)
+	wait "$up"
+	# Each attempt either approved (or found the task DONE already) or met
+	# the other approver's task lock; never "main moved meanwhile".
+	if grep -v ' [04]$' "$BATS_TEST_TMPDIR/up" "$BATS_TEST_TMPDIR/down"; then
+		cat "$BATS_TEST_TMPDIR/up.err" "$BATS_TEST_TMPDIR/down.err" >&2
+		return 1
+	fi
+	[ "$(task_ids DONE | wc -l)" -eq 8 ]
+	[ "$(git rev-list --count "$base..main")" -eq 8 ]
+	[ "$(git rev-list --merges --count "$base..main")" -eq 0 ]
+	[ -z "$(locks)" ]
+	[ -z "$(git status --porcelain)" ]
+}

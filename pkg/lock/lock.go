@@ -41,8 +41,9 @@ type Info struct {
 
 // Lock is a held lock.
 type Lock struct {
-	Name string
-	Path string
+	Name     string
+	Path     string
+	released bool
 }
 
 // Dir is a directory of lock files.
@@ -134,9 +135,12 @@ func (d Dir) heldError(name, p string) error {
 
 // Release removes the lock file.
 func (l *Lock) Release() error {
-	if l == nil {
+	// Only the first Release removes the file: by the second, the same
+	// name may be another process's lock, which must survive.
+	if l == nil || l.released {
 		return nil
 	}
+	l.released = true
 	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

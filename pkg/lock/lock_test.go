@@ -88,6 +88,35 @@ func TestAcquireRelease(t *testing.T) {
 	_ = l2.Release()
 }
 
+// A holder that releases twice (once when its work is committed, once on
+// the way out) must not remove the lock someone took in between.
+func TestSecondReleaseLeavesTheNextHoldersLock(t *testing.T) {
+	d := testDir(t)
+	first, err := d.Acquire(Main, me("approve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := d.Acquire(Main, me("approve"))
+	if err != nil {
+		t.Fatalf("acquire after release: %v", err)
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if !d.Held(Main) {
+		t.Fatal("the first holder's second Release removed the next holder's lock")
+	}
+	if _, err := d.Acquire(Main, me("approve")); errs.KindOf(err) != errs.Lock {
+		t.Fatalf("a third process got the lock while the second holds it: %v", err)
+	}
+	if err := next.Release(); err != nil || d.Held(Main) {
+		t.Fatalf("release by its holder: %v, held %v", err, d.Held(Main))
+	}
+}
+
 func TestHeldErrorWording(t *testing.T) {
 	d := testDir(t)
 	for name, want := range map[string]string{Workflow: "workflow is locked", Claim: "another claim"} {
