@@ -57,3 +57,22 @@ setup() {
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ "$(bucket_of TASK-002)" = READY ]
 }
+
+@test "a submit that meets a held task lock is tried again, not given back" {
+	# The agent leaves its task locked by a live "validate" for two
+	# seconds, as a QA machine might while it looks at the task.
+	cat >"$BATS_TEST_TMPDIR/locker.sh" <<-'SH'
+	#!/bin/sh
+	locks=$(git worktree list --porcelain | sed -n '1s/^worktree //p')/.burl/.workflow/locks
+	lock=$locks/$BURL_TASK.lock
+	(sleep 2; rm -f "$lock") >/dev/null 2>&1 &
+	printf '{"owner":"qa","host":"%s","pid":%s,"created_at":"%s","action":"validate"}\n' \
+		"$(uname -n)" "$!" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$lock"
+	exec "$AGENT"
+	SH
+	chmod +x "$BATS_TEST_TMPDIR/locker.sh"
+	AGENT="$AGENT" BURL_LOOP_WAIT=1 run "$LOOP" -n 1 "$BATS_TEST_TMPDIR/locker.sh"
+	assert_success
+	assert_output_contains "TASK-001: submit met a lock or lost a race; trying again in 1s"
+	[ "$(bucket_of TASK-001)" = QA ]
+}

@@ -123,3 +123,28 @@ unchanged_since_add() {
 	assert_output_contains ".burl/.workflow/locks/TASK-001.lock"
 	assert_output_contains "git burl lock clear TASK-001 --force"
 }
+
+# hold_lock ID ACTION SECONDS: a live process of this host holds the task's
+# lock for ACTION, and removes it after SECONDS.
+hold_lock() {
+	local lock=$REPO/.burl/.workflow/locks/$1.lock
+	(sleep "$3"; rm -f "$lock") >/dev/null 2>&1 &
+	printf '{"owner":"other","host":"%s","pid":%s,"created_at":"%s","action":"%s"}\n' \
+		"$(uname -n)" "$!" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" >"$lock"
+}
+
+@test "a verb waits for a task lock a claim holds for a moment, but not for one another verb holds" {
+	wt=$(claim_wt TASK-001)
+	(cd "$wt" && commit_file src/jump.go "$(jump_go 'return')")
+	hold_lock TASK-001 validate 3
+	run git burl submit TASK-001
+	assert_failure 4
+	assert_output_contains "created 0s ago by other"
+	[ "$(bucket_of TASK-001)" = DOING ]
+	sleep 3
+	# An automatic claim that lost the race holds the lock while it looks.
+	hold_lock TASK-001 claim 2
+	run git burl submit TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = QA ]
+}

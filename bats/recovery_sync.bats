@@ -176,3 +176,29 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 	assert_output_contains "could not delete task-002-other from origin"
 	[ -n "$(git ls-remote origin refs/heads/task-002-other)" ]
 }
+
+@test "QA on another machine: validate and approve there recreate the task's worktree from its pushed branch" {
+	new_burl_repo
+	cfg=.burl/.workflow/config.yaml
+	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^build_command: .*/build_command: "test -f src\/a.go"/' $cfg >$cfg.new && mv $cfg.new $cfg
+	git -C .burl commit -q -am "QA elsewhere"
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src')
+	git burl submit TASK-001 >/dev/null
+	git burl sync --push >/dev/null
+
+	QA="$BATS_TEST_TMPDIR/qa"
+	clone_repo "$QA"
+	cd "$QA"
+	git burl init >/dev/null
+	run git burl validate TASK-001
+	assert_success
+	assert_output_contains "TASK-001 had no worktree on this machine: recreated .worktrees/task-001-feature from branch task-001-feature"
+	assert_output_contains "build pass"
+	run git burl approve TASK-001
+	assert_success
+	refute_output_contains "had no worktree"
+	[ "$(bucket_of_in "$QA" TASK-001)" = DONE ]
+	[ "$(git log -1 --format=%s main)" = "edit src/a.go" ]
+}

@@ -17,7 +17,8 @@
 #   2  the gates failed (the commit-msg hook or submit: scope, stubs)
 #   3  a git command failed
 #   4  still locked out after BURL_LOOP_RETRIES waits (another worker holds
-#      the claim lock, or max_parallel tasks are in DOING)
+#      the claim lock, or max_parallel tasks are in DOING), or submit still
+#      losing to other machines after as many tries
 #   N  the agent's own non-zero exit code
 # A lock held by another worker is waited out: BURL_LOOP_RETRIES (60) times
 # BURL_LOOP_WAIT (5) seconds.
@@ -116,8 +117,19 @@ while [ "$max" -eq 0 ] || [ "$done_count" -lt "$max" ]; do
 			give_back 2 "the commit was blocked (see the hook's message above); the changes are left uncommitted in $wt"
 	fi
 
-	(cd "$wt" && git burl submit)
-	rc=$?
+	# Exit 4 is a lock held for a moment or a push race lost to another
+	# machine: nothing changed, so submitting again is safe.
+	tries=0
+	while :; do
+		(cd "$wt" && git burl submit)
+		rc=$?
+		if [ "$rc" -ne 4 ] || [ "$tries" -ge "$retries" ]; then
+			break
+		fi
+		tries=$((tries + 1))
+		say "$task: submit met a lock or lost a race; trying again in ${wait_s}s"
+		sleep "$wait_s"
+	done
 	case $rc in
 	0) done_count=$((done_count + 1)) ;;
 	1) give_back 1 "submit refused (see above; usually: the agent made no commits)" ;;

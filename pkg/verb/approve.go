@@ -86,6 +86,10 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
 		cleanup(w, e.Task)
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
+	} else if err == nil {
+		if err := worktreeForQA(ctx, w, e); err != nil {
+			return nil, err
+		}
 	}
 	a := &approval{}
 	// A closure: integrate sets mainLock later.

@@ -3,6 +3,7 @@ package verb
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -89,10 +90,20 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		return nil, err
 	}
 	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
+	path := make(map[string]string, len(ready))
+	for _, e := range ready {
+		path[e.ID] = e.Path
+	}
 	var lost []string
 	for _, t := range cands {
 		if w.Locks.Held(t.ID()) {
 			lost = append(lost, t.ID()+" (locked)")
+			continue
+		}
+		// Claimed since we listed READY: do not take its lock even for a
+		// moment, its owner may be submitting it already.
+		if _, err := os.Stat(path[t.ID()]); err != nil {
+			lost = append(lost, t.ID()+" (claimed meanwhile)")
 			continue
 		}
 		if err := underCap(w); err != nil {

@@ -1,6 +1,9 @@
 package verb
 
 import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -38,4 +41,26 @@ func ensureWorktree(w *workflow.Workflow, id string) (*workflow.Entry, bool, err
 		return nil, created, err
 	}
 	return &res.Entry, created, nil
+}
+
+// worktreeForQA recreates, before validate or approve, the worktree of a
+// QA task whose worktree is not on this machine: QA may run elsewhere than
+// the work (push_task_branch_on_submit), and the fix would only be to run
+// git burl worktree --ensure first. Anything else is left for the
+// transition to report.
+func worktreeForQA(ctx *cli.Context, w *workflow.Workflow, e *workflow.Entry) error {
+	if e.Bucket != workflow.QA || e.Task.Branch() == "" {
+		return nil
+	}
+	if p := w.WorktreePath(e.Task); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			return nil
+		}
+	}
+	got, _, err := ensureWorktree(w, e.ID)
+	if err != nil {
+		return err
+	}
+	ctx.Warnf("%s had no worktree on this machine: recreated %s from branch %s", e.ID, w.Rel(w.WorktreePath(got.Task)), got.Task.Branch())
+	return nil
 }

@@ -44,6 +44,11 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e, err := w.Get(id); err == nil {
+		if err := worktreeForQA(ctx, w, e); err != nil {
+			return nil, err
+		}
+	}
 	var head, base string
 	var diff, failed gate.Violations
 	var runs []gate.RunResult

@@ -145,9 +145,19 @@ func (w *Workflow) lockInfo(action string) lock.Info {
 // which is only ever held for a critical section of a few git commands.
 const workflowLockWait = 15 * time.Second
 
-// LockTask takes the per-task lock.
+// LockTask takes the per-task lock. It fails at once when another verb
+// holds it, except behind a claim: an automatic claim that finds the task
+// already taken holds its lock only while it looks, and the task's owner,
+// submitting a moment later, must not fail for that.
 func (w *Workflow) LockTask(id, action string) (*lock.Lock, error) {
-	return w.Locks.Acquire(id, w.lockInfo(action))
+	l, err := w.Locks.Acquire(id, w.lockInfo(action))
+	if errs.KindOf(err) != errs.Lock || action == "claim" {
+		return l, err
+	}
+	if st, serr := w.Locks.Stat(id); serr == nil && st.Info.Action == "claim" {
+		return w.Locks.AcquireWait(id, w.lockInfo(action), workflowLockWait)
+	}
+	return l, err
 }
 
 // LockWorkflow takes the workflow lock, queueing briefly behind its holder.
