@@ -202,3 +202,36 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 	[ "$(bucket_of_in "$QA" TASK-001)" = DONE ]
 	[ "$(git log -1 --format=%s main)" = "edit src/a.go" ]
 }
+
+@test "a task rejected on one machine and claimed on another continues from its branch on the remote" {
+	new_burl_repo
+	cfg=.burl/.workflow/config.yaml
+	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' $cfg >$cfg.new && mv $cfg.new $cfg
+	git -C .burl commit -q -am "push task branches on submit"
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src' "first attempt")
+	git burl submit TASK-001 >/dev/null
+	git burl reject TASK-001 --reason "needs tests" >/dev/null
+	# TASK-002 is claimed from a main that moved after B was cloned.
+	B="$BATS_TEST_TMPDIR/B"
+	clone_repo "$B"
+	commit_file README "newer main" && git push -q origin main
+	git burl claim TASK-002 >/dev/null
+	git burl release TASK-002 >/dev/null
+	git burl sync --push >/dev/null
+
+	cd "$B"
+	git burl init >/dev/null
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "reusing branch task-001-feature"
+	[ "$(git -C .worktrees/task-001-feature log -1 --format=%s)" = "first attempt" ]
+	# Not on the remote: a new branch at its base_sha, a commit B had to fetch.
+	[ -z "$(git ls-remote origin refs/heads/task-002-other)" ]
+	run git burl claim TASK-002
+	assert_success
+	assert_output_contains "new branch task-002-other, base $(git -C "$REPO" rev-parse --short=10 main)"
+	[ "$(git -C .worktrees/task-002-other rev-parse HEAD)" = "$(git -C "$REPO" rev-parse main)" ]
+}

@@ -141,6 +141,27 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		WithFix("git burl status shows what is waiting; git burl add creates work")
 }
 
+// reclaimFrom is where a task claimed before starts again when its branch
+// is not in this clone: the remote's copy of the branch, or else a new
+// branch at base_sha once this clone has that commit; base "" means
+// neither is to be had and the claim starts afresh from main.
+func reclaimFrom(w *workflow.Workflow, branch, base string) (have bool, newBase string, err error) {
+	g := w.Repo.Git
+	if w.HasRemote() {
+		if have, err = workspace.FetchBranch(g, w.Config.Remote, branch); err != nil || have {
+			return have, base, err
+		}
+	}
+	exists := func() bool { ok, _ := g.Test("cat-file", "-e", base+"^{commit}"); return ok }
+	if exists() {
+		return false, base, nil
+	}
+	if _, err := integrate.For(w).Base(); err == nil && exists() {
+		return false, base, nil
+	}
+	return false, "", nil
+}
+
 // stillReady reports whether id is still in READY. A task that left it
 // after claimNext listed READY went to another process.
 func stillReady(w *workflow.Workflow, id string) bool {
@@ -193,6 +214,15 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 				return err
 			}
 			have := tips[branch] != ""
+			if !have && base != "" {
+				// Claimed before (then rejected, released or blocked) on
+				// another machine: its branch, with that worker's commits,
+				// may be on the remote, and its base_sha may be a main
+				// commit this clone has not fetched yet.
+				if have, base, err = reclaimFrom(w, branch, base); err != nil {
+					return err
+				}
+			}
 			reused = have
 			if !have && base == "" {
 				if base, err = integrate.For(w).BaseFrom(tips[w.Config.MainBranch]); err != nil {
