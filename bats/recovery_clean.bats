@@ -70,3 +70,27 @@ no_branch() { ! has_branch "$1"; }
 	assert_success
 	assert_output_contains "Nothing to clean."
 }
+
+@test "clean in the clone that did the work removes a branch approved, rebased, from another clone" {
+	new_burl_repo
+	cfg=.burl/.workflow/config.yaml
+	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^push_main_on_approve: false/push_main_on_approve: true/' $cfg >$cfg.new && mv $cfg.new $cfg
+	git -C .burl commit -q -am "QA elsewhere"
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src' "the work")
+	git burl submit TASK-001 >/dev/null
+	git burl sync --push >/dev/null
+	# QA approves in another clone, after main moved: the work lands rebased.
+	QA="$BATS_TEST_TMPDIR/qa"
+	clone_repo "$QA"
+	(cd "$QA" && git burl init >/dev/null && commit_file NOTES 'main moved' && git push -q origin main &&
+		git burl approve TASK-001 >/dev/null && git burl sync --push >/dev/null)
+	git burl sync --pull >/dev/null
+	[ "$(bucket_of TASK-001)" = DONE ]
+	run git burl clean --yes
+	assert_success
+	refute_output_contains "Would keep"
+	no_branch task-001-feature
+	[ ! -e .worktrees/task-001-feature ]
+}

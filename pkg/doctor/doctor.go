@@ -671,7 +671,7 @@ func (c *checker) orphans() {
 		f := Finding{Kind: OrphanBranch, Path: "refs/heads/" + b}
 		f.Message = fmt.Sprintf("branch %s belongs to no task", b)
 		main := c.w.Config.MainBranch
-		if Merged(c.g, b, main) {
+		if Merged(c.g, b, MainRefs(c.w)) {
 			f.Fix = fmt.Sprintf("git burl clean --yes deletes it (it is merged into %s)", main)
 		} else {
 			f.Message += fmt.Sprintf(" and holds commits %s lacks", main)

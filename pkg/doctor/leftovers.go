@@ -60,9 +60,32 @@ func (c *checker) unneeded(id string) (string, bool) {
 	return id, len(es) == 1 && es[0].Bucket == workflow.Done
 }
 
-// Merged reports whether branch's commits are all in main (so deleting
-// the branch loses nothing).
-func Merged(g gitx.Git, branch, main string) bool {
-	in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+branch, "refs/heads/"+main)
-	return in
+// Merged reports whether deleting branch loses nothing: its commits are
+// all in one of mains (full ref names, see MainRefs), as they are or as
+// the copies approve's rebase made of them (git cherry: the same patch).
+// A branch left in one clone by a task approved from another is usually
+// only in the remote's main, and only as rebased copies.
+func Merged(g gitx.Git, branch string, mains []string) bool {
+	for _, m := range mains {
+		if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+branch, m); in {
+			return true
+		}
+	}
+	for _, m := range mains {
+		if out, err := g.Run("cherry", m, "refs/heads/"+branch); err == nil && !strings.Contains("\n"+out, "\n+") {
+			return true
+		}
+	}
+	return false
+}
+
+// MainRefs are the main branch and, when this clone has fetched it, the
+// remote's: the places a task's work ends up.
+func MainRefs(w *workflow.Workflow) []string {
+	refs := []string{"refs/heads/" + w.Config.MainBranch}
+	remote := "refs/remotes/" + w.Config.Remote + "/" + w.Config.MainBranch
+	if ok, _ := w.Repo.Git.Test("rev-parse", "-q", "--verify", remote); ok {
+		refs = append(refs, remote)
+	}
+	return refs
 }

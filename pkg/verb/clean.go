@@ -95,6 +95,15 @@ func (c *cleanCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	g, main := w.Repo.Git, w.Config.MainBranch
+	if len(lefts) > 0 && w.HasRemote() {
+		// Tasks approved from other clones are in the remote's main only:
+		// without it, their branches here would look unmerged.
+		remote := w.Config.Remote
+		if _, err := g.Run("fetch", "-q", remote, "+refs/heads/"+main+":refs/remotes/"+remote+"/"+main); err != nil {
+			ctx.Warnf("cannot fetch %s from %s; judging branches against what this clone has: %v", main, remote, err)
+		}
+	}
+	mains := doctor.MainRefs(w)
 	out := cleanOut{DryRun: !c.Yes, Items: []cleanItem{}}
 	gone := map[string]bool{} // worktrees removed (or that would be): their branch is free
 	var removed []map[string]string
@@ -107,7 +116,7 @@ func (c *cleanCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			it.Kind, it.Name = "worktree", w.Rel(l.Worktree)
 			it.Kept = c.keepWorktree(l.Worktree)
 		} else {
-			it.Kept = c.keepBranch(g, l.Branch, main, gone)
+			it.Kept = c.keepBranch(g, l.Branch, main, mains, gone)
 		}
 		it.Remove = it.Kept == ""
 		if it.Remove && c.Yes {
@@ -149,13 +158,13 @@ func (c *cleanCmd) keepWorktree(path string) string {
 // keepBranch says why a branch stays, or "" when it may go: not while a
 // worktree that stays has it checked out, and never with commits main
 // lacks, unless --force.
-func (c *cleanCmd) keepBranch(g gitx.Git, branch, main string, gone map[string]bool) string {
+func (c *cleanCmd) keepBranch(g gitx.Git, branch, main string, mains []string, gone map[string]bool) string {
 	if at, err := workspace.CheckedOutAt(g, branch); err != nil {
 		return err.Error()
 	} else if at != nil && !gone[branch] {
 		return "it is checked out at " + at.Path
 	}
-	if c.Force || doctor.Merged(g, branch, main) {
+	if c.Force || doctor.Merged(g, branch, mains) {
 		return ""
 	}
 	n, _ := g.Run("rev-list", "--count", "refs/heads/"+main+"..refs/heads/"+branch)
