@@ -2,20 +2,6 @@
 # the ways back). Load after helpers: `load helpers; load lifecycle`.
 # shellcheck shell=bash
 
-# sed_escape TEXT: TEXT for the replacement side of s|...|...|.
-sed_escape() {
-	printf '%s' "$1" | sed 's/[&|\\]/\\&/g'
-}
-
-# set_config KEY VALUE: set a key of .burl/.workflow/config.yaml and commit
-# it on the workflow branch, as a user would.
-set_config() {
-	local cfg="$REPO/.burl/.workflow/config.yaml"
-	grep -q "^$1:" "$cfg" || { echo "set_config: no key $1 in $cfg" >&2; return 1; }
-	sed -i.bak "s|^$1:.*|$1: $(sed_escape "$2")|" "$cfg" && rm -f "$cfg.bak"
-	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
-}
-
 # task_file ID: the task's file, in whatever bucket it is.
 task_file() {
 	local f

@@ -73,9 +73,8 @@ no_branch() { ! has_branch "$1"; }
 
 @test "clean in the clone that did the work removes a branch approved, rebased, from another clone" {
 	new_burl_repo
-	cfg=.burl/.workflow/config.yaml
-	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^push_main_on_approve: false/push_main_on_approve: true/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "QA elsewhere"
+	set_config push_task_branch_on_submit true
+	set_config push_main_on_approve true
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	git burl claim TASK-001 >/dev/null
 	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src' "the work")

@@ -129,9 +129,7 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 
 @test "push_task_branch_on_submit pushes the branch when it is submitted" {
 	new_burl_repo
-	cfg=.burl/.workflow/config.yaml
-	sed 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "push task branches on submit"
+	set_config push_task_branch_on_submit true
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	git burl claim TASK-001 >/dev/null
 	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src')
@@ -143,9 +141,7 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 
 @test "approve deletes the task branch push_task_branch_on_submit published, unless the remote moved it" {
 	new_burl_repo
-	cfg=.burl/.workflow/config.yaml
-	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^build_command: .*/build_command: ""/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "push task branches on submit"
+	set_config push_task_branch_on_submit true
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	git burl add "Other" --affects-glob 'lib/**' >/dev/null
 	git burl add "Docs" --affects-glob 'doc/**' >/dev/null
@@ -179,9 +175,8 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 
 @test "QA on another machine: validate and approve there recreate the task's worktree from its pushed branch" {
 	new_burl_repo
-	cfg=.burl/.workflow/config.yaml
-	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' -e 's/^build_command: .*/build_command: "test -f src\/a.go"/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "QA elsewhere"
+	set_config push_task_branch_on_submit true
+	set_config build_command '"test -f src/a.go"'
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	git burl claim TASK-001 >/dev/null
 	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src')
@@ -205,9 +200,7 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 
 @test "a task rejected on one machine and claimed on another continues from its branch on the remote" {
 	new_burl_repo
-	cfg=.burl/.workflow/config.yaml
-	sed -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "push task branches on submit"
+	set_config push_task_branch_on_submit true
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	git burl add "Other" --affects-glob 'lib/**' >/dev/null
 	git burl claim TASK-001 >/dev/null

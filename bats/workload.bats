@@ -14,11 +14,10 @@ load helpers
 	REPO="$R/a"
 	cd "$R/a"
 	git burl init --hooks >/dev/null
-	cfg=.burl/.workflow/config.yaml
-	sed -e 's/^max_parallel: .*/max_parallel: 0/' -e 's/^workflow_auto_push: .*/workflow_auto_push: true/' \
-		-e 's/^push_main_on_approve: .*/push_main_on_approve: true/' \
-		-e 's/^push_task_branch_on_submit: .*/push_task_branch_on_submit: true/' $cfg >$cfg.new && mv $cfg.new $cfg
-	git -C .burl commit -q -am "share everything"
+	for key in workflow_auto_push push_main_on_approve push_task_branch_on_submit; do
+		set_config $key true
+	done
+	set_config max_parallel 0
 	git -C .burl push -q origin burl
 	local n=12 i c w
 	for i in $(seq 1 $n); do
