@@ -191,3 +191,19 @@ setup() {
 	assert_output_contains "warning: cannot fetch main from origin, so local main ($(git rev-parse --short=10 main)) is used as it is"
 	[ "$(field TASK-001 base_sha)" = "$main" ]
 }
+
+@test "claim while a human has uncommitted edits in the main worktree starts from origin's main and leaves theirs alone" {
+	git burl add "Agent work" >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/other"
+	(cd "$BATS_TEST_TMPDIR/other" && commit_file elsewhere.txt "pushed from another clone" && git push -q origin main)
+	ahead=$(git ls-remote origin refs/heads/main | cut -f1)
+	local_main=$(git rev-parse main)
+	printf 'half-written\n' >>README.md
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "main is checked out in $(real "$REPO") with uncommitted changes, so it stays at $(git rev-parse --short=10 main)"
+	[ "$(field TASK-001 base_sha)" = "$ahead" ]
+	[ "$(git -C .worktrees/task-001-agent-work rev-parse HEAD)" = "$ahead" ]
+	[ "$(git rev-parse main)" = "$local_main" ]
+	[ "$(git status --porcelain)" = " M README.md" ]
+}

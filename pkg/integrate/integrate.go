@@ -30,8 +30,14 @@ type Main struct {
 	// merge (index updated, branch not yet) as a dirty worktree.
 	Lock func() (*lock.Lock, error)
 	// Warn, when set, is told when the remote cannot be reached and local
-	// main is used as it is.
+	// main is used as it is, or when local main is left behind (Behind).
 	Warn io.Writer
+	// Behind lets Base return the remote's main without fast-forwarding
+	// local main when that is checked out with uncommitted changes: claim
+	// only needs the commit, and a human editing in the main worktree must
+	// not stop every agent's claim. Approve, which must move main, leaves
+	// it false.
+	Behind bool
 }
 
 // For is the workflow's main branch, as its config names it.
@@ -120,7 +126,14 @@ func (m Main) settle(local, remote string) (string, error) {
 		return "", err
 	} else if behind {
 		if err := m.Advance(local, remote); err != nil {
-			return "", err
+			var dirty *DirtyError
+			if !m.Behind || !errors.As(err, &dirty) {
+				return "", err
+			}
+			if m.Warn != nil {
+				fmt.Fprintf(m.Warn, "burl: warning: %s is checked out in %s with uncommitted changes, so it stays at %s; starting from %s/%s (%s)\n",
+					m.Branch, dirty.Path, gitx.Short(local), m.Remote, m.Branch, gitx.Short(remote))
+			}
 		}
 		return remote, nil
 	}
@@ -160,8 +173,8 @@ func (m Main) Advance(old, new string) error {
 		return err
 	}
 	if dirty != "" {
-		return errs.New(errs.Git, "%s is checked out in %s with uncommitted changes:\n%s", m.Branch, wt.Path, indent(dirty)).
-			WithFix("commit or stash them (git -C %s stash), then run the command again", wt.Path)
+		return &DirtyError{Path: wt.Path, Err: errs.New(errs.Git, "%s is checked out in %s with uncommitted changes:\n%s", m.Branch, wt.Path, indent(dirty)).
+			WithFix("commit or stash them (git -C %s stash), then run the command again", wt.Path)}
 	}
 	head, err := g.Run("rev-parse", "HEAD")
 	if err != nil {
@@ -185,6 +198,17 @@ func firstLine(s string) string {
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
 }
+
+// DirtyError is Advance refusing to fast-forward a branch checked out
+// with uncommitted changes (exit 3).
+type DirtyError struct {
+	Path string // the worktree
+	Err  error
+}
+
+func (d *DirtyError) Error() string      { return d.Err.Error() }
+func (d *DirtyError) Unwrap() error      { return d.Err }
+func (d *DirtyError) ErrKind() errs.Kind { return errs.Git }
 
 // Conflict is a rebase that stopped on conflicts (and was aborted).
 type Conflict struct {

@@ -225,7 +225,9 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			}
 			reused = have
 			if !have && base == "" {
-				if base, err = integrate.For(w).BaseFrom(tips[w.Config.MainBranch]); err != nil {
+				m := integrate.For(w)
+				m.Behind = true
+				if base, err = m.BaseFrom(tips[w.Config.MainBranch]); err != nil {
 					return err
 				}
 			}
