@@ -311,3 +311,30 @@ load foundation
 	run git burl init
 	assert_failure 1
 }
+
+@test "four inits at once on a fresh repository all succeed and leave one workflow" {
+	new_repo
+	for i in 1 2 3 4; do
+		(git burl init >"$BATS_TEST_TMPDIR/out.$i" 2>&1; echo $? >"$BATS_TEST_TMPDIR/rc.$i") &
+	done
+	wait
+	for i in 1 2 3 4; do
+		[ "$(cat "$BATS_TEST_TMPDIR/rc.$i")" = 0 ] || { cat "$BATS_TEST_TMPDIR/out.$i" >&2; return 1; }
+	done
+	run git burl doctor
+	assert_success
+	[ "$(git worktree list | grep -c '/.burl ')" -eq 1 ]
+	[ ! -e .git/burl-init.lock ]
+}
+
+@test "an init lock left by a killed init names the file to remove" {
+	new_repo
+	printf '{"owner":"x","host":"%s","pid":999999,"created_at":"2020-01-01T00:00:00Z","action":"init"}\n' "$(uname -n)" >.git/burl-init.lock
+	run git burl init
+	assert_failure 4
+	assert_output_contains "another git burl init is running"
+	assert_output_contains "remove $(cd .git && pwd -P)/burl-init.lock"
+	rm .git/burl-init.lock
+	run git burl init
+	assert_success
+}

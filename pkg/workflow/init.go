@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/repo"
 )
 
@@ -34,6 +36,10 @@ type InitResult struct {
 	Uncommitted []string `json:"uncommitted,omitempty"`
 	Commit      string   `json:"commit,omitempty"`
 }
+
+// initLock is the lock, in the git directory, that init holds while it
+// creates or attaches the workflow branch and worktree.
+const initLock = "burl-init"
 
 // Init creates or attaches the workflow branch and worktree and writes the
 // scaffolding that is missing. It is idempotent: running it again repairs
@@ -57,12 +63,31 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 	if remote == "" {
 		remote = "origin"
 	}
+	w := New(r)
+	// The workflow's own locks directory does not exist before attach:
+	// concurrent inits queue on a lock in the git directory instead, and
+	// the later ones find the branch and worktree the first one made.
+	ld := lock.Dir{Path: r.CommonDir, Rel: r.Rel, StaleAfter: 2 * time.Hour}
+	il, err := ld.AcquireWait(initLock, w.lockInfo("init"), workflowLockWait)
+	if errs.KindOf(err) == errs.Lock {
+		// Not one of the workflow's locks: git burl lock cannot clear it.
+		p := filepath.Join(r.CommonDir, initLock+".lock")
+		why := "another git burl init is running"
+		if st, serr := ld.Stat(initLock); serr == nil {
+			why += " (" + st.Describe() + ")"
+		}
+		return nil, nil, errs.New(errs.Lock, "%s\nLock: %s", why, r.Rel(p)).
+			WithFix("wait for it; if no git burl init is running, remove %s and run git burl init again", p)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer il.Release()
 	how, err := attach(r, remote)
 	if err != nil {
 		return nil, nil, err
 	}
 	res.How = how
-	w := New(r)
 	if c, err := config.Load(filepath.Join(w.Dir, ConfigName)); err == nil {
 		w.Config = c
 	}
