@@ -59,13 +59,13 @@ setup() {
 }
 
 @test "a submit that meets a held task lock is tried again, not given back" {
-	# The agent leaves its task locked by a live "validate" for two
+	# The agent leaves its task locked by a live "validate" for five
 	# seconds, as a QA machine might while it looks at the task.
 	cat >"$BATS_TEST_TMPDIR/locker.sh" <<-'SH'
 	#!/bin/sh
 	locks=$(git worktree list --porcelain | sed -n '1s/^worktree //p')/.burl/.workflow/locks
 	lock=$locks/$BURL_TASK.lock
-	(sleep 2; rm -f "$lock") >/dev/null 2>&1 &
+	(sleep 5; rm -f "$lock") >/dev/null 2>&1 &
 	printf '{"owner":"qa","host":"%s","pid":%s,"created_at":"%s","action":"validate"}\n' \
 		"$(uname -n)" "$!" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$lock"
 	exec "$AGENT"

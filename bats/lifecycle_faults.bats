@@ -136,12 +136,12 @@ hold_lock() {
 @test "a verb waits for a task lock a claim holds for a moment, but not for one another verb holds" {
 	wt=$(claim_wt TASK-001)
 	(cd "$wt" && commit_file src/jump.go "$(jump_go 'return')")
-	hold_lock TASK-001 validate 3
+	hold_lock TASK-001 validate 2
 	run git burl submit TASK-001
 	assert_failure 4
 	assert_output_contains "created 0s ago by other"
 	[ "$(bucket_of TASK-001)" = DOING ]
-	sleep 3
+	sleep 4
 	# An automatic claim that lost the race holds the lock while it looks.
 	hold_lock TASK-001 claim 2
 	run git burl submit TASK-001
