@@ -156,7 +156,11 @@ func reclaimFrom(w *workflow.Workflow, branch, base string) (have bool, newBase 
 	if exists() {
 		return false, base, nil
 	}
-	if _, err := integrate.For(w).Base(); err == nil && exists() {
+	// Base fetches main; should it fail, the fresh start from main below
+	// reports why.
+	m := integrate.For(w)
+	m.Behind = true
+	if _, err := m.Base(); err == nil && exists() {
 		return false, base, nil
 	}
 	return false, "", nil
