@@ -83,7 +83,7 @@ func Merged(g gitx.Git, branch string, mains []string) bool {
 // remote's: the places a task's work ends up.
 func MainRefs(w *workflow.Workflow) []string {
 	refs := []string{"refs/heads/" + w.Config.MainBranch}
-	remote := "refs/remotes/" + w.Config.Remote + "/" + w.Config.MainBranch
+	remote := gitx.Tracking(w.Config.Remote, w.Config.MainBranch)
 	if ok, _ := w.Repo.Git.Test("rev-parse", "-q", "--verify", remote); ok {
 		refs = append(refs, remote)
 	}

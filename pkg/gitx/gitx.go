@@ -235,6 +235,16 @@ func (p *Proc) Kill() {
 	_ = p.cmd.Wait()
 }
 
+// Tracking is the remote-tracking ref of branch on remote.
+func Tracking(remote, branch string) string { return "refs/remotes/" + remote + "/" + branch }
+
+// FetchTracking updates the remote-tracking ref of one branch of remote,
+// forced: the remote's branch may have been rewritten.
+func (g Git) FetchTracking(remote, branch string) error {
+	_, err := g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+Tracking(remote, branch))
+	return err
+}
+
 // Short abbreviates a commit id for messages (10 hex digits, as burl prints
 // them everywhere, so the same commit reads the same in every message).
 func Short(sha string) string {

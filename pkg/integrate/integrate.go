@@ -75,7 +75,7 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		return local, nil
 	}
-	if _, err := m.Git.Run("fetch", "-q", m.Remote, "+refs/heads/"+m.Branch+":refs/remotes/"+m.Remote+"/"+m.Branch); err != nil {
+	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
 		// An empty remote, or one without main yet, is not fatal: work from local main.
 		if local == "" {
 			return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s", m.Remote, m.Branch))
@@ -91,7 +91,7 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		return local, nil
 	}
-	remote := m.rev("refs/remotes/" + m.Remote + "/" + m.Branch)
+	remote := m.rev(gitx.Tracking(m.Remote, m.Branch))
 	// Concurrent claims all find main behind and race to fast-forward it;
 	// the losers find main moved (usually by that same fast-forward) and
 	// judge again from where it is now, rather than fail.

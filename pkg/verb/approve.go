@@ -299,7 +299,7 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 // on since is kept.
 func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
 	remote, g := w.Config.Remote, w.Repo.Git
-	tracking := "refs/remotes/" + remote + "/" + b
+	tracking := gitx.Tracking(remote, b)
 	if !w.HasRemote() {
 		return
 	}

@@ -99,7 +99,7 @@ func (c *cleanCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		// Tasks approved from other clones are in the remote's main only:
 		// without it, their branches here would look unmerged.
 		remote := w.Config.Remote
-		if _, err := g.Run("fetch", "-q", remote, "+refs/heads/"+main+":refs/remotes/"+remote+"/"+main); err != nil {
+		if err := g.FetchTracking(remote, main); err != nil {
 			ctx.Warnf("cannot fetch %s from %s; judging branches against what this clone has: %v", main, remote, err)
 		}
 	}

@@ -47,7 +47,7 @@ func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) strin
 	base := t.BaseSHA()
 	mains := []string{"refs/heads/" + w.Config.MainBranch}
 	if w.Repo.HasRemote(w.Config.Remote) {
-		mains = append(mains, "refs/remotes/"+w.Config.Remote+"/"+w.Config.MainBranch)
+		mains = append(mains, gitx.Tracking(w.Config.Remote, w.Config.MainBranch))
 	}
 	// With both mains, git answers for head and a merge of the two: the
 	// newest commit head shares with either, in one process.

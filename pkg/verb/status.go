@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -62,7 +63,7 @@ type statusOut struct {
 func refState(w *workflow.Workflow) (activity map[string]time.Time, local, remote string) {
 	activity = map[string]time.Time{}
 	localRef := "refs/heads/" + w.Repo.Branch
-	remoteRef := "refs/remotes/" + w.Config.Remote + "/" + w.Repo.Branch
+	remoteRef := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
 		"refs/heads/task-*", localRef, remoteRef)
 	if err != nil {

@@ -169,10 +169,10 @@ func attach(r *repo.Repo, remote string) (string, error) {
 	if ok, err := g.Test("show-ref", "--verify", "-q", ref); err != nil {
 		return "", err
 	} else if !ok {
-		remoteRef := "refs/remotes/" + remote + "/" + r.Branch
+		remoteRef := gitx.Tracking(remote, r.Branch)
 		if r.HasRemote(remote) {
 			// A fresh clone may not have fetched it; an offline remote is fine.
-			_, _ = g.Run("fetch", "-q", remote, "+"+ref+":"+remoteRef)
+			_ = g.FetchTracking(remote, r.Branch)
 		}
 		if ok, _ := g.Test("show-ref", "--verify", "-q", remoteRef); ok {
 			if _, err := g.Run("branch", "-q", "--track", r.Branch, remote+"/"+r.Branch); err != nil {

@@ -53,7 +53,7 @@ func (w *Workflow) AutoPush() bool {
 }
 
 func (w *Workflow) remoteRef() string {
-	return "refs/remotes/" + w.Config.Remote + "/" + w.Repo.Branch
+	return gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 }
 
 // Mutate runs one change of workflow state under the workflow lock. change

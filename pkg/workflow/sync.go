@@ -47,8 +47,8 @@ func (r *PullResult) Pulled() bool { return r.Before != r.After }
 // has no such branch.
 func (w *Workflow) FetchRemoteBranch(branch string) (string, error) {
 	g, remote := w.Repo.Git, w.Config.Remote
-	tracking := "refs/remotes/" + remote + "/" + branch
-	if _, err := g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+tracking); err != nil {
+	tracking := gitx.Tracking(remote, branch)
+	if err := g.FetchTracking(remote, branch); err != nil {
 		// Tell "the remote has no such branch" (exit 2) from an unreachable remote.
 		if _, lerr := g.Run("ls-remote", "--exit-code", "--heads", remote, "refs/heads/"+branch); gitx.ExitCodeOf(lerr) == 2 {
 			return "", nil

@@ -251,8 +251,8 @@ func FetchBranch(g gitx.Git, remote, branch string) (bool, error) {
 	if ok, err := BranchExists(g, branch); err != nil || ok {
 		return ok, err
 	}
-	tracking := "refs/remotes/" + remote + "/" + branch
-	_, _ = g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+tracking)
+	tracking := gitx.Tracking(remote, branch)
+	_ = g.FetchTracking(remote, branch)
 	if ok, _ := g.Test("show-ref", "--verify", "-q", tracking); !ok {
 		return false, nil
 	}
