@@ -31,6 +31,7 @@ const (
 	DeadLock           Kind = "dead_lock"
 	StaleLock          Kind = "stale_lock"
 	UnreadableLock     Kind = "unreadable_lock"
+	StaleGitLock       Kind = "stale_git_lock"
 	DuplicateTask      Kind = "duplicate_task"
 	BucketMismatch     Kind = "bucket_mismatch"
 	InterruptedApprove Kind = "interrupted_approve"
@@ -38,6 +39,7 @@ const (
 	MissingBranch      Kind = "missing_branch"
 	MissingWorktree    Kind = "missing_worktree"
 	WorktreeBranch     Kind = "worktree_branch"
+	PartialWorktree    Kind = "partial_worktree"
 	MalformedTask      Kind = "malformed_task"
 	OrphanWorktree     Kind = "orphan_worktree"
 	OrphanBranch       Kind = "orphan_branch"
@@ -61,6 +63,8 @@ type Finding struct {
 	repair func() (*change, error)
 	// lockName is the lock a lock finding is about.
 	lockName string
+	// gitLock is the absolute path of a stale git lock file.
+	gitLock string
 }
 
 // TaskID is the finding's task, or "".
@@ -115,6 +119,7 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	if err := c.locks(); err != nil {
 		return nil, err
 	}
+	c.gitLocks()
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
 	}
@@ -638,7 +643,11 @@ func (c *checker) orphans() {
 			continue
 		}
 		registered[wt.Path] = true
-		if c.owner(wt.Branch, wt.Path) != "" {
+		owner := c.owner(wt.Branch, wt.Path)
+		if workspace.Partial(wt.Path) {
+			c.partial(wt.Path, owner)
+		}
+		if owner != "" {
 			continue
 		}
 		what := "detached HEAD"
@@ -679,6 +688,26 @@ func (c *checker) orphans() {
 		}
 		c.add(f)
 	}
+}
+
+// partial reports a worktree a killed `git worktree add` left half made
+// (a claim killed there leaves it for the next claim of the task). Repair
+// completes its checkout, as claim does before handing it out.
+func (c *checker) partial(wt, owner string) {
+	f := Finding{Kind: PartialWorktree, Path: c.w.Rel(wt), Repairable: true}
+	f.Message = fmt.Sprintf("worktree %s was left half made by a killed git worktree add: git shows every file of its branch deleted", f.Path)
+	if owner != "" {
+		f.Task = strp(owner)
+		f.Message = fmt.Sprintf("the worktree of %s (%s) was left half made by a killed git worktree add: git shows every file of its branch deleted", owner, f.Path)
+	}
+	f.Fix = repairCmd + " completes its checkout (missing files only; nothing is overwritten)"
+	f.repair = func() (*change, error) {
+		if err := workspace.Rebuild(c.g, wt); err != nil {
+			return nil, err
+		}
+		return &change{action: "completed the checkout of " + f.Path, details: map[string]any{"worktree": f.Path}}, nil
+	}
+	c.add(f)
 }
 
 // workflowBranch: the workflow branch belongs in the workflow worktree.

@@ -8,3 +8,7 @@ func ProcessStart(pid int) (start string, zombie, ok bool) { return "", false, f
 
 // BootID is unknown where there is no /proc.
 func BootID() string { return "" }
+
+// GitProcessesIn cannot list processes without /proc: callers fall back
+// to the lock's age.
+func GitProcessesIn(dirs []string) (pids []int, ok bool) { return nil, false }

@@ -153,10 +153,22 @@ func ensureCareful(g gitx.Git, path, branch, base string, known *bool) (createdB
 			on = &wts[i]
 		}
 	}
+	if wt != nil && exists(path) && !exists(filepath.Join(path, ".git")) {
+		// git registered the worktree and was killed before it wrote the
+		// worktree's .git file: an empty directory is git's to fill again
+		// (add -f below); one with files in it is not burl's to empty.
+		if err := os.Remove(path); err != nil {
+			return false, false, errs.New(errs.Git, "%s is registered as a worktree but has no .git file (a git worktree add was killed) and is not empty", path).
+				WithFix("look inside, move away what you need, remove the directory and run git worktree prune, then run the command again")
+		}
+	}
 	if wt != nil && exists(path) {
 		if wt.Branch != branch {
 			return false, false, errs.New(errs.User, "%s is a worktree of %q, not of the task branch %s", path, wt.Branch, branch).
 				WithFix("git -C %s switch %s (or remove that worktree)", path, branch)
+		}
+		if Partial(path) {
+			return false, false, Rebuild(g, path)
 		}
 		return false, false, nil
 	}
@@ -286,4 +298,56 @@ func Restore(g gitx.Git, root, worktreesDir, remote, branch, cur string) (string
 	}
 	_, created, err := Ensure(g, path, branch, "")
 	return filepath.ToSlash(rel), created, err
+}
+
+// Partial reports a worktree that a killed `git worktree add` left half
+// made: registered, but without the index git writes when its checkout
+// completes. Handed out, it shows every file of the branch deleted and
+// staged, and a worker's next commit would record those deletions.
+func Partial(path string) bool {
+	data, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return false // not a linked worktree (or gone: a missing worktree)
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return false
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(path, gitdir)
+	}
+	if !exists(filepath.Join(gitdir, "index")) || !exists(filepath.Join(gitdir, "HEAD")) {
+		return true
+	}
+	// git marks a worktree it is creating as locked "initializing" and
+	// unlocks it when done.
+	locked, err := os.ReadFile(filepath.Join(gitdir, "locked"))
+	return err == nil && strings.HasPrefix(string(locked), "initializing")
+}
+
+// Rebuild completes a partial worktree's checkout without overwriting a
+// byte: the index is read from HEAD, and only the files that are missing
+// are written (a file the killed checkout left half written shows as
+// modified, for a human to judge, rather than being replaced).
+func Rebuild(g gitx.Git, path string) error {
+	wg := gitx.In(path)
+	if data, err := os.ReadFile(filepath.Join(path, ".git")); err == nil {
+		gitdir := strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(path, gitdir)
+		}
+		lockedFile := filepath.Join(gitdir, "locked")
+		if locked, err := os.ReadFile(lockedFile); err == nil && strings.HasPrefix(string(locked), "initializing") {
+			if err := os.Remove(lockedFile); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := wg.Run("read-tree", "HEAD"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	if _, err := wg.Run("checkout-index", "-a", "-q"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	return nil
 }

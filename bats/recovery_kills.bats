@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# What kill -9 at any moment leaves behind (issue 16): doctor names each
+# leftover, doctor --repair --force fixes it, and nothing is lost.
+
+load helpers
+load lifecycle
+
+@test "a git index.lock left by a killed git commit: doctor names it, repair removes it, transitions work again" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	gitdir=$(git -C .burl rev-parse --absolute-git-dir)
+	: >"$gitdir/index.lock"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e --arg p "${gitdir#"$REPO/"}/index.lock" '.findings[] | select(.kind == "stale_git_lock" and .path == $p and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor
+	assert_failure 2
+	assert_output_contains "no git process is running"
+	run git burl doctor --repair --force
+	assert_success
+	[ ! -e "$gitdir/index.lock" ]
+	run git burl claim TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = DOING ]
+}
+
+@test "a git lock held by a running git is not called stale" {
+	new_burl_repo
+	gitdir=$(git -C .burl rev-parse --absolute-git-dir)
+	: >"$gitdir/index.lock"
+	# A git at work in the repository (here one waiting on its input) may
+	# be the lock's holder: doctor must not call the lock stale then.
+	(cd .burl && exec git cat-file --batch < <(sleep 30)) &
+	pid=$!
+	for _ in $(seq 50); do [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = git ] && break; sleep 0.1; done
+	run git burl doctor --json
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	[ "$(jq '[.findings[] | select(.kind == "stale_git_lock")] | length' <<<"$output")" = 0 ]
+}
+
+@test "a lock whose pid now belongs to another process is dead, not held forever" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	sleep 60 &
+	other=$!
+	host=$(hostname)
+	# The claim that wrote this lock was killed; its pid was given to an
+	# unrelated process since (here: a sleep started after the lock's time).
+	mkdir -p .burl/.workflow/locks
+	printf '{"owner":"agent","host":"%s","pid":%d,"created_at":"2026-01-01T00:00:00Z","action":"claim","start_time":"1","boot_id":"%s"}\n' \
+		"$host" "$other" "$(cat /proc/sys/kernel/random/boot_id)" >.burl/.workflow/locks/TASK-001.lock
+	run git burl lock list
+	assert_output_contains "pid $other now belongs to another process"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "dead_lock" and .task == "TASK-001")' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	run git burl claim TASK-001
+	assert_success
+	kill "$other"
+	wait "$other" 2>/dev/null || true
+}
+
+# half_made_worktree: what a claim killed inside `git worktree add` leaves:
+# the task branch and a registered worktree whose checkout never ran.
+half_made_worktree() {
+	git branch task-001-feature main
+	git worktree add -q --no-checkout .worktrees/task-001-feature task-001-feature
+}
+
+@test "a half-made worktree from a killed claim: doctor names it, repair completes it, nothing is deleted" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	half_made_worktree
+	[ -n "$(git -C .worktrees/task-001-feature status --porcelain)" ]
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "partial_worktree" and .task == "TASK-001" and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	[ -z "$(git -C .worktrees/task-001-feature status --porcelain)" ]
+	[ -f .worktrees/task-001-feature/src/jump.go ]
+}
+
+@test "claim never hands out a half-made worktree: it completes the checkout first" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	half_made_worktree
+	# A file the killed checkout had written already, and one a human put
+	# there meanwhile: neither is overwritten.
+	printf 'kept\n' >.worktrees/task-001-feature/notes.txt
+	run git burl claim TASK-001
+	assert_success
+	wt=$(printf '%s\n' "$output" | tail -n 1)
+	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]
+	[ "$(cat "$wt/notes.txt")" = kept ]
+	[ "$(cat "$wt/README.md")" = "# demo" ]
+	(cd "$wt" && commit_file src/a.go 'package src' "work")
+	[ "$(git -C "$wt" show --name-status --format= HEAD)" = "$(printf 'A\tsrc/a.go')" ]
+}
