@@ -100,3 +100,19 @@ half_made_worktree() {
 	(cd "$wt" && commit_file src/a.go 'package src' "work")
 	[ "$(git -C "$wt" show --name-status --format= HEAD)" = "$(printf 'A\tsrc/a.go')" ]
 }
+
+@test "a temp file of a killed atomic write is recognised as burl's and removed by repair" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	cp "$f" "${f}2065969431"
+	run git burl doctor --json
+	assert_failure 2
+	[ "$(jq -r '[.findings[].kind] | join(",")' <<<"$output")" = temp_file ]
+	run git burl doctor --repair --force
+	assert_success
+	[ ! -e "${f}2065969431" ]
+	[ -f "$f" ]
+	run git burl doctor
+	assert_success
+}

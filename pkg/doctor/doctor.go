@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -44,6 +45,7 @@ const (
 	OrphanWorktree     Kind = "orphan_worktree"
 	OrphanBranch       Kind = "orphan_branch"
 	WorkflowBranch     Kind = "workflow_branch"
+	TempFile           Kind = "temp_file"
 	UnexpectedChange   Kind = "unexpected_change"
 	UncommittedChange  Kind = "uncommitted_change"
 )
@@ -710,6 +712,21 @@ func (c *checker) partial(wt, owner string) {
 	c.add(f)
 }
 
+// tempFile is the temp file of an atomic write whose process was killed
+// before its rename: the file it was to replace is still the truth.
+func (c *checker) tempFile(abs string) {
+	f := Finding{Kind: TempFile, Path: c.w.Rel(abs), Repairable: true}
+	f.Message = fmt.Sprintf("%s is a temp file burl writes before replacing a file; the command that wrote it was killed before the replace", f.Path)
+	f.Fix = fmt.Sprintf("%s deletes it (the file it was to replace is unchanged)", repairCmd)
+	f.repair = func() (*change, error) {
+		if err := os.Remove(abs); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		return &change{action: "deleted " + f.Path, details: map[string]any{"deleted": f.Path}}, nil
+	}
+	c.add(f)
+}
+
 // workflowBranch: the workflow branch belongs in the workflow worktree.
 func (c *checker) workflowBranch() {
 	r := c.w.Repo
@@ -754,6 +771,10 @@ func (c *checker) uncommitted() {
 			}
 		}
 		isLog := inWorkflow && path.Dir(rest) == workflow.EventsDirName && strings.HasSuffix(rest, ".ndjson")
+		if inWorkflow && code == "??" && fsx.IsTemp(path.Base(rest)) {
+			c.tempFile(abs)
+			continue
+		}
 		switch {
 		case !inWorkflow || (code == "??" && !isTask && !isLog):
 			f.Kind = UnexpectedChange
