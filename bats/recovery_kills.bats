@@ -116,3 +116,62 @@ half_made_worktree() {
 	run git burl doctor
 	assert_success
 }
+
+# done_task: TASK-001 taken through the whole lifecycle to DONE.
+done_task() {
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	git burl approve TASK-001 >/dev/null
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "repair never commits the loss of a task: a DONE file deleted by hand is restored from the workflow branch" {
+	new_burl_repo
+	done_task
+	f=$(task_file TASK-001)
+	before=$(cat "$f")
+	rm "$f"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "lost_task" and .task == "TASK-001" and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(cat "$f")" = "$before" ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git -C .burl ls-files --error-unmatch "${f#"$REPO/.burl/"}" >/dev/null
+	run git burl show TASK-001
+	assert_success
+}
+
+@test "a task deletion committed by hand is found by the event log and restored by repair" {
+	new_burl_repo
+	done_task
+	git burl add "Second" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	before=$(cat "$f")
+	git -C .burl rm -q "${f#"$REPO/.burl/"}"
+	git -C .burl commit -q -m "oops"
+	run git burl doctor
+	assert_failure 2
+	assert_output_contains "TASK-001 is in no bucket"
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(cat "$f")" = "$before" ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	run git burl doctor
+	assert_success
+}
+
+@test "a task moved by hand to another bucket disagrees with its last transition: doctor reports it, repair moves nothing" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	git -C .burl mv ".workflow/READY/$(basename "$f")" ".workflow/BLOCKED/$(basename "$f")"
+	git -C .burl commit -q -m "hand move"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "log_mismatch" and .task == "TASK-001" and (.message | contains("left it in READY")))' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+}

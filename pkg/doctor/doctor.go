@@ -34,6 +34,8 @@ const (
 	UnreadableLock     Kind = "unreadable_lock"
 	StaleGitLock       Kind = "stale_git_lock"
 	DuplicateTask      Kind = "duplicate_task"
+	LostTask           Kind = "lost_task"
+	LogMismatch        Kind = "log_mismatch"
 	BucketMismatch     Kind = "bucket_mismatch"
 	InterruptedApprove Kind = "interrupted_approve"
 	MissingBaseSHA     Kind = "missing_base_sha"
@@ -100,6 +102,7 @@ const repairCmd = "git burl doctor --repair --force"
 type checker struct {
 	w         *workflow.Workflow
 	g         gitx.Git
+	wg        gitx.Git // in the workflow worktree
 	worktrees []workspace.Worktree
 	branches  map[string]string // local branch -> tip
 	status    map[string]string // workflow-worktree-relative path -> porcelain XY
@@ -124,6 +127,9 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	c.gitLocks()
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
+	}
+	if err := c.crossCheck(); err != nil {
+		return nil, err
 	}
 	c.orphans()
 	c.workflowBranch()
@@ -150,7 +156,8 @@ func (c *checker) load() error {
 			c.branches[name] = sha
 		}
 	}
-	if c.status, err = porcelain(gitx.In(c.w.Repo.Worktree)); err != nil {
+	c.wg = gitx.In(c.w.Repo.Worktree)
+	if c.status, err = porcelain(c.wg); err != nil {
 		return err
 	}
 	entries, err := c.w.Scan()
@@ -323,6 +330,9 @@ func (c *checker) duplicate(id string, es []workflow.Entry) {
 			removed = append(removed, c.w.Rel(e.Path))
 		}
 		ch.details["removed"] = removed
+		// The copy kept is where the task is now, whether or not the
+		// killed move got to log it.
+		ch.details["moved"] = map[string]any{id: map[string]any{"to": string(keep.Bucket)}}
 		ch.action = fmt.Sprintf("kept %s, deleted %s", c.w.Rel(keep.Path), strings.Join(removed, ", "))
 		return ch, nil
 	}
@@ -712,6 +722,33 @@ func (c *checker) partial(wt, owner string) {
 	c.add(f)
 }
 
+// movesIn finds, among the uncommitted workflow files about to be
+// committed by repair, the task files a killed command moved between
+// buckets before it could log the move: the repair event records them
+// so the event log's replay agrees with the folders.
+func (c *checker) movesIn(paths []string) map[string]any {
+	from, to := map[string]string{}, map[string]string{}
+	for _, abs := range paths {
+		id, ok := task.IDFromFileName(filepath.Base(abs))
+		if !ok {
+			continue
+		}
+		b := bucketOf(abs)
+		if c.status[c.wtRel(abs)] == "??" {
+			to[id] = b
+		} else if strings.Contains(c.status[c.wtRel(abs)], "D") {
+			from[id] = b
+		}
+	}
+	out := map[string]any{}
+	for id, b := range to {
+		if a, ok := from[id]; ok && a != b {
+			out[id] = map[string]any{"from": a, "to": b}
+		}
+	}
+	return out
+}
+
 // tempFile is the temp file of an atomic write whose process was killed
 // before its rename: the file it was to replace is still the truth.
 func (c *checker) tempFile(abs string) {
@@ -792,6 +829,10 @@ func (c *checker) uncommitted() {
 		f.Message = fmt.Sprintf("%s has uncommitted changes (%s), as a command killed before its commit leaves them", f.Path, strings.TrimSpace(code))
 		if isTask && c.fileTrouble[id] {
 			f.Fix = "settle " + id + "'s other findings first; then " + repairCmd + " commits it"
+		} else if isTask && strings.Contains(code, "D") && len(c.byID[id]) == 0 {
+			// Committing this would commit the loss of the task.
+			f.Message = fmt.Sprintf("%s was deleted and %s is in no other bucket", f.Path, id)
+			f.Fix = fmt.Sprintf("restore it: git -C %s checkout HEAD -- %s", wtRel, p)
 		} else {
 			f.Repairable = true
 			f.Fix = repairCmd + " commits it (a repair event)"
@@ -799,6 +840,7 @@ func (c *checker) uncommitted() {
 		}
 		leftovers = append(leftovers, f)
 	}
+	moved := c.movesIn(commit)
 	for _, f := range leftovers {
 		if f.Repairable {
 			f.repair = func() (*change, error) {
@@ -806,8 +848,11 @@ func (c *checker) uncommitted() {
 				for _, p := range commit {
 					rels = append(rels, c.w.Rel(p))
 				}
-				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit,
-					details: map[string]any{"committed": rels}}, nil
+				details := map[string]any{"committed": rels}
+				if len(moved) > 0 {
+					details["moved"] = moved
+				}
+				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit, details: details}, nil
 			}
 		}
 		c.add(f)
