@@ -175,3 +175,56 @@ done_task() {
 	assert_failure 2
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 }
+
+# stopped_rebase WT: the state an approve killed inside `git rebase` leaves:
+# the task branch being rebased onto main, stopped after its first step,
+# HEAD detached.
+stopped_rebase() {
+	(cd "$1" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/edit/" git rebase -q -i main >/dev/null 2>&1)
+	[ -d "$(git -C "$1" rev-parse --git-path rebase-merge)" ]
+}
+
+@test "an approve killed mid-rebase: approve aborts the left rebase and lands the task, no reject" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(submitted TASK-001 src/feature.go 'package src')
+	commit_file other.txt 'other' "main moves on"
+	stopped_rebase "$wt"
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "aborted the rebase an interrupted approve left"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(field TASK-001 qa_attempts)" = 0 ] || [ -z "$(field TASK-001 qa_attempts)" ]
+	git log --format=%s main | grep -qx "edit src/feature.go"
+}
+
+@test "an approve killed mid-rebase: doctor names the stopped rebase and repair aborts it; a worker's own rebase is only reported" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(submitted TASK-001 src/feature.go 'package src')
+	sub=$(field TASK-001 submitted_sha)
+	commit_file other.txt 'other' "main moves on"
+	stopped_rebase "$wt"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "rebase_in_progress" and .repairable and (.fix | contains("switch") | not))' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(git -C "$wt" symbolic-ref --short HEAD)" = task-001-feature ]
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$sub" ]
+
+	# A DOING task's worker rebasing by hand: never aborted for them.
+	git burl add "Second" --affects-glob 'lib/**' >/dev/null
+	wt2=$(claim_wt TASK-002)
+	(cd "$wt2" && commit_file lib/a.go 'package lib' "lib work")
+	commit_file more.txt 'more' "main moves again"
+	stopped_rebase "$wt2"
+	run git burl doctor --repair --force
+	assert_failure 2
+	assert_output_contains "rebase --continue"
+	[ -d "$(git -C "$wt2" rev-parse --git-path rebase-merge)" ]
+	run git -C "$wt2" burl submit TASK-002
+	assert_failure 1
+	assert_output_contains "rebase --abort"
+	refute_output_contains "git -C $wt2 switch"
+}

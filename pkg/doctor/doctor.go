@@ -42,6 +42,7 @@ const (
 	MissingBranch      Kind = "missing_branch"
 	MissingWorktree    Kind = "missing_worktree"
 	WorktreeBranch     Kind = "worktree_branch"
+	RebaseInProgress   Kind = "rebase_in_progress"
 	PartialWorktree    Kind = "partial_worktree"
 	MalformedTask      Kind = "malformed_task"
 	OrphanWorktree     Kind = "orphan_worktree"
@@ -528,6 +529,12 @@ func (c *checker) gitSide(e workflow.Entry) {
 		return
 	}
 	reg := c.worktreeAt(wt)
+	if reg != nil && dirExists(wt) {
+		if head, orig, ok := integrate.Rebasing(gitx.In(wt)); ok {
+			c.rebasing(e, wt, head, orig)
+			return
+		}
+	}
 	if reg != nil && reg.Branch != b && dirExists(wt) {
 		c.add(Finding{Kind: WorktreeBranch, Task: strp(id), Path: c.w.Rel(wt),
 			Message: fmt.Sprintf("the worktree of %s has %q checked out, not its branch %s", id, reg.Branch, b),
@@ -700,6 +707,31 @@ func (c *checker) orphans() {
 		}
 		c.add(f)
 	}
+}
+
+// rebasing reports a rebase stopped in a task's worktree (HEAD detached).
+// One that an approve killed mid-rebase left (a QA task's branch, from its
+// submitted commit) is aborted by repair, which puts the branch back where
+// it was submitted; any other is the worker's to finish or abort.
+func (c *checker) rebasing(e workflow.Entry, wt, head, orig string) {
+	t := e.Task
+	f := Finding{Kind: RebaseInProgress, Task: strp(e.ID), Path: c.w.Rel(wt)}
+	f.Message = fmt.Sprintf("a rebase of %s is stopped in the worktree of %s (HEAD detached)", strings.TrimPrefix(head, "refs/heads/"), e.ID)
+	sub := t.Str(task.KeySubmittedSHA)
+	if e.Bucket == workflow.QA && head == "refs/heads/"+t.Branch() && sub != "" && orig == sub {
+		f.Message += ": an approve was killed while rebasing it"
+		f.Fix = fmt.Sprintf("%s aborts it (the branch goes back to its submitted commit %s), then git burl approve %s", repairCmd, gitx.Short(sub), e.ID)
+		f.Repairable = true
+		f.repair = func() (*change, error) {
+			if _, err := integrate.AbortApproveRebase(gitx.In(wt), t.Branch(), sub); err != nil {
+				return nil, err
+			}
+			return &change{action: "aborted the rebase left in " + f.Path, details: map[string]any{"worktree": f.Path}}, nil
+		}
+	} else {
+		f.Fix = fmt.Sprintf("finish it (resolve, git -C %s rebase --continue) or abort it (git -C %s rebase --abort)", wt, wt)
+	}
+	c.add(f)
 }
 
 // partial reports a worktree a killed `git worktree add` left half made

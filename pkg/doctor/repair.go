@@ -40,7 +40,7 @@ type Result struct {
 // includes is settled.
 var rank = map[Kind]int{
 	TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
-	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5,
+	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5, RebaseInProgress: 5,
 	UncommittedChange: 9,
 }
 

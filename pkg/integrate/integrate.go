@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -328,4 +330,38 @@ func RebasedFrom(g gitx.Git, branch string) string {
 	}
 	prev, _, _ := strings.Cut(lines[1], " ")
 	return prev
+}
+
+// Rebasing reports a rebase stopped in the worktree wt (killed, or halted
+// on a conflict): the branch it is rebasing (refs/heads/...) and the
+// commit that branch was at when it started. HEAD is detached meanwhile,
+// and git refuses to switch branches until it is finished or aborted.
+func Rebasing(wt gitx.Git) (headName, origHead string, ok bool) {
+	gitdir := workspace.GitDir(wt.Dir)
+	for _, name := range []string{"rebase-merge", "rebase-apply"} {
+		dir := filepath.Join(gitdir, name)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		name, _ := os.ReadFile(filepath.Join(dir, "head-name"))
+		orig, _ := os.ReadFile(filepath.Join(dir, "orig-head"))
+		return strings.TrimSpace(string(name)), strings.TrimSpace(string(orig)), true
+	}
+	return "", "", false
+}
+
+// AbortApproveRebase aborts a rebase that an approve of branch, killed
+// half way, left in its worktree: one that rebases branch from the
+// submitted commit. Aborting puts the branch and HEAD back at submitted
+// and loses nothing (approve starts from a clean worktree). Any other
+// stopped rebase is a human's, and is left alone (false).
+func AbortApproveRebase(wt gitx.Git, branch, submitted string) (bool, error) {
+	head, orig, ok := Rebasing(wt)
+	if !ok || head != "refs/heads/"+branch || submitted == "" || orig != submitted {
+		return false, nil
+	}
+	if _, err := wt.Run("rebase", "--abort"); err != nil {
+		return false, errs.Wrap(err, errs.Git, "aborting the rebase an interrupted approve left")
+	}
+	return true, nil
 }

@@ -137,6 +137,16 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 			return a.finishMerged(w, t)
 		}
 	}
+	// An approve killed mid-rebase left the worktree detached with the
+	// rebase stopped: undo it (the branch is still at submitted) rather
+	// than tell the user to switch branches, which git would refuse.
+	if p := w.WorktreePath(t); p != "" {
+		if aborted, err := integrate.AbortApproveRebase(gitx.In(p), t.Branch(), submitted); err != nil {
+			return err
+		} else if aborted {
+			fmt.Fprintf(w.Stderr, "burl: aborted the rebase an interrupted approve left in %s; starting again from %s\n", w.Rel(p), gitx.Short(submitted))
+		}
+	}
 	dir, g, err := taskWorktree(w, t)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -27,6 +28,10 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 			WithFix("git burl worktree --ensure %s", t.ID())
 	}
 	g := gitx.In(p)
+	if head, _, ok := integrate.Rebasing(g); ok {
+		return "", gitx.Git{}, errs.New(errs.User, "a rebase of %s is stopped in %s (HEAD is detached until it is finished)", strings.TrimPrefix(head, "refs/heads/"), w.Rel(p)).
+			WithFix("finish it (resolve, git -C %s rebase --continue) or abort it (git -C %s rebase --abort), then run the command again", p, p)
+	}
 	if b := workflow.CurrentBranch(p); b != t.Branch() {
 		return "", gitx.Git{}, errs.New(errs.User, "%s has %q checked out, not the task branch %s", w.Rel(p), b, t.Branch()).
 			WithFix("git -C %s switch %s", p, t.Branch())

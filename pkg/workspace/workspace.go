@@ -305,16 +305,9 @@ func Restore(g gitx.Git, root, worktreesDir, remote, branch, cur string) (string
 // completes. Handed out, it shows every file of the branch deleted and
 // staged, and a worker's next commit would record those deletions.
 func Partial(path string) bool {
-	data, err := os.ReadFile(filepath.Join(path, ".git"))
-	if err != nil {
-		return false // not a linked worktree (or gone: a missing worktree)
-	}
-	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	gitdir, ok := linkedGitDir(path)
 	if !ok {
-		return false
-	}
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(path, gitdir)
+		return false // not a linked worktree (or gone: a missing worktree)
 	}
 	if !exists(filepath.Join(gitdir, "index")) || !exists(filepath.Join(gitdir, "HEAD")) {
 		return true
@@ -331,11 +324,7 @@ func Partial(path string) bool {
 // modified, for a human to judge, rather than being replaced).
 func Rebuild(g gitx.Git, path string) error {
 	wg := gitx.In(path)
-	if data, err := os.ReadFile(filepath.Join(path, ".git")); err == nil {
-		gitdir := strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir: ")
-		if !filepath.IsAbs(gitdir) {
-			gitdir = filepath.Join(path, gitdir)
-		}
+	if gitdir, ok := linkedGitDir(path); ok {
 		lockedFile := filepath.Join(gitdir, "locked")
 		if locked, err := os.ReadFile(lockedFile); err == nil && strings.HasPrefix(string(locked), "initializing") {
 			if err := os.Remove(lockedFile); err != nil {
@@ -350,4 +339,30 @@ func Rebuild(g gitx.Git, path string) error {
 		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
 	}
 	return nil
+}
+
+// linkedGitDir is the git directory of the linked worktree at path, read
+// from its .git file (no git process: hooks and submit ask on every run).
+func linkedGitDir(path string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return "", false
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(path, gitdir)
+	}
+	return gitdir, true
+}
+
+// GitDir is the git directory of the worktree at path: a linked
+// worktree's, or path/.git for a main worktree.
+func GitDir(path string) string {
+	if d, ok := linkedGitDir(path); ok {
+		return d
+	}
+	return filepath.Join(path, ".git")
 }
