@@ -228,3 +228,103 @@ stopped_rebase() {
 	assert_output_contains "rebase --abort"
 	refute_output_contains "git -C $wt2 switch"
 }
+
+# live_main_lock PID: a main.lock held by the live process PID, as an
+# approve in flight holds it.
+live_main_lock() {
+	mkdir -p .burl/.workflow/locks
+	printf '{"owner":"approver","host":"%s","pid":%d,"created_at":"%s","action":"approve","start_time":"%s","boot_id":"%s"}\n' \
+		"$(hostname)" "$1" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(awk '{print $22}' "/proc/$1/stat")" \
+		"$(cat /proc/sys/kernel/random/boot_id)" >.burl/.workflow/locks/main.lock
+}
+
+@test "claim waits out a divergence of main that an approve in flight explains; a lasting one exits 3 with safe advice" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file b.txt 'from b' "b's approved work" && git push -q origin main)
+	# An approve here has fast-forwarded local main and not pushed yet.
+	commit_file a.txt 'from a' "a's approve in flight"
+	sleep 30 &
+	approver=$!
+	live_main_lock "$approver"
+	# ...and loses its push: it rewinds main and lets go of the lock.
+	(sleep 1.5 && git reset -q --keep HEAD~1 && rm -f .burl/.workflow/locks/main.lock) &
+	rewinder=$!
+	run git burl claim TASK-001
+	wait "$rewinder"
+	kill "$approver"
+	wait "$approver" 2>/dev/null || true
+	assert_success
+	[ "$(field TASK-001 base_sha)" = "$(git rev-parse origin/main)" ]
+
+	# The same divergence with no approve running lasts: exit 3, and the
+	# advice never tells anyone to rebase main blindly.
+	commit_file c.txt 'from a' "local work nobody pushed"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file d.txt 'more from b' "more of b" && git push -q origin main)
+	run git burl claim TASK-002
+	assert_failure 3
+	assert_output_contains "no burl approve is running on this machine"
+	assert_output_contains "git cherry -v origin/main main"
+	[ "$(bucket_of TASK-002)" = READY ]
+}
+
+@test "an untracked file where the remote's newer main adds one: claim warns, starts from the remote's main, leaves the file" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file notes.txt 'theirs' "add notes" && git push -q origin main)
+	printf 'mine\n' >notes.txt
+	before=$(git rev-parse main)
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "untracked files where the new commits add files"
+	[ "$(cat notes.txt)" = mine ]
+	[ "$(git rev-parse main)" = "$before" ]
+	[ "$(field TASK-001 base_sha)" = "$(git rev-parse origin/main)" ]
+}
+
+@test "clean never deletes a branch whose only commit main lacks is a merge with content of its own" {
+	new_burl_repo
+	git switch -q -c side
+	commit_file src/side.go 'package src' "side work"
+	git switch -q main
+	git cherry-pick side >/dev/null
+	git switch -q -c task-009-evil main~1
+	git merge -q --no-ff --no-commit side
+	printf 'only here\n' >evil.txt
+	git add evil.txt
+	git commit -q -m "merge side, with more"
+	git switch -q main
+	git branch -q -D side
+	run git burl clean --yes
+	git rev-parse -q --verify task-009-evil >/dev/null
+	run git burl doctor
+	assert_output_contains "branch task-009-evil belongs to no task and holds commits main lacks"
+
+	# Its rebased copy landing in main makes it safe to go.
+	git merge -q --no-edit task-009-evil
+	run git burl clean --yes
+	assert_success
+	! git rev-parse -q --verify task-009-evil >/dev/null
+}
+
+@test "re-claiming a reused branch after main moved fetches main and says how far it moved" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(claim_wt TASK-001)
+	(cd "$wt" && commit_file src/f.go 'package src' "first try")
+	git burl release TASK-001 --reason "later" >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file x.txt 1 "x" && commit_file y.txt 2 "y" && git push -q origin main)
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "main moved 2 commit(s) since TASK-001's base"
+	[ "$(git rev-parse main)" = "$(git rev-parse origin/main)" ]
+	git burl release TASK-001 --reason "again" >/dev/null
+	run git burl claim TASK-001 --json
+	assert_success
+	[ "$(jq .main_moved <<<"$output")" = 2 ]
+	[ "$(jq .reused <<<"$output")" = true ]
+}

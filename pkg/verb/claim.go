@@ -29,7 +29,10 @@ type claimOut struct {
 	Worktree   string         `json:"worktree"`
 	Reused     bool           `json:"reused"`
 	Rejections []string       `json:"rejections"`
-	entry      workflow.Entry
+	// MainMoved counts the commits main gained since the task's base_sha
+	// (Liza's staleness check); 0 for a fresh branch.
+	MainMoved int `json:"main_moved"`
+	entry     workflow.Entry
 }
 
 func (o claimOut) Human(w io.Writer) {
@@ -185,6 +188,7 @@ func tasks(es []workflow.Entry) []*task.Task {
 // the task's lock is held.
 func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, locked func()) (cli.Output, error) {
 	var reused bool
+	var moved int
 	var wtPath, branch, rel, base string
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
@@ -255,6 +259,15 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 					return err
 				}
 			}
+			if reused {
+				// The work continues from an old base: fetch main, so the
+				// worker hears how far it has moved since.
+				m := integrate.For(w)
+				m.Behind = true
+				if cur, err := m.Base(); err == nil {
+					moved = integrate.Drift(g, base, cur)
+				}
+			}
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
@@ -293,7 +306,11 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 	if rej == nil {
 		rej = []string{}
 	}
-	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, entry: res.Entry}, nil
+	if moved > 0 && !ctx.JSON {
+		fmt.Fprintf(ctx.Stderr, "%s moved %d commit(s) since %s's base %s: rebase early to meet conflicts now (git -C %s rebase %s)\n",
+			w.Config.MainBranch, moved, id, gitx.Short(base), wtPath, w.Config.MainBranch)
+	}
+	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, MainMoved: moved, entry: res.Entry}, nil
 }
 
 // claimable checks an explicitly named task the way claimNext filters.
