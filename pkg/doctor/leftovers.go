@@ -62,12 +62,12 @@ func (c *checker) unneeded(id string) (string, bool) {
 
 // Merged reports whether deleting branch loses nothing: for one of mains
 // (full ref names, see MainRefs), the branch is an ancestor of it, or
-// merging the branch into it would change nothing (its content is there
-// already: the copies approve's rebase made), or every commit of the
-// branch is in it as the same patch (git cherry) and none of them is a
-// merge — git cherry does not see merges, and a merge can carry content
-// of its own. A branch left in one clone by a task approved from another
-// is usually only in the remote's main, and only as rebased copies.
+// every commit of the branch is in it as the same patch (git cherry: the
+// copies approve's rebase made) and, since git cherry does not see merges
+// and a merge can carry content of its own, any merge among them changes
+// nothing there either (merging the branch would leave main's tree as it
+// is). A branch left in one clone by a task approved from another is
+// usually only in the remote's main, and only as rebased copies.
 func Merged(g gitx.Git, branch string, mains []string) bool {
 	ref := "refs/heads/" + branch
 	for _, m := range mains {
@@ -76,16 +76,11 @@ func Merged(g gitx.Git, branch string, mains []string) bool {
 		}
 	}
 	for _, m := range mains {
-		if contentIn(g, ref, m) {
-			return true
-		}
-	}
-	for _, m := range mains {
-		merges, err := g.Run("rev-list", "--merges", m+".."+ref)
-		if err != nil || merges != "" {
+		out, err := g.Run("cherry", m, ref)
+		if err != nil || strings.Contains("\n"+out, "\n+") {
 			continue
 		}
-		if out, err := g.Run("cherry", m, ref); err == nil && !strings.Contains("\n"+out, "\n+") {
+		if merges, err := g.Run("rev-list", "--merges", m+".."+ref); err == nil && (merges == "" || contentIn(g, ref, m)) {
 			return true
 		}
 	}
