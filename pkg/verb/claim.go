@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -49,6 +50,11 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
+	}
+	// Before work starts on a task branch, shims left by an older burl are
+	// brought up to date, so its commits are checked by this burl's hooks.
+	for _, a := range hook.Refresh(w.Repo.Root) {
+		ctx.Warnf("updated burl's %s hook to this version (%s)", a.Name, a.Path)
 	}
 	if len(args) == 1 {
 		id, err := task.NormalizeID(args[0])
