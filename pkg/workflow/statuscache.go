@@ -38,7 +38,7 @@ type Summary struct {
 
 // SummaryKeys are the keys status adds to each task object; a frontmatter
 // key of the same name is left out of Fields so no object has a key twice.
-var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for"}
+var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for", "waits"}
 
 // StatusCacheName is the cache file in the (gitignored) logs directory: it
 // must sit on the task files' filesystem, whose clock it reads (see Summaries).
