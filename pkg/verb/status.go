@@ -198,12 +198,13 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 	if max := w.Config.MaxParallel; max > 0 && len(doing) >= max {
 		capFull = workflow.CapReason(max, len(doing))
 	}
-	// Scopes are decoded only when an overlap can refuse a claim.
-	var doingScopes []gate.Scope
-	if w.Config.ConflictPolicy == "fail" {
-		for _, d := range doing {
-			doingScopes = append(doingScopes, scopeOfFields(d.Fields))
+	var doingScopes *gate.Index
+	if w.Config.ConflictPolicy == "fail" && len(doing) > 0 {
+		ss := make([]gate.Scope, len(doing))
+		for i, d := range doing {
+			ss[i] = summaryScope(d)
 		}
+		doingScopes = gate.NewIndex(ss)
 	}
 	for _, e := range es {
 		var why []string
@@ -212,13 +213,9 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 			if d := deps[e.ID]; len(d) > 0 {
 				why = append(why, workflow.DepsReason(d))
 			}
-			if len(doingScopes) > 0 {
-				sc := scopeOfFields(e.Fields)
-				for i, d := range doing {
-					if ok, o := gate.Overlap(sc, doingScopes[i]); ok {
-						why = append(why, workflow.OverlapReason(d.ID, o))
-						break
-					}
+			if doingScopes != nil {
+				if i, o := doingScopes.First(summaryScope(e)); i >= 0 {
+					why = append(why, workflow.OverlapReason(doing[i].ID, o))
 				}
 			}
 			if capFull != "" {
@@ -239,13 +236,11 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 			}
 		case workflow.Doing:
 			// submit refuses a branch without commits of its own.
-			if tip := tips[e.Branch]; tip != "" && tip == fieldStr(e.Fields, "base_sha") {
+			if tip := tips[e.Branch]; tip != "" && tip == e.BaseSHA {
 				why = append(why, "waits for its worker's first commit on "+e.Branch)
 			}
 		case workflow.QA:
-			if t, err := w.Get(e.ID); err == nil && lastGateFailed(t.Task) {
-				failed[e.ID] = true
-			}
+			failed[e.ID] = e.GateFailed
 		}
 		if len(why) > 0 {
 			waits[e.ID] = strings.Join(why, "; ")
@@ -254,35 +249,9 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 	return waits, failed
 }
 
-// scopeOfFields is scopeOf for a status summary's frontmatter JSON.
-func scopeOfFields(raw json.RawMessage) gate.Scope {
-	var f struct {
-		Affects      []string `json:"affects"`
-		AffectsGlobs []string `json:"affects_globs"`
-		MustNotTouch []string `json:"must_not_touch"`
-	}
-	_ = json.Unmarshal(raw, &f)
-	return gate.Scope{Affects: f.Affects, AffectsGlobs: f.AffectsGlobs, MustNotTouch: f.MustNotTouch}
-}
-
-// fieldStr is one string value of a status summary's frontmatter JSON.
-func fieldStr(raw json.RawMessage, key string) string {
-	var f map[string]any
-	_ = json.Unmarshal(raw, &f)
-	s, _ := f[key].(string)
-	return s
-}
-
-// lastGateFailed reports whether the QA report's last entry is a failed
-// validate or approve.
-func lastGateFailed(t *task.Task) bool {
-	last := ""
-	for _, l := range strings.Split(t.Section("QA Report"), "\n") {
-		if strings.HasPrefix(l, "### ") {
-			last = l
-		}
-	}
-	return strings.HasPrefix(last, "### Validate FAIL") || strings.HasPrefix(last, "### Approve FAIL")
+// summaryScope is scopeOf for a status summary.
+func summaryScope(s workflow.Summary) gate.Scope {
+	return gate.Scope{Affects: s.Affects, AffectsGlobs: s.AffectsGlobs, MustNotTouch: s.MustNotTouch}
 }
 
 // suggestFor is the command status proposes for a task, "" when it knows
