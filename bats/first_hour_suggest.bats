@@ -148,7 +148,7 @@ every_suggest_is_sound() {
 	wt=$(claim_wt TASK-001)
 	run env BURL_ACTOR=someone@else git burl claim TASK-001
 	assert_failure 1
-	assert_output_contains "TASK-001 is already in DOING, claimed by tester@bats"
+	assert_output_contains "TASK-001 is in DOING, claimed by tester@bats"
 	assert_output_contains "its worktree is $wt"
 	assert_output_contains "git burl release TASK-001"
 }

@@ -329,14 +329,14 @@ func heldBy(w *workflow.Workflow, e *workflow.Entry) error {
 	if who == "" {
 		who = "an unknown worker"
 	}
-	msg := fmt.Sprintf("%s is already in DOING, claimed by %s", e.ID, who)
+	msg := fmt.Sprintf("%s is in DOING, claimed by %s", e.ID, who)
 	if at := t.Str(task.KeyStartedAt); at != "" {
 		msg += " at " + at
 	}
 	if p := w.WorktreePath(t); p != "" {
 		msg += "; its worktree is " + p
 	}
-	return errs.New(errs.User, "%s", msg).
+	return errs.New(errs.User, "%s", msg).WithTitle("Cannot claim %s", e.ID).
 		WithFix("continue there (git burl worktree %s), or, if its worker is gone, git burl release %s and claim it again", e.ID, e.ID)
 }
 
