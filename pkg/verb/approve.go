@@ -110,7 +110,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			WithTitle("Cannot approve %s: rebase conflict", id).
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
 	case len(a.failed) > 0:
-		return nil, gateError("approve", id, a.failed)
+		return nil, gateError(w, "approve", id, a.failed)
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
