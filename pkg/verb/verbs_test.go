@@ -16,6 +16,7 @@ var constructors = map[string]func() cli.Command{
 	"claim":      Claim,
 	"clean":      Clean,
 	"completion": Completion,
+	"conflicts":  Conflicts,
 	"doctor":     Doctor,
 	"hook":       Hook,
 	"hooks":      Hooks,
