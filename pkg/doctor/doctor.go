@@ -17,7 +17,6 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
-	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -242,7 +241,7 @@ func (c *checker) locks() error {
 			f.Kind = UnreadableLock
 			f.Message = fmt.Sprintf("lock %s is empty or garbled (%s): its creator was killed while taking it", l.Name, l.Describe())
 			f.Fix = repairCmd + " (clears it), or " + clearCmd
-		case l.Stale && !l.Unreadable && l.Info.Host == host && osx.ProcessAlive(l.Info.PID):
+		case l.Stale && !l.Unreadable && l.Info.Host == host:
 			f.Kind = StaleLock
 			f.Repairable = false
 			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes but its owner still runs: %s", l.Name, l.Describe())

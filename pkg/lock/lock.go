@@ -37,6 +37,47 @@ type Info struct {
 	PID       int       `json:"pid"`
 	CreatedAt time.Time `json:"created_at"`
 	Action    string    `json:"action"`
+	// StartTime and BootID tell the process that took the lock from a
+	// later one given the same pid (pids are reused, and a killed process
+	// can linger as a zombie): its start in clock ticks since boot
+	// (/proc/<pid>/stat) and the boot it ran in. Zero when unknown (other
+	// systems, locks written by older burl): then the pid alone decides.
+	StartTime uint64 `json:"start_time,omitempty"`
+	BootID    string `json:"boot_id,omitempty"`
+}
+
+// identified fills in what identifies this process when the lock is taken
+// for it.
+func (i Info) identified() Info {
+	if i.PID != os.Getpid() {
+		return i
+	}
+	if start, _, ok := osx.ProcessStart(i.PID); ok && i.StartTime == 0 {
+		i.StartTime = start
+	}
+	if i.BootID == "" {
+		i.BootID = osx.BootID()
+	}
+	return i
+}
+
+// gone reports whether the process that took a lock on this host has
+// ended: not running, a zombie, a different process under the same pid,
+// or from an earlier boot.
+func (i Info) gone() bool {
+	if i.PID <= 0 {
+		return false
+	}
+	if i.BootID != "" {
+		if now := osx.BootID(); now != "" && now != i.BootID {
+			return true
+		}
+	}
+	start, zombie, ok := osx.ProcessStart(i.PID)
+	if !ok {
+		return !osx.ProcessAlive(i.PID)
+	}
+	return zombie || i.StartTime != 0 && start != i.StartTime
 }
 
 // Lock is a held lock.
@@ -68,7 +109,7 @@ func (d Dir) rel(p string) string {
 // process holds it.
 func (d Dir) Acquire(name string, me Info) (*Lock, error) {
 	p := d.file(name)
-	body, _ := json.Marshal(me)
+	body, _ := json.Marshal(me.identified())
 	for attempt := 0; ; attempt++ {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
@@ -213,7 +254,7 @@ func (d Dir) Stat(name string) (Status, error) {
 	st.Age = time.Since(st.Info.CreatedAt)
 	st.AgeS = int64(st.Age.Seconds())
 	st.Stale = d.StaleAfter > 0 && st.Age > d.StaleAfter
-	st.Dead = !st.Unreadable && st.Info.Host == host && st.Info.PID > 0 && !osx.ProcessAlive(st.Info.PID)
+	st.Dead = !st.Unreadable && st.Info.Host == host && st.Info.gone()
 	return st, nil
 }
 

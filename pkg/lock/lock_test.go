@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
 )
 
 func testDir(t *testing.T) Dir {
@@ -330,6 +331,68 @@ func TestHumanAge(t *testing.T) {
 	} {
 		if got := humanAge(d); got != want {
 			t.Errorf("humanAge(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// A lock records what identifies its process, beside the pinned keys, and
+// a lock whose pid now names another process (reused), a zombie, or a
+// process of an earlier boot is dead.
+func TestDeadDespiteLivePID(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("process start times come from /proc")
+	}
+	d := testDir(t)
+	l, err := d.Acquire("TASK-001", me("claim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	raw, _ := os.ReadFile(l.Path)
+	var keys map[string]any
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"owner", "host", "pid", "created_at", "action", "start_time", "boot_id"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("lock file %s lacks key %q", raw, k)
+		}
+	}
+	if st, _ := d.Stat("TASK-001"); st.Dead {
+		t.Fatalf("our own lock is dead: %+v", st)
+	}
+	host, _ := os.Hostname()
+	js := func(i Info) []byte { b, _ := json.Marshal(i); return b }
+	mine := me("claim").identified()
+	reused := mine
+	reused.StartTime++ // our pid, but a process that started at another time
+	writeLock(t, d, "TASK-002", js(reused))
+	rebooted := mine
+	rebooted.BootID = "00000000-0000-0000-0000-000000000000"
+	writeLock(t, d, "TASK-003", js(rebooted))
+
+	// A child we do not reap stays a zombie: its pid is "alive" to kill(0).
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Wait() }()
+	var zstart uint64
+	for i := 0; i < 500; i++ {
+		s, z, ok := osx.ProcessStart(cmd.Process.Pid)
+		if ok && z {
+			zstart = s
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if zstart == 0 {
+		t.Fatal("child never became a zombie")
+	}
+	writeLock(t, d, "TASK-004", js(Info{Owner: "w", Host: host, PID: cmd.Process.Pid, CreatedAt: time.Now(), Action: "approve", StartTime: zstart}))
+	for _, name := range []string{"TASK-002", "TASK-003", "TASK-004"} {
+		if st, err := d.Stat(name); err != nil || !st.Dead {
+			t.Errorf("%s: dead = false, want true (%+v, %v)", name, st.Info, err)
 		}
 	}
 }

@@ -1,0 +1,43 @@
+package osx
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ProcessStart is the start time of pid (clock ticks since boot, field 22
+// of /proc/<pid>/stat) and whether pid is a zombie: what tells a process
+// from a later one given the same pid. ok is false when pid does not run.
+func ProcessStart(pid int) (start uint64, zombie, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false, false
+	}
+	// comm (field 2) is in parentheses and may hold spaces or ')'.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false, false
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state), so field 22 is f[19].
+	if len(f) < 20 {
+		return 0, false, false
+	}
+	start, err = strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return 0, false, false
+	}
+	return start, f[0] == "Z" || f[0] == "X", true
+}
+
+// BootID identifies this boot of the machine: a pid recorded before a
+// reboot names no process now, whatever runs under that number.
+func BootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
