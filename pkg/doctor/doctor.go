@@ -43,6 +43,12 @@ const (
 	WorkflowBranch     Kind = "workflow_branch"
 	UnexpectedChange   Kind = "unexpected_change"
 	UncommittedChange  Kind = "uncommitted_change"
+	StaleGitLock       Kind = "stale_git_lock"
+	LostTask           Kind = "lost_task"
+	EventMismatch      Kind = "event_mismatch"
+	RebaseInProgress   Kind = "rebase_in_progress"
+	PartialWorktree    Kind = "partial_worktree"
+	TempFile           Kind = "temp_file"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -60,6 +66,8 @@ type Finding struct {
 	repair func() (*change, error)
 	// lockName is the lock a lock finding is about.
 	lockName string
+	// gitLock is the git lock file a StaleGitLock finding is about.
+	gitLock string
 }
 
 // TaskID is the finding's task, or "".
@@ -103,6 +111,9 @@ type checker struct {
 	// misplaced, malformed) and cannot be repaired: their uncommitted
 	// changes must not be committed as if they were settled.
 	fileTrouble map[string]bool
+	gitBusy     *gitBusy                   // whether git runs here (read once)
+	gitDirs     map[string]string          // worktree path -> its git admin dir
+	replay      map[string]workflow.Bucket // task -> bucket by the event log
 }
 
 // Check inspects the workflow and reports every finding. It only reads.
@@ -114,9 +125,12 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	if err := c.locks(); err != nil {
 		return nil, err
 	}
+	c.gitLocks()
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
 	}
+	c.lost()
+	c.worktreeStates()
 	c.orphans()
 	c.workflowBranch()
 	c.uncommitted()
@@ -277,6 +291,7 @@ func (c *checker) checkTask(id string, es []workflow.Entry) {
 		c.mismatch(e, vs)
 		return
 	}
+	c.eventMismatch(e)
 	if e.Bucket == workflow.Doing || e.Bucket == workflow.QA {
 		c.gitSide(e)
 	}
@@ -302,7 +317,7 @@ func (c *checker) duplicate(id string, es []workflow.Entry) {
 	f.Fix = fmt.Sprintf("%s keeps %s and deletes the other copy", repairCmd, c.w.Rel(keep.Path))
 	f.Repairable = true
 	f.repair = func() (*change, error) {
-		ch := &change{details: map[string]any{"kept": c.w.Rel(keep.Path)}}
+		ch := &change{details: map[string]any{"kept": c.w.Rel(keep.Path), "to": string(keep.Bucket)}}
 		var removed []string
 		for _, e := range es {
 			ch.paths = append(ch.paths, e.Path)
@@ -510,7 +525,7 @@ func (c *checker) gitSide(e workflow.Entry) {
 		return
 	}
 	reg := c.worktreeAt(wt)
-	if reg != nil && reg.Branch != b && dirExists(wt) {
+	if reg != nil && reg.Branch != b && dirExists(wt) && c.rebaseDir(wt) == "" {
 		c.add(Finding{Kind: WorktreeBranch, Task: strp(id), Path: c.w.Rel(wt),
 			Message: fmt.Sprintf("the worktree of %s has %q checked out, not its branch %s", id, reg.Branch, b),
 			Fix:     fmt.Sprintf("git -C %s switch %s", wt, b)})
@@ -725,6 +740,8 @@ func (c *checker) uncommitted() {
 		}
 		isLog := inWorkflow && path.Dir(rest) == workflow.EventsDirName && strings.HasSuffix(rest, ".ndjson")
 		switch {
+		case inWorkflow && code == "??" && c.tempFile(abs, rest):
+			continue
 		case !inWorkflow || (code == "??" && !isTask && !isLog):
 			f.Kind = UnexpectedChange
 			f.Message = fmt.Sprintf("%s (%s) is not workflow state burl wrote", f.Path, strings.TrimSpace(code))

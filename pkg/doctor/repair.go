@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -38,9 +39,9 @@ type Result struct {
 // side, and the commit of leftover changes last, once every task file it
 // includes is settled.
 var rank = map[Kind]int{
-	DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
+	LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, RebaseInProgress: 3, PartialWorktree: 4, TempFile: 4, InterruptedApprove: 3, MissingBaseSHA: 4,
 	MissingBranch: 5, MissingWorktree: 5,
-	UncommittedChange: 9,
+	UncommittedChange: 9, EventMismatch: 10,
 }
 
 func isLock(k Kind) bool { return k == DeadLock || k == StaleLock || k == UnreadableLock }
@@ -62,6 +63,16 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 	var cleared []Repaired
 	var contents []map[string]any
 	for _, f := range rep.Findings {
+		if f.Kind == StaleGitLock {
+			// Without this, the commit of every repair below would fail.
+			if err := os.Remove(f.gitLock); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				res.Failed = append(res.Failed, Failed{Finding: f, Error: err.Error()})
+				continue
+			}
+			cleared = append(cleared, Repaired{Kind: f.Kind, Path: f.Path, Action: "removed " + f.Path})
+			contents = append(contents, map[string]any{"git_lock": f.Path, "kind": string(f.Kind)})
+			continue
+		}
 		if !isLock(f.Kind) || !f.Repairable {
 			continue
 		}

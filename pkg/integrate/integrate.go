@@ -7,6 +7,7 @@ package integrate
 import (
 	"errors"
 	"fmt"
+	"os"
 	"io"
 	"strings"
 
@@ -247,6 +248,33 @@ func Rebase(wt gitx.Git, base string) error {
 		}
 	}
 	return c
+}
+
+// Rebasing reports whether a rebase is in progress in the worktree wt.
+func Rebasing(wt gitx.Git) bool {
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		p, err := wt.Run("rev-parse", "--path-format=absolute", "--git-path", d)
+		if err != nil {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// AbortLeftRebase aborts a rebase a killed process left in wt, which puts
+// the branch back where it was before that rebase; it reports whether
+// there was one.
+func AbortLeftRebase(wt gitx.Git) (bool, error) {
+	if _, err := os.Stat(wt.Dir); err != nil || !Rebasing(wt) {
+		return false, nil
+	}
+	if _, err := wt.Run("rebase", "--abort"); err != nil {
+		return true, errs.Wrap(err, errs.Git, "aborting the rebase left in "+wt.Dir)
+	}
+	return true, nil
 }
 
 // Drift counts the commits main gained between from and to.

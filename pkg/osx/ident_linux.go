@@ -41,3 +41,34 @@ func BootID() string {
 	}
 	return strings.TrimSpace(string(data))
 }
+
+// GitRunningIn reports whether a git process runs with its working
+// directory inside one of dirs: the only kind of process that may hold a
+// git lock file there. known is false where processes cannot be listed.
+func GitRunningIn(dirs []string) (running, known bool) {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return false, false
+	}
+	for _, p := range procs {
+		if _, err := strconv.Atoi(p.Name()); err != nil {
+			continue
+		}
+		comm, err := os.ReadFile("/proc/" + p.Name() + "/comm")
+		if err != nil || !strings.HasPrefix(strings.TrimSpace(string(comm)), "git") || strings.HasPrefix(string(comm), "git-burl") {
+			continue
+		}
+		cwd, err := os.Readlink("/proc/" + p.Name() + "/cwd")
+		if err != nil {
+			// Another user's process: we cannot see where it runs, so it
+			// may be in ours.
+			return true, true
+		}
+		for _, d := range dirs {
+			if cwd == d || strings.HasPrefix(cwd, d+string(os.PathSeparator)) {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}

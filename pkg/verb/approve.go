@@ -137,6 +137,14 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 			return a.finishMerged(w, t)
 		}
 	}
+	// A QA task's worktree is approve's alone, and we hold its lock: a
+	// rebase in progress there is a killed approve's. Left alone, it keeps
+	// HEAD detached and makes our rebase fail as if it had conflicts.
+	if p := w.WorktreePath(t); p != "" {
+		if _, err := integrate.AbortLeftRebase(gitx.In(p)); err != nil {
+			return err
+		}
+	}
 	dir, g, err := taskWorktree(w, t)
 	if err != nil {
 		return err

@@ -20,7 +20,15 @@ type Worktree struct {
 	Path   string
 	Branch string // short name, "" when detached
 	Head   string
+	// Locked is the reason of a locked worktree ("" when not locked).
+	Locked string
 }
+
+// Partial reports a worktree whose `git worktree add` has not finished:
+// git locks a new worktree "initializing" until its checkout is complete,
+// so one still locked so after its git is gone was left by a kill (files
+// of main missing, the index half-written) and must never be handed out.
+func (wt Worktree) Partial() bool { return wt.Locked == "initializing" }
 
 // List returns every worktree git knows of.
 func List(g gitx.Git) ([]Worktree, error) {
@@ -39,6 +47,8 @@ func List(g gitx.Git) ([]Worktree, error) {
 				wt.Branch = strings.TrimPrefix(l, "branch refs/heads/")
 			case strings.HasPrefix(l, "HEAD "):
 				wt.Head = strings.TrimPrefix(l, "HEAD ")
+			case l == "locked" || strings.HasPrefix(l, "locked "):
+				wt.Locked = strings.TrimPrefix(strings.TrimPrefix(l, "locked"), " ")
 			}
 		}
 		if wt.Path != "" {
@@ -153,6 +163,15 @@ func ensureCareful(g gitx.Git, path, branch, base string, known *bool) (createdB
 			on = &wts[i]
 		}
 	}
+	if wt != nil && wt.Partial() {
+		// Only a claim of this task adds this worktree, and the caller holds
+		// the task's lock: the add that left it is dead. Its files are an
+		// unfinished checkout, nobody's work.
+		if err := RemovePartial(g, path); err != nil {
+			return false, false, err
+		}
+		wt = nil
+	}
 	if wt != nil && exists(path) {
 		if wt.Branch != branch {
 			return false, false, errs.New(errs.User, "%s is a worktree of %q, not of the task branch %s", path, wt.Branch, branch).
@@ -232,6 +251,15 @@ func createBoth(g gitx.Git, path, branch, base string) (createdBranch, createdWo
 		createdBranch = true
 	}
 	return createdBranch, createdWorktree, err
+}
+
+// RemovePartial removes a worktree a killed `git worktree add` left
+// (locked "initializing": git refuses to remove it unless forced twice).
+func RemovePartial(g gitx.Git, path string) error {
+	if _, err := g.Run("worktree", "remove", "-f", "-f", path); err != nil {
+		return errs.Wrap(err, errs.Git, "removing the unfinished worktree "+path)
+	}
+	return nil
 }
 
 // Remove deletes a task worktree (refusing a dirty one unless force).
