@@ -7,8 +7,8 @@ package integrate
 import (
 	"errors"
 	"fmt"
-	"os"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
