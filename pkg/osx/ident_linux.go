@@ -1,6 +1,8 @@
 package osx
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -50,8 +52,15 @@ func GitRunningIn(dirs []string) (running, known bool) {
 	if err != nil {
 		return false, false
 	}
+	// `git burl ...` runs us under a git waiting for us in the same
+	// directory: our ancestors hold no lock.
+	mine := map[int]bool{}
+	for pid := os.Getppid(); pid > 1 && !mine[pid]; pid = parent(pid) {
+		mine[pid] = true
+	}
 	for _, p := range procs {
-		if _, err := strconv.Atoi(p.Name()); err != nil {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || mine[pid] {
 			continue
 		}
 		comm, err := os.ReadFile("/proc/" + p.Name() + "/comm")
@@ -59,10 +68,13 @@ func GitRunningIn(dirs []string) (running, known bool) {
 			continue
 		}
 		cwd, err := os.Readlink("/proc/" + p.Name() + "/cwd")
-		if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
 			// Another user's process: we cannot see where it runs, so it
 			// may be in ours.
 			return true, true
+		}
+		if err != nil {
+			continue // gone, or a zombie: it holds nothing
 		}
 		for _, d := range dirs {
 			if cwd == d || strings.HasPrefix(cwd, d+string(os.PathSeparator)) {
@@ -71,4 +83,23 @@ func GitRunningIn(dirs []string) (running, known bool) {
 		}
 	}
 	return false, true
+}
+
+// parent is pid's parent pid, or 0.
+func parent(pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
