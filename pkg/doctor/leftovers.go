@@ -60,11 +60,14 @@ func (c *checker) unneeded(id string) (string, bool) {
 	return id, len(es) == 1 && es[0].Bucket == workflow.Done
 }
 
-// Merged reports whether deleting branch loses nothing: its commits are
-// all in one of mains (full ref names, see MainRefs), as they are or as
-// the copies approve's rebase made of them (git cherry: the same patch).
-// A branch left in one clone by a task approved from another is usually
-// only in the remote's main, and only as rebased copies.
+// Merged reports whether deleting branch loses nothing: it is an ancestor
+// of one of mains (full ref names, see MainRefs), or that main has a copy
+// of each of its commits (git cherry: the same patch, as approve's rebase
+// makes them) and merging the branch into it would change nothing. A
+// branch left in one clone by a task approved from another is usually
+// only in the remote's main, and only as rebased copies. git cherry alone
+// is not enough: it skips merge commits, and a merge can carry content of
+// its own; the merge's tree decides that.
 func Merged(g gitx.Git, branch string, mains []string) bool {
 	for _, m := range mains {
 		if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+branch, m); in {
@@ -72,7 +75,16 @@ func Merged(g gitx.Git, branch string, mains []string) bool {
 		}
 	}
 	for _, m := range mains {
-		if out, err := g.Run("cherry", m, "refs/heads/"+branch); err == nil && !strings.Contains("\n"+out, "\n+") {
+		out, err := g.Run("cherry", m, "refs/heads/"+branch)
+		if err != nil || strings.Contains("\n"+out, "\n+") {
+			continue
+		}
+		tree, err := g.Run("rev-parse", m+"^{tree}")
+		if err != nil {
+			continue
+		}
+		merged, err := g.Run("merge-tree", "--write-tree", "--no-messages", m, "refs/heads/"+branch)
+		if first, _, _ := strings.Cut(merged, "\n"); err == nil && first == tree {
 			return true
 		}
 	}
