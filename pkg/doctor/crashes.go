@@ -230,14 +230,14 @@ func (c *checker) replayed() map[string]workflow.Bucket {
 			}
 		} else if e.Action == "add" {
 			c.replay[id] = workflow.Ready
-		} else if _, seen := c.replay[id]; !seen {
-			c.replay[id] = ""
 		}
 	}
 	return c.replay
 }
 
-// lost reports tasks the event log or the last workflow commit knows but
+// lost reports tasks the event log (by an add or a move: other events may
+// name a task that never existed, as lock clear does) or the last
+// workflow commit knows but
 // no bucket holds: a file deleted by hand (or by a bad merge). Repair
 // restores the task's last version from the workflow branch; committing
 // the deletion would lose the task for good.
@@ -332,7 +332,7 @@ func (c *checker) lastDeleted(wt gitx.Git, wfRel, id string) (string, string) {
 // frontmatter fits the bucket. Anything else is reported for a human.
 func (c *checker) eventMismatch(e workflow.Entry) {
 	want, ok := c.replayed()[e.ID]
-	if !ok || want == "" || want == e.Bucket || !c.committed(e.Path) {
+	if !ok || want == e.Bucket || !c.committed(e.Path) {
 		return
 	}
 	f := Finding{Kind: EventMismatch, Task: strp(e.ID), Path: c.w.Rel(e.Path)}
