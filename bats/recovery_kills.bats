@@ -1,201 +1,330 @@
 #!/usr/bin/env bats
-# What kill -9 leaves that V1's doctor did not see or could not repair
-# (issue 16): each test builds the state a real kill leaves, then checks
-# that doctor names it, repair fixes it, and the next command works.
+# What kill -9 at any moment leaves behind (issue 16): doctor names each
+# leftover, doctor --repair --force fixes it, and nothing is lost.
 
 load helpers
 load lifecycle
 
-WORK="work on TASK-001"
-
-# doing: TASK-001 claimed, with one commit on its branch.
-doing() {
+@test "a git index.lock left by a killed git commit: doctor names it, repair removes it, transitions work again" {
 	new_burl_repo
-	git burl add "Feature" --affects-glob 'src/feature/**' >/dev/null
-	git burl claim TASK-001 >/dev/null
-	(cd .worktrees/task-001-feature && commit_file src/feature/a.go 'package feature' "$WORK")
-}
-
-# aged PATH...: what a killed process left a while ago.
-aged() { touch -h -d '2 minutes ago' "$@"; }
-
-kinds() { git burl doctor --json | jq -r '.findings[].kind' | sort -u | tr '\n' ' '; }
-
-@test "a deleted task file is restored by repair, never committed as lost (uncommitted and committed deletions)" {
-	doing
-	git burl submit TASK-001 >/dev/null
-	git burl approve TASK-001 >/dev/null
-	rm "$(task_file TASK-001)"
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	gitdir=$(git -C .burl rev-parse --absolute-git-dir)
+	: >"$gitdir/index.lock"
 	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"lost_task"'* ]]
+	assert_failure 2
+	jq -e --arg p "${gitdir#"$REPO/"}/index.lock" '.findings[] | select(.kind == "stale_git_lock" and .path == $p and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor
+	assert_failure 2
+	assert_output_contains "no git process is running"
 	run git burl doctor --repair --force
 	assert_success
-	[ "$(bucket_of TASK-001)" = DONE ]
-	git burl show TASK-001 | grep -q "Approved"
-	run git burl doctor
-	assert_success
-	# Deleted and committed by hand: the event log still knows the task.
-	git -C .burl rm -q "$(git -C .burl ls-files '.workflow/DONE/TASK-001-*')"
-	git -C .burl commit -q -m "oops"
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"lost_task"'* ]]
-	git burl doctor --repair --force >/dev/null
-	[ "$(bucket_of TASK-001)" = DONE ]
-	[ "$(git burl show TASK-001 --json | jq -r .task.id)" = TASK-001 ]
-	run git burl doctor
-	assert_success
-}
-
-@test "a move no event records is reported against the event log, and recorded by repair when a verb makes it" {
-	new_burl_repo
-	git burl add "Feature" >/dev/null
-	run env BURL_CRASH_AFTER=claim:move git burl claim TASK-001
-	[ "$status" -eq 137 ]
-	# A human commits what the killed claim left, event log and all.
-	git -C .burl add -A .workflow/READY .workflow/DOING
-	git -C .burl commit -q -m "commit the claim by hand"
-	git burl lock list --json | jq -r '.locks[].name' | sort -r | while read -r n; do git burl lock clear "$n" --force >/dev/null; done
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"event_mismatch"'* ]]
-	[[ "$output" == *"event log's last move put it in READY"* ]]
-	git burl doctor --repair --force >/dev/null
-	run git burl doctor
-	assert_success
-	git burl log --task TASK-001 --json | jq -e 'select(.action == "repair" and .details.to == "DOING")' >/dev/null
-}
-
-@test "a stale git index.lock is reported and removed by repair; transitions work again" {
-	doing
-	lockf=$(git rev-parse --git-common-dir)/worktrees/-burl/index.lock
-	[ -d "$(dirname "$lockf")" ]
-	: >"$lockf"
-	aged "$lockf"
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"stale_git_lock"'* ]]
-	[[ "$output" == *"index.lock"* ]]
-	run git burl doctor --repair --force
-	assert_success
-	[ ! -e "$lockf" ]
-	run git burl submit TASK-001
-	assert_success
-	run git burl doctor
-	assert_success
-}
-
-@test "a fresh git lock (git may be working) is not reported" {
-	doing
-	: >"$(git rev-parse --git-common-dir)/index.lock"
-	run git burl doctor
-	assert_success
-}
-
-@test "a lock whose pid now names another process (pid reuse) is dead" {
-	doing
-	mkdir -p .burl/.workflow/locks
-	# Our own shell's pid: alive, but it started long after "its" lock.
-	printf '{"owner":"w","host":"%s","pid":%d,"created_at":"%s","action":"claim","start_time":1}\n' \
-		"$(hostname)" $$ "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >.burl/.workflow/locks/TASK-001.lock
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"dead_lock"'* ]]
-	git burl doctor --repair --force >/dev/null
-	run git burl submit TASK-001
-	assert_success
-	# A lock we take records what identifies us beside the pinned keys.
-	run env BURL_CRASH_AFTER=approve:rebase git burl approve TASK-001
-	[ "$status" -eq 137 ]
-	jq -e 'has("owner") and has("host") and has("pid") and has("created_at") and has("action") and (.start_time > 0) and (.boot_id | length > 0)' .burl/.workflow/locks/TASK-001.lock
-}
-
-@test "a worktree whose git worktree add was killed is reported, and claim rebuilds it instead of handing it out" {
-	new_burl_repo
-	git burl add "Feature" >/dev/null
-	run env BURL_CRASH_AFTER=claim:branch git burl claim TASK-001
-	[ "$status" -eq 137 ]
-	# What a kill mid-checkout leaves: still locked "initializing", no
-	# index yet, files missing.
-	meta=$(git rev-parse --git-common-dir)/worktrees/task-001-feature
-	printf 'initializing' >"$meta/locked"
-	rm -f "$meta/index" .worktrees/task-001-feature/README.md
-	aged "$meta/locked"
-	git burl lock list --json | jq -r '.locks[].name' | sort -r | while read -r n; do git burl lock clear "$n" --force >/dev/null; done
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"partial_worktree"'* ]]
+	[ ! -e "$gitdir/index.lock" ]
 	run git burl claim TASK-001
 	assert_success
-	[ -f .worktrees/task-001-feature/README.md ]
+	[ "$(bucket_of TASK-001)" = DOING ]
+}
+
+@test "a git lock held by a running git is not called stale" {
+	new_burl_repo
+	gitdir=$(git -C .burl rev-parse --absolute-git-dir)
+	: >"$gitdir/index.lock"
+	# A git at work in the repository (here one waiting on its input) may
+	# be the lock's holder: doctor must not call the lock stale then.
+	(cd .burl && exec git cat-file --batch < <(sleep 30)) &
+	pid=$!
+	for _ in $(seq 50); do [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = git ] && break; sleep 0.1; done
+	run git burl doctor --json
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	[ "$(jq '[.findings[] | select(.kind == "stale_git_lock")] | length' <<<"$output")" = 0 ]
+}
+
+@test "a lock whose pid now belongs to another process is dead, not held forever" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	sleep 60 &
+	other=$!
+	host=$(hostname)
+	# The claim that wrote this lock was killed; its pid was given to an
+	# unrelated process since (here: a sleep started after the lock's time).
+	mkdir -p .burl/.workflow/locks
+	printf '{"owner":"agent","host":"%s","pid":%d,"created_at":"2026-01-01T00:00:00Z","action":"claim","start_time":"1","boot_id":"%s"}\n' \
+		"$host" "$other" "$(cat /proc/sys/kernel/random/boot_id)" >.burl/.workflow/locks/TASK-001.lock
+	run git burl lock list
+	assert_output_contains "pid $other now belongs to another process"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "dead_lock" and .task == "TASK-001")' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	run git burl claim TASK-001
+	assert_success
+	kill "$other"
+	wait "$other" 2>/dev/null || true
+}
+
+# half_made_worktree: what a claim killed inside `git worktree add` leaves:
+# the task branch and a registered worktree whose checkout never ran.
+half_made_worktree() {
+	git branch task-001-feature main
+	git worktree add -q --no-checkout .worktrees/task-001-feature task-001-feature
+}
+
+@test "a half-made worktree from a killed claim: doctor names it, repair completes it, nothing is deleted" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	half_made_worktree
+	[ -n "$(git -C .worktrees/task-001-feature status --porcelain)" ]
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "partial_worktree" and .task == "TASK-001" and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
 	[ -z "$(git -C .worktrees/task-001-feature status --porcelain)" ]
-	[ "$(git -C .worktrees/task-001-feature symbolic-ref --short HEAD)" = task-001-feature ]
+	[ -f .worktrees/task-001-feature/src/jump.go ]
+}
+
+@test "claim never hands out a half-made worktree: it completes the checkout first" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	half_made_worktree
+	# A file the killed checkout had written already, and one a human put
+	# there meanwhile: neither is overwritten.
+	printf 'kept\n' >.worktrees/task-001-feature/notes.txt
+	run git burl claim TASK-001
+	assert_success
+	wt=$(printf '%s\n' "$output" | tail -n 1)
+	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]
+	[ "$(cat "$wt/notes.txt")" = kept ]
+	[ "$(cat "$wt/README.md")" = "# demo" ]
+	(cd "$wt" && commit_file src/a.go 'package src' "work")
+	[ "$(git -C "$wt" show --name-status --format= HEAD)" = "$(printf 'A\tsrc/a.go')" ]
+}
+
+@test "a temp file of a killed atomic write is recognised as burl's and removed by repair" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	cp "$f" "${f}2065969431"
+	run git burl doctor --json
+	assert_failure 2
+	[ "$(jq -r '[.findings[].kind] | join(",")' <<<"$output")" = temp_file ]
+	run git burl doctor --repair --force
+	assert_success
+	[ ! -e "${f}2065969431" ]
+	[ -f "$f" ]
 	run git burl doctor
 	assert_success
 }
 
-@test "repair removes an unfinished worktree and recreates the DOING task's worktree" {
-	doing
-	meta=$(git rev-parse --git-common-dir)/worktrees/task-001-feature
-	printf 'initializing' >"$meta/locked"
-	aged "$meta/locked"
+# done_task: TASK-001 taken through the whole lifecycle to DONE.
+done_task() {
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	git burl approve TASK-001 >/dev/null
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "repair never commits the loss of a task: a DONE file deleted by hand is restored from the workflow branch" {
+	new_burl_repo
+	done_task
+	f=$(task_file TASK-001)
+	before=$(cat "$f")
+	rm "$f"
 	run git burl doctor --json
-	[[ "$output" == *'"kind":"partial_worktree"'* ]]
-	git burl doctor --repair --force >/dev/null
-	[ ! -e "$meta/locked" ]
-	git -C .worktrees/task-001-feature log --format=%s | grep -qx "$WORK"
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "lost_task" and .task == "TASK-001" and .repairable)' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(cat "$f")" = "$before" ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git -C .burl ls-files --error-unmatch "${f#"$REPO/.burl/"}" >/dev/null
+	run git burl show TASK-001
+	assert_success
+}
+
+@test "a task deletion committed by hand is found by the event log and restored by repair" {
+	new_burl_repo
+	done_task
+	git burl add "Second" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	before=$(cat "$f")
+	git -C .burl rm -q "${f#"$REPO/.burl/"}"
+	git -C .burl commit -q -m "oops"
+	run git burl doctor
+	assert_failure 2
+	assert_output_contains "TASK-001 is in no bucket"
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(cat "$f")" = "$before" ]
+	[ -z "$(git -C .burl status --porcelain)" ]
 	run git burl doctor
 	assert_success
 }
 
-# rebase_left: the state an approve killed mid-rebase leaves in the task
-# worktree: detached HEAD, .git/worktrees/<name>/rebase-merge.
-rebase_left() {
-	doing
-	git burl submit TASK-001 >/dev/null
-	commit_file other.txt 'other' "other work on main"
-	(cd .worktrees/task-001-feature && git rebase -q -x false main 2>/dev/null) || true
-	rb=$(git -C .worktrees/task-001-feature rev-parse --path-format=absolute --git-path rebase-merge)
-	[ -d "$rb" ]
-	aged "$rb"
+@test "a task moved by hand to another bucket disagrees with its last transition: doctor reports it, repair moves nothing" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	f=$(task_file TASK-001)
+	git -C .burl mv ".workflow/READY/$(basename "$f")" ".workflow/BLOCKED/$(basename "$f")"
+	git -C .burl commit -q -m "hand move"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "log_mismatch" and .task == "TASK-001" and (.message | contains("left it in READY")))' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
 }
 
-@test "a rebase left by a killed approve: doctor sees it (no git switch advice), approve aborts it and approves" {
-	rebase_left
-	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"rebase_in_progress"'* ]]
-	[[ "$output" != *'"kind":"worktree_branch"'* ]]
+# stopped_rebase WT: the state an approve killed inside `git rebase` leaves:
+# the task branch being rebased onto main, stopped after its first step,
+# HEAD detached.
+stopped_rebase() {
+	(cd "$1" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/edit/" git rebase -q -i main >/dev/null 2>&1)
+	[ -d "$(git -C "$1" rev-parse --git-path rebase-merge)" ]
+}
+
+@test "an approve killed mid-rebase: approve aborts the left rebase and lands the task, no reject" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(submitted TASK-001 src/feature.go 'package src')
+	commit_file other.txt 'other' "main moves on"
+	stopped_rebase "$wt"
 	run git burl approve TASK-001
 	assert_success
+	assert_output_contains "aborted the rebase an interrupted approve left"
 	[ "$(bucket_of TASK-001)" = DONE ]
-	[ "$(git burl show TASK-001 --json | jq -r '.task.qa_attempts // 0')" -eq 0 ]
-	git log main --format=%s | grep -qx "$WORK"
+	[ "$(field TASK-001 qa_attempts)" = 0 ] || [ -z "$(field TASK-001 qa_attempts)" ]
+	git log --format=%s main | grep -qx "edit src/feature.go"
 }
 
-@test "a rebase left by a killed approve: repair aborts it and restores the branch" {
-	rebase_left
-	tip=$(git rev-parse task-001-feature)
-	git burl doctor --repair --force >/dev/null
-	[ ! -d "$rb" ]
-	[ "$(git -C .worktrees/task-001-feature symbolic-ref --short HEAD)" = task-001-feature ]
-	[ "$(git rev-parse task-001-feature)" = "$tip" ]
-	run git burl doctor
-	assert_success
-}
-
-@test "a temp file a killed atomic write left is burl's, and repair deletes it" {
-	doing
-	tmp=$(task_file TASK-001)2065969431
-	cp "$(task_file TASK-001)" "$tmp"
-	aged "$tmp"
+@test "an approve killed mid-rebase: doctor names the stopped rebase and repair aborts it; a worker's own rebase is only reported" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(submitted TASK-001 src/feature.go 'package src')
+	sub=$(field TASK-001 submitted_sha)
+	commit_file other.txt 'other' "main moves on"
+	stopped_rebase "$wt"
 	run git burl doctor --json
-	[ "$status" -eq 2 ]
-	[[ "$output" == *'"kind":"temp_file"'* ]]
-	[[ "$output" != *'"kind":"unexpected_change"'* ]]
-	git burl doctor --repair --force >/dev/null
-	[ ! -e "$tmp" ]
-	run git burl doctor
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "rebase_in_progress" and .repairable and (.fix | contains("switch") | not))' <<<"$output" >/dev/null
+	run git burl doctor --repair --force
 	assert_success
+	[ "$(git -C "$wt" symbolic-ref --short HEAD)" = task-001-feature ]
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$sub" ]
+
+	# A DOING task's worker rebasing by hand: never aborted for them.
+	git burl add "Second" --affects-glob 'lib/**' >/dev/null
+	wt2=$(claim_wt TASK-002)
+	(cd "$wt2" && commit_file lib/a.go 'package lib' "lib work")
+	commit_file more.txt 'more' "main moves again"
+	stopped_rebase "$wt2"
+	run git burl doctor --repair --force
+	assert_failure 2
+	assert_output_contains "rebase --continue"
+	[ -d "$(git -C "$wt2" rev-parse --git-path rebase-merge)" ]
+	run git -C "$wt2" burl submit TASK-002
+	assert_failure 1
+	assert_output_contains "rebase --abort"
+	refute_output_contains "git -C $wt2 switch"
+}
+
+# live_main_lock PID: a main.lock held by the live process PID, as an
+# approve in flight holds it.
+live_main_lock() {
+	mkdir -p .burl/.workflow/locks
+	printf '{"owner":"approver","host":"%s","pid":%d,"created_at":"%s","action":"approve","start_time":"%s","boot_id":"%s"}\n' \
+		"$(hostname)" "$1" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(awk '{print $22}' "/proc/$1/stat")" \
+		"$(cat /proc/sys/kernel/random/boot_id)" >.burl/.workflow/locks/main.lock
+}
+
+@test "claim waits out a divergence of main that an approve in flight explains; a lasting one exits 3 with safe advice" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file b.txt 'from b' "b's approved work" && git push -q origin main)
+	# An approve here has fast-forwarded local main and not pushed yet.
+	commit_file a.txt 'from a' "a's approve in flight"
+	sleep 30 &
+	approver=$!
+	live_main_lock "$approver"
+	# ...and loses its push: it rewinds main and lets go of the lock.
+	(sleep 1.5 && git reset -q --keep HEAD~1 && rm -f .burl/.workflow/locks/main.lock) &
+	rewinder=$!
+	run git burl claim TASK-001
+	wait "$rewinder"
+	kill "$approver"
+	wait "$approver" 2>/dev/null || true
+	assert_success
+	[ "$(field TASK-001 base_sha)" = "$(git rev-parse origin/main)" ]
+
+	# The same divergence with no approve running lasts: exit 3, and the
+	# advice never tells anyone to rebase main blindly.
+	commit_file c.txt 'from a' "local work nobody pushed"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file d.txt 'more from b' "more of b" && git push -q origin main)
+	run git burl claim TASK-002
+	assert_failure 3
+	assert_output_contains "no burl approve is running on this machine"
+	assert_output_contains "git cherry -v origin/main main"
+	[ "$(bucket_of TASK-002)" = READY ]
+}
+
+@test "an untracked file where the remote's newer main adds one: claim warns, starts from the remote's main, leaves the file" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file notes.txt 'theirs' "add notes" && git push -q origin main)
+	printf 'mine\n' >notes.txt
+	before=$(git rev-parse main)
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "untracked files where the new commits add files"
+	[ "$(cat notes.txt)" = mine ]
+	[ "$(git rev-parse main)" = "$before" ]
+	[ "$(field TASK-001 base_sha)" = "$(git rev-parse origin/main)" ]
+}
+
+@test "clean never deletes a branch whose only commit main lacks is a merge with content of its own" {
+	new_burl_repo
+	git switch -q -c side
+	commit_file src/side.go 'package src' "side work"
+	git switch -q main
+	git cherry-pick side >/dev/null
+	git switch -q -c task-009-evil main~1
+	git merge -q --no-ff --no-commit side
+	printf 'only here\n' >evil.txt
+	git add evil.txt
+	git commit -q -m "merge side, with more"
+	git switch -q main
+	git branch -q -D side
+	run git burl clean --yes
+	git rev-parse -q --verify task-009-evil >/dev/null
+	run git burl doctor
+	assert_output_contains "branch task-009-evil belongs to no task and holds commits main lacks"
+
+	# Its rebased copy landing in main makes it safe to go.
+	git merge -q --no-edit task-009-evil
+	run git burl clean --yes
+	assert_success
+	! git rev-parse -q --verify task-009-evil >/dev/null
+}
+
+@test "re-claiming a reused branch after main moved fetches main and says how far it moved" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	wt=$(claim_wt TASK-001)
+	(cd "$wt" && commit_file src/f.go 'package src' "first try")
+	git burl release TASK-001 --reason "later" >/dev/null
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && commit_file x.txt 1 "x" && commit_file y.txt 2 "y" && git push -q origin main)
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "main moved 2 commit(s) since TASK-001's base"
+	[ "$(git rev-parse main)" = "$(git rev-parse origin/main)" ]
+	git burl release TASK-001 --reason "again" >/dev/null
+	run git burl claim TASK-001 --json
+	assert_success
+	[ "$(jq .main_moved <<<"$output")" = 2 ]
+	[ "$(jq .reused <<<"$output")" = true ]
 }

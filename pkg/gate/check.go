@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
 )
@@ -22,6 +23,13 @@ func (vs Violations) HumanLines() []string {
 			out = append(out, "✗ "+v.Message)
 		default:
 			out = append(out, v.Message)
+			if v.Tail != "" {
+				lines := strings.Split(v.Tail, "\n")
+				out = append(out, fmt.Sprintf("  last %d lines of its output:", len(lines)))
+				for _, l := range lines {
+					out = append(out, "  | "+l)
+				}
+			}
 		}
 	}
 	return out

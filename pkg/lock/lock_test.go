@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
-	"github.com/burl-dev/burl/pkg/osx"
 )
 
 func testDir(t *testing.T) Dir {
@@ -335,10 +334,9 @@ func TestHumanAge(t *testing.T) {
 	}
 }
 
-// A lock records what identifies its process, beside the pinned keys, and
-// a lock whose pid now names another process (reused), a zombie, or a
-// process of an earlier boot is dead.
-func TestDeadDespiteLivePID(t *testing.T) {
+// A lock names its process by pid and start time: once the pid names a
+// younger process (pid reuse) or a zombie, the holder is gone.
+func TestDeadByIdentity(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("process start times come from /proc")
 	}
@@ -347,52 +345,61 @@ func TestDeadDespiteLivePID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release()
-	raw, _ := os.ReadFile(l.Path)
-	var keys map[string]any
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"owner", "host", "pid", "created_at", "action", "start_time", "boot_id"} {
-		if _, ok := keys[k]; !ok {
-			t.Errorf("lock file %s lacks key %q", raw, k)
-		}
+	var in Info
+	data, _ := os.ReadFile(l.Path)
+	if err := json.Unmarshal(data, &in); err != nil || in.StartTime == "" || in.BootID == "" {
+		t.Fatalf("lock should record start time and boot id: %s", data)
 	}
 	if st, _ := d.Stat("TASK-001"); st.Dead {
-		t.Fatalf("our own lock is dead: %+v", st)
+		t.Fatalf("own live lock reported dead: %+v", st)
 	}
-	host, _ := os.Hostname()
-	js := func(i Info) []byte { b, _ := json.Marshal(i); return b }
-	mine := me("claim").identified()
-	reused := mine
-	reused.StartTime++ // our pid, but a process that started at another time
-	writeLock(t, d, "TASK-002", js(reused))
-	rebooted := mine
-	rebooted.BootID = "00000000-0000-0000-0000-000000000000"
-	writeLock(t, d, "TASK-003", js(rebooted))
 
-	// A child we do not reap stays a zombie: its pid is "alive" to kill(0).
+	rewrite := func(f func(*Info)) {
+		t.Helper()
+		x := in
+		f(&x)
+		b, _ := json.Marshal(x)
+		if err := os.WriteFile(l.Path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(func(x *Info) { x.StartTime = "1" })
+	st, _ := d.Stat("TASK-001")
+	if !st.Dead || !strings.Contains(st.Describe(), "now belongs to another process") {
+		t.Errorf("reused pid: %+v %q", st, st.Describe())
+	}
+	rewrite(func(x *Info) { x.BootID = "00000000-0000-0000-0000-000000000000" })
+	if st, _ := d.Stat("TASK-001"); !st.Dead || !strings.Contains(st.Describe(), "rebooted") {
+		t.Errorf("lock from an earlier boot: %+v", st)
+	}
+	// An older lock without the new fields is judged by its pid alone.
+	rewrite(func(x *Info) { x.StartTime, x.BootID = "", "" })
+	if st, _ := d.Stat("TASK-001"); st.Dead {
+		t.Errorf("old-format lock of a live pid reported dead: %+v", st)
+	}
+
+	// A child that exited but is not reaped yet still answers kill(pid, 0).
 	cmd := exec.Command("true")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Wait() }()
-	var zstart uint64
-	for i := 0; i < 500; i++ {
-		s, z, ok := osx.ProcessStart(cmd.Process.Pid)
-		if ok && z {
-			zstart = s
+	zombie := in
+	zombie.PID = cmd.Process.Pid
+	zombie.StartTime = ""
+	b, _ := json.Marshal(zombie)
+	if err := os.WriteFile(d.file("TASK-002"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, _ := d.Stat("TASK-002")
+		if st.Dead && strings.Contains(st.Describe(), "zombie") {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if zstart == 0 {
-		t.Fatal("child never became a zombie")
-	}
-	writeLock(t, d, "TASK-004", js(Info{Owner: "w", Host: host, PID: cmd.Process.Pid, CreatedAt: time.Now(), Action: "approve", StartTime: zstart}))
-	for _, name := range []string{"TASK-002", "TASK-003", "TASK-004"} {
-		if st, err := d.Stat(name); err != nil || !st.Dead {
-			t.Errorf("%s: dead = false, want true (%+v, %v)", name, st.Info, err)
+		if time.Now().After(deadline) {
+			t.Fatalf("zombie holder not seen as dead: %+v", st)
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -1,41 +1,40 @@
+//go:build linux
+
 package osx
 
 import (
-	"errors"
-	"io/fs"
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
 )
 
-// ProcessStart is the start time of pid (clock ticks since boot, field 22
-// of /proc/<pid>/stat) and whether pid is a zombie: what tells a process
-// from a later one given the same pid. ok is false when pid does not run.
-func ProcessStart(pid int) (start uint64, zombie, ok bool) {
+// ProcessStart identifies one incarnation of pid: its start time in clock
+// ticks since boot (field 22 of /proc/<pid>/stat). Pids are reused
+// (pid_max is often 32768), so a pid alone cannot tell a lock holder from
+// an unrelated process that got the same number later. zombie reports a
+// process that has exited but was not reaped yet: it holds nothing.
+func ProcessStart(pid int) (start string, zombie, ok bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false, false
+		return "", false, false
 	}
-	// comm (field 2) is in parentheses and may hold spaces or ')'.
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
+	// comm (field 2) may hold spaces and parentheses: fields after it are
+	// counted from the last ')'.
+	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return 0, false, false
+		return "", false, false
 	}
-	f := strings.Fields(s[i+1:])
+	f := strings.Fields(string(data[i+1:]))
 	// f[0] is field 3 (state), so field 22 is f[19].
 	if len(f) < 20 {
-		return 0, false, false
+		return "", false, false
 	}
-	start, err = strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return 0, false, false
-	}
-	return start, f[0] == "Z" || f[0] == "X", true
+	return f[19], f[0] == "Z" || f[0] == "X", true
 }
 
-// BootID identifies this boot of the machine: a pid recorded before a
-// reboot names no process now, whatever runs under that number.
+// BootID changes with every boot: a lock written before a reboot is dead
+// whatever its pid now names.
 func BootID() string {
 	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
@@ -44,62 +43,61 @@ func BootID() string {
 	return strings.TrimSpace(string(data))
 }
 
-// GitRunningIn reports whether a git process runs with its working
-// directory inside one of dirs: the only kind of process that may hold a
-// git lock file there. known is false where processes cannot be listed.
-func GitRunningIn(dirs []string) (running, known bool) {
-	procs, err := os.ReadDir("/proc")
+// GitProcessesIn lists the git processes (not burl's own git-burl-*
+// programs, nor the `git` that runs this one as `git burl ...`) whose
+// working directory is one of dirs or below it: a git lock file under
+// those directories with none of them running was left by a killed git.
+// ok is false where the OS cannot say.
+func GitProcessesIn(dirs []string) (pids []int, ok bool) {
+	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return false, false
+		return nil, false
 	}
-	// `git burl ...` runs us under a git waiting for us in the same
-	// directory: our ancestors hold no lock.
-	mine := map[int]bool{}
-	for pid := os.Getppid(); pid > 1 && !mine[pid]; pid = parent(pid) {
-		mine[pid] = true
-	}
-	for _, p := range procs {
-		pid, err := strconv.Atoi(p.Name())
-		if err != nil || mine[pid] {
+	ours := ancestors()
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || ours[pid] {
 			continue
 		}
-		comm, err := os.ReadFile("/proc/" + p.Name() + "/comm")
-		if err != nil || !strings.HasPrefix(strings.TrimSpace(string(comm)), "git") || strings.HasPrefix(string(comm), "git-burl") {
-			continue
-		}
-		cwd, err := os.Readlink("/proc/" + p.Name() + "/cwd")
-		if errors.Is(err, fs.ErrPermission) {
-			// Another user's process: we cannot see where it runs, so it
-			// may be in ours.
-			return true, true
-		}
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
 		if err != nil {
-			continue // gone, or a zombie: it holds nothing
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		if !strings.HasPrefix(name, "git") || strings.HasPrefix(name, "git-burl") {
+			continue
+		}
+		cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd")
+		if err != nil {
+			continue
 		}
 		for _, d := range dirs {
-			if cwd == d || strings.HasPrefix(cwd, d+string(os.PathSeparator)) {
-				return true, true
+			if cwd == d || strings.HasPrefix(cwd, strings.TrimSuffix(d, "/")+"/") {
+				pids = append(pids, pid)
+				break
 			}
 		}
 	}
-	return false, true
+	return pids, true
 }
 
-// parent is pid's parent pid, or 0.
-func parent(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
+// ancestors are this process and its parents.
+func ancestors() map[int]bool {
+	out := map[int]bool{}
+	for pid := os.Getpid(); pid > 1 && !out[pid]; {
+		out[pid] = true
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			break
+		}
+		i := bytes.LastIndexByte(data, ')')
+		f := strings.Fields(string(data[i+1:]))
+		if i < 0 || len(f) < 2 {
+			break
+		}
+		if pid, err = strconv.Atoi(f[1]); err != nil {
+			break
+		}
 	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
+	return out
 }

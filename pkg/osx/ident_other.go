@@ -2,13 +2,13 @@
 
 package osx
 
-// ProcessStart is unknown off Linux: ok reports only whether pid runs, so
-// callers fall back to the pid alone.
-func ProcessStart(pid int) (start uint64, zombie, ok bool) { return 0, false, ProcessAlive(pid) }
+// ProcessStart is unknown where there is no /proc: liveness then rests on
+// the pid alone (ProcessAlive).
+func ProcessStart(pid int) (start string, zombie, ok bool) { return "", false, false }
 
-// BootID is unknown off Linux.
+// BootID is unknown where there is no /proc.
 func BootID() string { return "" }
 
-// GitRunningIn cannot list processes here: known is false, and callers
-// go by the age of what they look at.
-func GitRunningIn(dirs []string) (running, known bool) { return false, false }
+// GitProcessesIn cannot list processes without /proc: callers fall back
+// to the lock's age.
+func GitProcessesIn(dirs []string) (pids []int, ok bool) { return nil, false }

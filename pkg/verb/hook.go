@@ -84,7 +84,7 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 		return nil, err
 	}
 	if len(vs) > 0 {
-		return nil, gateError("commit to", e.ID, vs)
+		return nil, gateError(w, "commit to", e.ID, vs)
 	}
 	if merr != nil {
 		return nil, merr
@@ -145,7 +145,7 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 			if len(vs) > 0 {
 				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
 				var ge *errs.Error
-				if errors.As(gateError("push", e.ID, vs), &ge) {
+				if errors.As(gateError(w, "push", e.ID, vs), &ge) {
 					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))
 					fix = ge.Fix
 				}

@@ -61,7 +61,7 @@ func humanEvent(e events.Event) string {
 
 // actions are the event actions burl writes (DESIGN §9).
 var actions = []string{"init", "add", "claim", "submit", "validate", "approve", "reject", "block", "unblock",
-	"release", "lock_clear", "clean", "repair", "sync"}
+	"release", "lock_clear", "clean", "repair", "sync", "scope"}
 
 func knownAction(a string) bool {
 	for _, k := range actions {

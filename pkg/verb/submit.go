@@ -81,7 +81,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return err
 			}
 			if len(vs) > 0 {
-				return gateError("submit", id, vs)
+				return gateError(w, "submit", id, vs)
 			}
 			return nil
 		},

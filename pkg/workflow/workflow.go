@@ -11,7 +11,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,16 +112,32 @@ func New(r *repo.Repo) *Workflow {
 	w.Locks = lock.Dir{Path: filepath.Join(w.Dir, LocksDirName), Rel: r.Rel, StaleAfter: 2 * time.Hour}
 	w.Actor = os.Getenv("BURL_ACTOR")
 	if w.Actor == "" {
-		u := os.Getenv("USER")
-		if u == "" {
-			u = os.Getenv("USERNAME")
-		}
-		if u == "" {
-			u = "unknown"
-		}
-		w.Actor = u + "@" + host
+		w.Actor = actorName(func() string {
+			email, _ := r.Git.Run("config", "user.email")
+			return email
+		}) + "@" + host
 	}
 	return w
+}
+
+// actorName is who runs burl when BURL_ACTOR is not set: $USER
+// ($USERNAME on Windows), else the account name of the process's user (as
+// `id -un`), else the local part of git's user.email, else the user ID.
+// Containers and CI often leave USER unset; "unknown" would make every
+// worker there the same actor.
+func actorName(gitEmail func() string) string {
+	for _, v := range []string{"USER", "USERNAME"} {
+		if u := os.Getenv(v); u != "" {
+			return u
+		}
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if local, _, ok := strings.Cut(strings.TrimSpace(gitEmail()), "@"); ok && local != "" {
+		return local
+	}
+	return "uid" + strconv.Itoa(os.Getuid())
 }
 
 // gitWT runs git in the workflow worktree.

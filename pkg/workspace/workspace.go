@@ -20,15 +20,7 @@ type Worktree struct {
 	Path   string
 	Branch string // short name, "" when detached
 	Head   string
-	// Locked is the reason of a locked worktree ("" when not locked).
-	Locked string
 }
-
-// Partial reports a worktree whose `git worktree add` has not finished:
-// git locks a new worktree "initializing" until its checkout is complete,
-// so one still locked so after its git is gone was left by a kill (files
-// of main missing, the index half-written) and must never be handed out.
-func (wt Worktree) Partial() bool { return wt.Locked == "initializing" }
 
 // List returns every worktree git knows of.
 func List(g gitx.Git) ([]Worktree, error) {
@@ -47,8 +39,6 @@ func List(g gitx.Git) ([]Worktree, error) {
 				wt.Branch = strings.TrimPrefix(l, "branch refs/heads/")
 			case strings.HasPrefix(l, "HEAD "):
 				wt.Head = strings.TrimPrefix(l, "HEAD ")
-			case l == "locked" || strings.HasPrefix(l, "locked "):
-				wt.Locked = strings.TrimPrefix(strings.TrimPrefix(l, "locked"), " ")
 			}
 		}
 		if wt.Path != "" {
@@ -163,19 +153,22 @@ func ensureCareful(g gitx.Git, path, branch, base string, known *bool) (createdB
 			on = &wts[i]
 		}
 	}
-	if wt != nil && wt.Partial() {
-		// Only a claim of this task adds this worktree, and the caller holds
-		// the task's lock: the add that left it is dead. Its files are an
-		// unfinished checkout, nobody's work.
-		if err := RemovePartial(g, path); err != nil {
-			return false, false, err
+	if wt != nil && exists(path) && !exists(filepath.Join(path, ".git")) {
+		// git registered the worktree and was killed before it wrote the
+		// worktree's .git file: an empty directory is git's to fill again
+		// (add -f below); one with files in it is not burl's to empty.
+		if err := os.Remove(path); err != nil {
+			return false, false, errs.New(errs.Git, "%s is registered as a worktree but has no .git file (a git worktree add was killed) and is not empty", path).
+				WithFix("look inside, move away what you need, remove the directory and run git worktree prune, then run the command again")
 		}
-		wt = nil
 	}
 	if wt != nil && exists(path) {
 		if wt.Branch != branch {
 			return false, false, errs.New(errs.User, "%s is a worktree of %q, not of the task branch %s", path, wt.Branch, branch).
 				WithFix("git -C %s switch %s (or remove that worktree)", path, branch)
+		}
+		if Partial(path) {
+			return false, false, Rebuild(g, path)
 		}
 		return false, false, nil
 	}
@@ -253,15 +246,6 @@ func createBoth(g gitx.Git, path, branch, base string) (createdBranch, createdWo
 	return createdBranch, createdWorktree, err
 }
 
-// RemovePartial removes a worktree a killed `git worktree add` left
-// (locked "initializing": git refuses to remove it unless forced twice).
-func RemovePartial(g gitx.Git, path string) error {
-	if _, err := g.Run("worktree", "remove", "-f", "-f", path); err != nil {
-		return errs.Wrap(err, errs.Git, "removing the unfinished worktree "+path)
-	}
-	return nil
-}
-
 // Remove deletes a task worktree (refusing a dirty one unless force).
 func Remove(g gitx.Git, path string, force bool) error {
 	args := []string{"worktree", "remove"}
@@ -314,4 +298,71 @@ func Restore(g gitx.Git, root, worktreesDir, remote, branch, cur string) (string
 	}
 	_, created, err := Ensure(g, path, branch, "")
 	return filepath.ToSlash(rel), created, err
+}
+
+// Partial reports a worktree that a killed `git worktree add` left half
+// made: registered, but without the index git writes when its checkout
+// completes. Handed out, it shows every file of the branch deleted and
+// staged, and a worker's next commit would record those deletions.
+func Partial(path string) bool {
+	gitdir, ok := linkedGitDir(path)
+	if !ok {
+		return false // not a linked worktree (or gone: a missing worktree)
+	}
+	if !exists(filepath.Join(gitdir, "index")) || !exists(filepath.Join(gitdir, "HEAD")) {
+		return true
+	}
+	// git marks a worktree it is creating as locked "initializing" and
+	// unlocks it when done.
+	locked, err := os.ReadFile(filepath.Join(gitdir, "locked"))
+	return err == nil && strings.HasPrefix(string(locked), "initializing")
+}
+
+// Rebuild completes a partial worktree's checkout without overwriting a
+// byte: the index is read from HEAD, and only the files that are missing
+// are written (a file the killed checkout left half written shows as
+// modified, for a human to judge, rather than being replaced).
+func Rebuild(g gitx.Git, path string) error {
+	wg := gitx.In(path)
+	if gitdir, ok := linkedGitDir(path); ok {
+		lockedFile := filepath.Join(gitdir, "locked")
+		if locked, err := os.ReadFile(lockedFile); err == nil && strings.HasPrefix(string(locked), "initializing") {
+			if err := os.Remove(lockedFile); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := wg.Run("read-tree", "HEAD"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	if _, err := wg.Run("checkout-index", "-a", "-q"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	return nil
+}
+
+// linkedGitDir is the git directory of the linked worktree at path, read
+// from its .git file (no git process: hooks and submit ask on every run).
+func linkedGitDir(path string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return "", false
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(path, gitdir)
+	}
+	return gitdir, true
+}
+
+// GitDir is the git directory of the worktree at path: a linked
+// worktree's, or path/.git for a main worktree.
+func GitDir(path string) string {
+	if d, ok := linkedGitDir(path); ok {
+		return d
+	}
+	return filepath.Join(path, ".git")
 }
