@@ -102,7 +102,7 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 		return code
 	}
 	if out != nil {
-		out.Human(ctx.Stdout)
+		out.Human(escaper{ctx.Stdout})
 	}
 	return code
 }
@@ -209,7 +209,7 @@ func Fail(ctx *Context, err error) int {
 	if e.Fix != "" {
 		fmt.Fprintf(&b, "\nFix: %s\n", e.Fix)
 	}
-	fmt.Fprint(ctx.Stderr, b.String())
+	fmt.Fprint(escaper{ctx.Stderr}, b.String())
 	return int(kind)
 }
 

@@ -33,6 +33,7 @@ const (
 	StaleLock          Kind = "stale_lock"
 	UnreadableLock     Kind = "unreadable_lock"
 	StaleGitLock       Kind = "stale_git_lock"
+	Symlink            Kind = "symlink"
 	DuplicateTask      Kind = "duplicate_task"
 	LostTask           Kind = "lost_task"
 	LogMismatch        Kind = "log_mismatch"

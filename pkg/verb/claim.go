@@ -1,6 +1,7 @@
 package verb
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,6 +145,12 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		if errs.KindOf(err) == errs.Lock {
 			lost = append(lost, t.ID()+" (locked)")
 			continue
+		}
+		// Two files for one ID is no race: no other process will ever
+		// settle it, so say so (exit 1) rather than send a loop retrying.
+		var dup *workflow.DuplicateError
+		if errors.As(err, &dup) {
+			return nil, err
 		}
 		if !stillReady(w, t.ID()) {
 			lost = append(lost, t.ID()+" (claimed meanwhile)")

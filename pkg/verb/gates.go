@@ -70,9 +70,11 @@ func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) strin
 	return base
 }
 
-// diffGates runs the scope and stub gates over base..head.
+// diffGates runs the scope and stub gates over base..head. base comes
+// from the task file: --end-of-options keeps git from ever reading it as
+// an option, whatever slipped past validation.
 func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
-	return gatesOver(w, t, g, base+".."+head)
+	return gatesOver(w, t, g, "--end-of-options", base+".."+head)
 }
 
 // gatesOver runs the scope and stub gates over the diff that `git diff

@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,13 @@ type malformed struct {
 	Error string `json:"error"`
 }
 
+// duplicate is one task ID with several files: no verb will act on it
+// until a human keeps one.
+type duplicate struct {
+	ID    string   `json:"id"`
+	Paths []string `json:"paths"`
+}
+
 type remoteState struct {
 	Ref    string `json:"ref"`
 	Ahead  int    `json:"ahead"`
@@ -43,6 +51,8 @@ type statusOut struct {
 	// Tasks (JSON "tasks") are written by StreamJSON from entries.
 	Locks     []lock.Status `json:"locks"`
 	Malformed []malformed   `json:"malformed"`
+	// Duplicates are IDs with more than one file.
+	Duplicates []duplicate `json:"duplicates"`
 	// Remote compares the local workflow branch with the remote's as of the
 	// last fetch (status itself never touches the network).
 	Remote  *remoteState `json:"remote,omitempty"`
@@ -113,7 +123,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, locked: map[string]lock.Status{}}
+	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, Duplicates: []duplicate{}, locked: map[string]lock.Status{}}
 	if out.Locks == nil {
 		out.Locks = []lock.Status{}
 	}
@@ -148,6 +158,19 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			done[e.ID] = true
 		}
 	}
+	files := map[string][]string{}
+	for _, e := range entries {
+		if e.ID != "" {
+			files[e.ID] = append(files[e.ID], w.Rel(e.Path))
+		}
+	}
+	for id, ps := range files {
+		if len(ps) > 1 {
+			sort.Strings(ps)
+			out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
+		}
+	}
+	sort.Slice(out.Duplicates, func(i, j int) bool { return out.Duplicates[i].ID < out.Duplicates[j].ID })
 	out.waiting = map[string][]string{}
 	out.entries = make([]workflow.Summary, 0, len(entries))
 	for _, i := range order {
@@ -178,6 +201,10 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		out.entries = append(out.entries, e)
 	}
 	out.waits, out.failedQA = waitsAndFailures(w, out.entries, done, out.waiting, out.locked, tips)
+	for _, d := range out.Duplicates {
+		// Every verb refuses an ID with two files (exit 1).
+		out.waits[d.ID] = "has more than one file (" + strings.Join(d.Paths, ", ") + "): keep one"
+	}
 	return out, nil
 }
 
@@ -289,6 +316,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.Write(enc(o.Locks))
 	w.WriteString(`,"malformed":`)
 	w.Write(enc(o.Malformed))
+	w.WriteString(`,"duplicates":`)
+	w.Write(enc(o.Duplicates))
 	if o.Remote != nil {
 		w.WriteString(`,"remote":`)
 		w.Write(enc(o.Remote))
@@ -417,7 +446,7 @@ func (o *statusOut) Human(out io.Writer) {
 			cur = e.Bucket
 			fmt.Fprintf(w, "\n%s\n", cur)
 		}
-		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Priority, e.Title)
+		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Priority, cli.Escape(e.Title))
 		if who := e.AssignedTo; who != "" && (cur == workflow.Doing || cur == workflow.QA) {
 			line += "  (" + who + ")"
 		}
@@ -449,6 +478,12 @@ func (o *statusOut) Human(out io.Writer) {
 		fmt.Fprintln(w, "\nLocks")
 		for _, l := range other {
 			fmt.Fprintf(w, "  %s  %s\n", l.Path, l.Describe())
+		}
+	}
+	if len(o.Duplicates) > 0 {
+		fmt.Fprintln(w, "\nDuplicate task IDs (no verb acts on them until one file is left; git burl doctor)")
+		for _, d := range o.Duplicates {
+			fmt.Fprintf(w, "  %s  %s\n", d.ID, strings.Join(d.Paths, ", "))
 		}
 	}
 	if len(o.Malformed) > 0 {

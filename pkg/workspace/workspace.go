@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 // Worktree is one entry of `git worktree list --porcelain`.
@@ -130,6 +131,9 @@ func EnsureKnown(g gitx.Git, path, branch, base string, branchExists bool) (crea
 }
 
 func ensure(g gitx.Git, path, branch, base string, known *bool) (createdBranch, createdWorktree bool, err error) {
+	if err := CheckPlace(g.Dir, path); err != nil {
+		return false, false, err
+	}
 	if known != nil && !*known && base != "" && !exists(path) {
 		return createBoth(g, path, branch, base)
 	}
@@ -248,6 +252,9 @@ func createBoth(g gitx.Git, path, branch, base string) (createdBranch, createdWo
 
 // Remove deletes a task worktree (refusing a dirty one unless force).
 func Remove(g gitx.Git, path string, force bool) error {
+	if err := CheckPlace(g.Dir, path); err != nil {
+		return err
+	}
 	args := []string{"worktree", "remove"}
 	if force {
 		args = append(args, "--force")
@@ -365,4 +372,35 @@ func GitDir(path string) string {
 		return d
 	}
 	return filepath.Join(path, ".git")
+}
+
+// CheckPlace refuses a task worktree path that is not strictly inside
+// root's worktree folder, or that reaches it through a symbolic link: the
+// path comes from a task file on the shared workflow branch, and git would
+// check a branch out (and run its hooks) wherever it points.
+func CheckPlace(root, path string) error {
+	base := filepath.Join(root, task.WorktreeRoot)
+	rel, err := filepath.Rel(base, filepath.Clean(path))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return errs.New(errs.User, "worktree %s is not inside %s", path, base).
+			WithFix("fix the worktree field of the task file (see burl-task(5))")
+	}
+	// The worktree folder itself is the user's own (a link to another
+	// disk is theirs to make); below it, task data decides the names.
+	p := base
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if st.Mode()&os.ModeSymlink != 0 {
+			return errs.New(errs.User, "worktree %s would go through the symbolic link %s; burl never places a worktree through a link", path, p).
+				WithFix("remove the link %s, or fix the worktree field of the task file", p)
+		}
+	}
+	return nil
 }
