@@ -16,7 +16,9 @@ import (
 	"github.com/burl-dev/burl/pkg/task"
 )
 
-func init() { register("log", func() cli.Command { return &logCmd{} }) }
+// Log is `git burl log`: what cmd/git-burl-log runs. Only the
+// verbs a binary names are linked into it.
+func Log() cli.Command { return &logCmd{} }
 
 type logCmd struct {
 	cli.JSONFlag
