@@ -328,3 +328,17 @@ live_main_lock() {
 	[ "$(jq .main_moved <<<"$output")" = 2 ]
 	[ "$(jq .reused <<<"$output")" = true ]
 }
+
+@test "an approve killed after its fast-forward, before its push: sync pushes main" {
+	new_burl_repo
+	set_config push_main_on_approve true
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	[ "$(git rev-parse main)" != "$(git rev-parse origin/main)" ]
+	run git burl sync --push
+	assert_success
+	assert_output_contains "main"
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+}

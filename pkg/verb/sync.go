@@ -248,6 +248,16 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 		// Only commits travel: what a crash left uncommitted stays here.
 		ctx.Warnf("%s has uncommitted changes, which are not pushed; git burl doctor says what they are", w.Rel(w.Repo.Worktree))
 	}
+	if w.Config.PushMainOnApprove {
+		// An approve killed between its fast-forward and its push left
+		// main ahead here: finish that push (fast-forward only).
+		pushed, err := integrate.For(w).PushAhead()
+		if err != nil {
+			ctx.Warnf("%s is ahead of %s/%s but could not be pushed: %v", w.Config.MainBranch, w.Config.Remote, w.Config.MainBranch, err)
+		} else if pushed {
+			out.Pushed = append(out.Pushed, w.Config.MainBranch)
+		}
+	}
 	heads, err := remoteHeads(g, w.Config.Remote)
 	if err != nil {
 		return err
@@ -280,6 +290,6 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 		}
 		return err
 	}
-	out.Pushed = append([]string{wb}, names...)
+	out.Pushed = append(append(out.Pushed, wb), names...)
 	return nil
 }
