@@ -248,3 +248,43 @@ agents:
 	assert_output_contains "agents.timout"
 	[ "$(bucket_of TASK-001)" = READY ]
 }
+
+@test "three clones running watch --once through one origin finish a shared backlog: every task DONE once, origin/main linear" {
+	watch_repo
+	local R="$BATS_TEST_TMPDIR" n=9 i c
+	for key in workflow_auto_push push_main_on_approve push_task_branch_on_submit; do
+		set_config $key true
+	done
+	for i in $(seq 1 $n); do
+		git burl add "Feature $i" --affects-glob "src/f$i/**" >/dev/null
+	done
+	agent good 'n=$(echo "$BURL_TASK" | sed "s/TASK-0*//"); mkdir -p "src/f$n"; echo "feature $n" >"src/f$n/f.txt"'
+	MAXP=2 one_agent good
+	git -C .burl push -q origin burl
+	for c in b c; do
+		clone_repo "$R/$c"
+		(cd "$R/$c" && git burl init >/dev/null)
+	done
+	local pids=()
+	for c in repo b c; do
+		(cd "$R/$c" && exec git-burl watch --once --interval 200ms --json >"$R/$c.json" 2>"$R/$c.err") &
+		pids+=("$!")
+	done
+	local rc=0
+	for i in "${!pids[@]}"; do wait "${pids[$i]}" || rc=$?; done
+	[ "$rc" = 0 ] || { cat "$R"/*.err; false; }
+	git fetch -q origin
+	[ "$(git rev-list --count --merges origin/main)" = 0 ]
+	[ "$(git rev-list --count origin/main)" = $((n + 1)) ]
+	for i in $(seq 1 $n); do
+		[ "$(git show "origin/main:src/f$i/f.txt")" = "feature $i" ]
+	done
+	# Each task approved exactly once across the clones, and DONE on origin.
+	git burl sync --pull >/dev/null 2>&1 || true
+	for i in $(seq -f 'TASK-%03g' 1 $n); do
+		[ "$(git show origin/burl:.workflow/events/events.ndjson | grep -c "\"task\":\"$i\",\"action\":\"approve\"")" = 1 ]
+		git ls-tree -r --name-only origin/burl .workflow/DONE | grep -q "$i-"
+	done
+	[ -z "$(git ls-tree -r --name-only origin/burl .workflow/READY .workflow/DOING .workflow/QA .workflow/BLOCKED | grep TASK-)" ]
+	[ "$(jq -s '[.[].runs[]] | length' "$R/repo.json" "$R/b.json" "$R/c.json")" -ge "$n" ]
+}
