@@ -288,3 +288,61 @@ agents:
 	[ -z "$(git ls-tree -r --name-only origin/burl .workflow/READY .workflow/DOING .workflow/QA .workflow/BLOCKED | grep TASK-)" ]
 	[ "$(jq -s '[.[].runs[]] | length' "$R/repo.json" "$R/b.json" "$R/c.json")" -ge "$n" ]
 }
+
+@test "a real workload: the last 40 commits of a generated history replayed as tasks by 4 parallel agents leave main byte-identical" {
+	setup_isolated_git
+	local S="$BATS_TEST_TMPDIR/source" i k f
+	# A small public-domain history: 45 commits over 8 files, some touching
+	# two files, some creating or deleting one.
+	git init -q "$S"
+	for i in $(seq 1 45); do
+		k=$((i % 8))
+		printf 'line %d of commit %d\n' "$i" "$i" >>"$S/f$k.txt"
+		[ $((i % 3)) -ne 0 ] || printf 'shared %d\n' "$i" >>"$S/f$(((k + 3) % 8)).txt"
+		[ $((i % 10)) -ne 7 ] || printf 'new in %d\n' "$i" >"$S/n$i.txt"
+		[ "$i" -ne 29 ] || git -C "$S" rm -q n17.txt
+		git -C "$S" add -A
+		git -C "$S" commit -q -m "commit $i"
+	done
+	ORIGIN="$BATS_TEST_TMPDIR/origin.git"
+	REPO="$BATS_TEST_TMPDIR/repo"
+	git init -q --bare "$ORIGIN"
+	git -C "$S" push -q "$ORIGIN" "$(git -C "$S" rev-parse HEAD~40):refs/heads/main"
+	git clone -q "$ORIGIN" "$REPO" 2>/dev/null
+	cd "$REPO"
+	git burl init >/dev/null
+	set_config max_parallel 0
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	# One task per commit, scoped to the files it touched, depending on the
+	# last earlier task that touched any of them (so patches apply in order).
+	declare -A last
+	local n=0 c args deps
+	for c in $(git -C "$S" rev-list --reverse HEAD~40..HEAD); do
+		n=$((n + 1))
+		echo "$c" >>"$AGENTS/map"
+		args=()
+		deps=()
+		for f in $(git -C "$S" diff-tree --no-commit-id --name-only -r "$c"); do
+			args+=(--affects "$f")
+			[ -z "${last[$f]:-}" ] || deps+=(--depends-on "${last[$f]}")
+			last[$f]=$(printf 'TASK-%03d' "$n")
+		done
+		git burl add "$(git -C "$S" log -1 --format=%s "$c")" "${args[@]}" "${deps[@]}" >/dev/null
+	done
+	[ "$n" = 40 ]
+	agent replay 'n=$(echo "$BURL_TASK" | sed "s/TASK-0*//"); c=$(sed -n "${n}p" '"$AGENTS"'/map); git -C '"$S"' diff --binary "$c^" "$c" | git apply --index'
+	agents_yaml "auto_approve: true
+agents:
+  - name: replay
+    command: [\"$AGENTS/replay\"]
+    max_parallel: 4
+    timeout: 30s
+    retries: 0"
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	[ "$status" = 0 ] || { echo "$output"; echo "$stderr"; false; }
+	[ "$(jq '.done | length' <<<"$output")" = 40 ]
+	[ "$(git rev-parse 'main^{tree}')" = "$(git -C "$S" rev-parse 'HEAD^{tree}')" ]
+	[ "$(git rev-list --count --merges main)" = 0 ]
+	[ "$(git rev-list --count "$(git -C "$S" rev-parse HEAD~40)..main")" = 40 ]
+}
