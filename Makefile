@@ -13,9 +13,12 @@ SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh
 
 all: build
 
+# The installed layout in miniature: git-burl in bin/, the verbs in
+# libexec/burl/ where the dispatcher looks for them (../libexec/burl).
 build:
-	@mkdir -p bin
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
+	@mkdir -p bin libexec/burl
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/git-burl
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o libexec/burl/ $$($(GO) list ./cmd/... | grep -v '/cmd/git-burl$$')
 
 unit:
 	$(GO) test ./...
@@ -51,4 +54,4 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
 
 clean:
-	rm -rf bin dist
+	rm -rf bin libexec dist

@@ -9,3 +9,9 @@ import "embed"
 //
 //go:embed hooks/commit-msg hooks/pre-push
 var Hooks embed.FS
+
+// Completions holds the shell completion scripts, printed by `git burl
+// completion SHELL` exactly as install.sh installs them.
+//
+//go:embed contrib/completion/git-burl.bash contrib/completion/_git-burl contrib/completion/git-burl.fish
+var Completions embed.FS

@@ -27,7 +27,7 @@ setup() {
 @test "the loop submits every task and stops when nothing is left" {
 	run "$LOOP" "$AGENT"
 	assert_success
-	assert_output_contains "nothing left to claim after 2 task(s)"
+	assert_output_contains "READY is empty: nothing left to claim after 2 task(s)"
 	[ "$(bucket_of TASK-001)" = QA ]
 	[ "$(bucket_of TASK-002)" = QA ]
 	[ "$(git log -1 --format='%(trailers:key=Burl-Task,valueonly)' task-002-two | sed '/^$/d')" = TASK-002 ]
@@ -75,4 +75,27 @@ setup() {
 	assert_success
 	assert_output_contains "TASK-001: submit met a lock or lost a race; trying again in 1s"
 	[ "$(bucket_of TASK-001)" = QA ]
+}
+
+@test "claim's exit 4 is waited out: the loop ends only when READY is empty" {
+	# TASK-003 depends on TASK-001, which another worker holds: once TASK-002
+	# is submitted, every READY task waits, and claim exits 4.
+	git burl add "three" --affects-glob 'three/**' --depends-on TASK-001 >/dev/null
+	wt=$(git burl claim TASK-001 | tail -n 1)
+	BURL_LOOP_WAIT=1 "$LOOP" "$AGENT" >"$BATS_TEST_TMPDIR/loop.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 120); do
+		grep -q "every READY task waits" "$BATS_TEST_TMPDIR/loop.out" && break
+		sleep 0.5
+	done
+	grep -q "TASK-003: waits for TASK-001" "$BATS_TEST_TMPDIR/loop.out" || { cat "$BATS_TEST_TMPDIR/loop.out"; false; }
+	kill -0 "$pid"
+	[ "$(bucket_of TASK-003)" = READY ]
+	# The other worker finishes TASK-001: the loop takes TASK-003, then stops.
+	(cd "$wt" && mkdir -p one && commit_file one/a.sh x && git burl submit >/dev/null && git burl approve TASK-001 >/dev/null)
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/loop.out"; false; }
+	grep -q "READY is empty" "$BATS_TEST_TMPDIR/loop.out"
+	[ "$(bucket_of TASK-003)" = QA ]
 }

@@ -177,6 +177,6 @@ setup() {
 	ln -s "$(command -v git)" "$BATS_TEST_TMPDIR/nobin/git"
 	PATH="$BATS_TEST_TMPDIR/nobin:/bin" run git commit -q -m "offline"
 	assert_success
-	assert_output_contains "git-burl-hook is not on PATH; commit-msg checks skipped"
+	assert_output_contains "git-burl is not on PATH; commit-msg checks skipped"
 	[ "$(git log -1 --format=%s)" = "offline" ]
 }

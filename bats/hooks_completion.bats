@@ -87,3 +87,36 @@ qa_tasks() {
 	assert_success
 	[ -z "$output" ]
 }
+
+@test "git bu<TAB> offers one burl, not a git-burl-* program per verb" {
+	run complete_line git bu
+	assert_success
+	# git's own "bundle" is there too.
+	[ "$(grep '^burl' <<<"$output")" = "burl" ] || { echo "$output"; false; }
+}
+
+@test "git burl completion bash|zsh|fish prints the scripts install.sh installs" {
+	root=$BATS_TEST_DIRNAME/..
+	[ "$(git burl completion bash)" = "$(cat "$OURS")" ]
+	[ "$(git burl completion zsh)" = "$(cat "$root/contrib/completion/_git-burl")" ]
+	[ "$(git burl completion fish)" = "$(cat "$root/contrib/completion/git-burl.fish")" ]
+	run git burl completion tcsh
+	assert_failure 1
+	assert_output_contains "bash, zsh and fish"
+	run git burl completion
+	assert_failure 1
+	# What it prints works: completion from the printed script alone.
+	git burl completion bash >"$BATS_TEST_TMPDIR/printed.bash"
+	OURS="$BATS_TEST_TMPDIR/printed.bash" run complete_line git burl comp
+	[ "$output" = "completion" ]
+	OURS="$BATS_TEST_TMPDIR/printed.bash" run complete_line git burl completion ""
+	[ "$output" = "$(printf 'bash\nzsh\nfish')" ]
+}
+
+@test "git burl scope <TAB> offers READY and DOING tasks, and its options" {
+	qa_tasks
+	run complete_line git burl scope ""
+	[ "$output" = "TASK-003" ]
+	run complete_line git burl scope TASK-003 --rem
+	[ "$output" = "--remove=" ]
+}

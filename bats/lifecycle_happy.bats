@@ -111,7 +111,7 @@ setup() {
 	git burl add "On top" --priority critical --affects b.txt --depends-on TASK-001 >/dev/null
 
 	run git burl claim TASK-002
-	assert_failure 1
+	assert_failure 4
 	assert_output_contains "TASK-001"
 	[ "$(bucket_of TASK-002)" = READY ]
 
@@ -120,7 +120,7 @@ setup() {
 	assert_output_contains "Claimed TASK-001"
 
 	run git burl claim
-	assert_failure 1
+	assert_failure 4
 	assert_output_contains "TASK-002: waits for TASK-001"
 	[ "$(bucket_of TASK-002)" = READY ]
 }
@@ -138,11 +138,11 @@ setup() {
 	[ "$(bucket_of TASK-002)" = READY ]
 
 	run git burl claim
-	assert_failure 1
+	assert_failure 4
 	assert_output_contains "TASK-002: scope overlaps DOING TASK-001"
 
 	run git burl claim TASK-002
-	assert_failure 1
+	assert_failure 4
 	assert_output_contains "overlaps DOING TASK-001"
 
 	set_config conflict_policy warn
@@ -175,7 +175,7 @@ setup() {
 	assert_output_contains "Claimed TASK-002"
 }
 
-@test "claim with nothing claimable exits 1" {
+@test "claim with READY empty exits 1" {
 	run git burl claim
 	assert_failure 1
 	assert_output_contains "Nothing to claim"

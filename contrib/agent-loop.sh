@@ -1,7 +1,8 @@
 #!/bin/sh
 # One worker: claim the next task, run an agent in its worktree, commit what
-# the agent changed, submit; repeat until nothing is left to claim. Start as
-# many as you like, in the same repository or in other clones of it.
+# the agent changed, submit; repeat until READY is empty. Start as many as
+# you like, in the same repository or in other clones of it. This is the
+# minimal example; `git burl watch` supervises agents for real.
 #
 # This is the minimal example; `git burl watch` (git-burl-watch(1)) is the
 # supervisor that does this with retries, prompts, timeouts and leases.
@@ -15,16 +16,18 @@
 # A step that fails gives the task back (git burl release, keeping its
 # branch and worktree so the next attempt starts from that work, with the
 # reason recorded) and stops the loop with that step's exit code:
-#   0  nothing left to claim, or MAX tasks submitted
+#   0  READY is empty (claim exits 1), or MAX tasks submitted
 #   1  claim refused for another reason, or the agent changed nothing
 #   2  the gates failed (the commit-msg hook or submit: scope, stubs)
 #   3  a git command failed
-#   4  still locked out after BURL_LOOP_RETRIES waits (another worker holds
-#      the claim lock, or max_parallel tasks are in DOING), or submit still
-#      losing to other machines after as many tries
+#   4  BURL_LOOP_RETRIES is set and claim still exited 4 after that many
+#      waits, or submit still met a lock after that many tries
 #   N  the agent's own non-zero exit code
-# A lock held by another worker is waited out: BURL_LOOP_RETRIES (60) times
-# BURL_LOOP_WAIT (5) seconds.
+# Claim exits 4 while READY has tasks none of which can be claimed now (a
+# dependency not DONE, a scope overlapping a DOING task, max_parallel,
+# another worker's lock): the loop waits BURL_LOOP_WAIT (5) seconds and
+# tries again, for as long as it takes unless BURL_LOOP_RETRIES is set
+# (submit retries a lock BURL_LOOP_RETRIES times, 60 when unset).
 set -u
 
 usage() {
@@ -51,6 +54,7 @@ done
 [ $# -gt 0 ] || usage
 case $max in '' | *[!0-9]*) usage ;; esac
 
+claim_retries=${BURL_LOOP_RETRIES:-0}
 retries=${BURL_LOOP_RETRIES:-60}
 wait_s=${BURL_LOOP_WAIT:-5}
 say() { echo "agent-loop: $*" >&2; }
@@ -77,7 +81,7 @@ while [ "$max" -eq 0 ] || [ "$done_count" -lt "$max" ]; do
 	0) locked=0 ;;
 	1)
 		if grep -q "Nothing to claim" "$errfile"; then
-			say "nothing left to claim after $done_count task(s)"
+			say "READY is empty: nothing left to claim after $done_count task(s)"
 			exit 0
 		fi
 		cat "$errfile" >&2
@@ -85,10 +89,11 @@ while [ "$max" -eq 0 ] || [ "$done_count" -lt "$max" ]; do
 		;;
 	4)
 		locked=$((locked + 1))
-		if [ "$locked" -gt "$retries" ]; then
+		if [ "$claim_retries" -gt 0 ] && [ "$locked" -gt "$claim_retries" ]; then
 			cat "$errfile" >&2
 			exit 4
 		fi
+		[ "$locked" -gt 1 ] || { say "every READY task waits; trying again every ${wait_s}s:"; cat "$errfile" >&2; }
 		sleep "$wait_s"
 		continue
 		;;

@@ -511,7 +511,7 @@ stub_patterns() {
 
 # ---------------------------------------------------------------- hooks
 bench_hooks() {
-	if [ ! -x "$(command -v git-burl-hook || true)" ]; then
+	if [ ! -x "$(git burl --exec-path 2>/dev/null)/git-burl-hook" ]; then
 		local note="skipped: \`git burl hook\` is not built (the hooks branch has not landed)"
 		row "commit-msg hook, non-task branch (added time)" "—" "same commit, no hook" "—" "—" "≤ 8 ms added" "$note" "—"
 		row "commit-msg hook, task branch, 500-line commit (added time)" "—" "same commit, no hook" "—" "—" "≤ 12 ms added" "$note" "—"

@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status show claim worktree submit validate approve reject block unblock release watch log lock doctor clean sync hook hooks"
+__git_burl_verbs="init add status show claim scope worktree submit validate approve reject block unblock release watch log lock doctor clean sync hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -69,7 +69,7 @@ _git_burl ()
 	verb="$(__git_find_on_cmdline "$__git_burl_verbs")"
 	if [ -z "$verb" ]; then
 		case "$cur" in
-		-*) __gitcomp "--help --version" ;;
+		-*) __gitcomp "--help --version --exec-path" ;;
 		*) __gitcomp "$__git_burl_verbs help" ;;
 		esac
 		return
@@ -91,10 +91,10 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync run_start run_end lease lease_expired" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired" "" "$val"
 		return
 		;;
-	--affects|--affects-glob|--must-not-touch|--body-file|--reason|--tags|--verify|--since|--main-branch|--remote)
+	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--reason|--tags|--verify|--since|--main-branch|--remote)
 		# Nothing to offer; git's completion falls back to file names.
 		COMPREPLY=()
 		return
@@ -107,6 +107,7 @@ _git_burl ()
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
 		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file=" ;;
+		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release) flags="$flags --reason=" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
@@ -124,6 +125,12 @@ _git_burl ()
 	case "$verb" in
 	claim) __git_burl_complete_ids READY ;;
 	submit|release) __git_burl_complete_ids DOING ;;
+	scope) __git_burl_complete_ids READY DOING ;;
+	completion)
+		case "$(__git_find_on_cmdline "bash zsh fish")" in
+		"") __gitcomp "bash zsh fish" ;;
+		esac
+		;;
 	validate|approve|reject) __git_burl_complete_ids QA ;;
 	unblock) __git_burl_complete_ids BLOCKED ;;
 	show|block|worktree) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;

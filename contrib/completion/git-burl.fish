@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve reject block unblock release watch log lock doctor clean sync hook hooks
+set -l __git_burl_verbs init add status show claim worktree submit validate approve reject block unblock release watch log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -40,6 +40,7 @@ end
 complete -c git-burl -f
 complete -c git-burl -n __fish_use_subcommand -l help -d 'Open the manual'
 complete -c git-burl -n __fish_use_subcommand -l version -d 'Print the version'
+complete -c git-burl -n __fish_use_subcommand -l exec-path -d 'Print the directory of the verb programs'
 complete -c git-burl -n "not __fish_use_subcommand" -l json -d 'Print one JSON document on stdout'
 complete -c git-burl -n "not __fish_use_subcommand" -l help -d 'Show the options'
 
@@ -66,12 +67,16 @@ complete -c git-burl -n __fish_use_subcommand -a clean -d 'Remove worktrees and 
 complete -c git-burl -n __fish_use_subcommand -a sync -d 'Fetch and push the workflow and task branches'
 complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by the installed git hooks'
 complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
+complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
+complete -c git-burl -n __fish_use_subcommand -a completion -d 'Print the completion script for bash, zsh or fish'
 
 # Task IDs, from the buckets each verb takes them from.
 complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_tasks READY)"
 complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_burl_tasks DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
+complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
 complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
 
 complete -c git-burl -n "__fish_seen_subcommand_from init" -l main-branch -x -d 'Branch approved work lands on'
@@ -87,11 +92,15 @@ complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-fo
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
 
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects -r -F -d 'Add a file or directory the task may change'
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects-glob -x -d 'Add a glob of files the task may change'
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l must-not-touch -x -d 'Add a glob the task must not change'
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l remove -x -d 'Remove a path or glob from the scope'
 complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Recreate the worktree when it is missing'
-complete -c git-burl -n "__fish_seen_subcommand_from reject block release" -l reason -x -d 'Why (recorded in the task)'
+complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync run_start run_end lease lease_expired' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

@@ -17,6 +17,7 @@ var Verbs = []Verb{
 	{"status", "[--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
 	{"show", "ID", "Print a task's metadata and body"},
 	{"claim", "[ID]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree"},
+	{"scope", `ID [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--remove P]... --reason TEXT`, "Change a READY or DOING task's declared scope, with the reason recorded"},
 	{"worktree", "[ID] [--ensure]", "Print a task's worktree path (recreate it from its branch with --ensure)"},
 	{"submit", "[ID]", "Check scope and stubs of a DOING task's commits and move it to QA"},
 	{"validate", "ID", "Run every gate (scope, stubs, build, verify) on a QA task and record the report"},
@@ -27,12 +28,13 @@ var Verbs = []Verb{
 	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
-	{"lock", "list | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
+	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},
 	{"clean", "[--yes] [--force]", "Remove worktrees and branches of DONE tasks and orphans"},
 	{"sync", "[--pull | --push]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},
 	{"hook", "commit-msg FILE | pre-push REMOTE URL", "Entry points called by the installed git hooks"},
 	{"hooks", "install [--force] | uninstall | status", "Install the commit-msg and pre-push hooks that enforce the gates"},
+	{"completion", "bash | zsh | fish", "Print the shell completion script (e.g. source <(git burl completion bash))"},
 }
 
 // Find returns the verb called name.

@@ -102,7 +102,7 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 		return code
 	}
 	if out != nil {
-		out.Human(ctx.Stdout)
+		out.Human(escaper{ctx.Stdout})
 	}
 	return code
 }
@@ -195,7 +195,12 @@ func Fail(ctx *Context, err error) int {
 	if title == "" {
 		title = "Error"
 	}
-	fmt.Fprintf(&b, "❌ %s\n", title)
+	if plain(ctx.Stderr) {
+		// Pipes, logs and agents get a greppable line, as git's own errors.
+		fmt.Fprintf(&b, "error: %s\n", title)
+	} else {
+		fmt.Fprintf(&b, "❌ %s\n", title)
+	}
 	if e.Reason != "" {
 		fmt.Fprintf(&b, "\n%s\n", indentReason(e.Reason))
 	}
@@ -208,8 +213,22 @@ func Fail(ctx *Context, err error) int {
 	if e.Fix != "" {
 		fmt.Fprintf(&b, "\nFix: %s\n", e.Fix)
 	}
-	fmt.Fprint(ctx.Stderr, b.String())
+	fmt.Fprint(escaper{ctx.Stderr}, b.String())
 	return int(kind)
+}
+
+// plain reports whether w should get no emoji: it is not a terminal, or
+// NO_COLOR is set (https://no-color.org).
+func plain(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return true
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return true
+	}
+	st, err := f.Stat()
+	return err != nil || st.Mode()&os.ModeCharDevice == 0
 }
 
 func indentReason(r string) string {

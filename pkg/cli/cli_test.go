@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		if code != int(k) || out != "" {
 			t.Errorf("kind %v: exit %d, stdout %q", k, code, out)
 		}
-		for _, want := range []string{"❌ Cannot fake", "Reason: went wrong\nsecond line", "Fix: do it right"} {
+		for _, want := range []string{"error: Cannot fake", "Reason: went wrong\nsecond line", "Fix: do it right"} {
 			if !strings.Contains(errOut, want) {
 				t.Errorf("kind %v: stderr %q lacks %q", k, errOut, want)
 			}
@@ -90,5 +91,25 @@ func TestUsageErrors(t *testing.T) {
 	code, out, _ = run(&fakeCmd{}, "--help")
 	if code != 0 || !strings.Contains(out, "git burl fake [--name N]") || !strings.Contains(out, "--json") {
 		t.Errorf("--help: %d %q", code, out)
+	}
+}
+
+func TestPlainOutsideATerminalOrUnderNoColor(t *testing.T) {
+	var buf strings.Builder
+	if !plain(&buf) {
+		t.Error("a buffer is not a terminal: want plain")
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no terminal to test with")
+	}
+	defer tty.Close()
+	t.Setenv("NO_COLOR", "")
+	if plain(tty) {
+		t.Error("a terminal without NO_COLOR: want the emoji")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if !plain(tty) {
+		t.Error("NO_COLOR set: want plain")
 	}
 }

@@ -1,5 +1,7 @@
 // Package dispatch is git-burl: git runs it for `git burl <verb> ...`, and
-// it execs git-burl-<verb>, found next to itself first, then on PATH.
+// it execs git-burl-<verb> from burl's exec path (see ExecPath). Only
+// git-burl itself is on PATH, so git's own command list and completion show
+// one `burl` rather than every verb.
 package dispatch
 
 import (
@@ -30,7 +32,15 @@ func Main(args []string) int {
 		usage(os.Stdout)
 		return 0
 	case "--version", "version":
-		fmt.Printf("git-burl version %s\n", version.Version)
+		fmt.Printf("git-burl version %s\n", version.String())
+		return 0
+	case "--exec-path":
+		dir, err := ExecPath()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "error: %v\n", err)
+			return 1
+		}
+		fmt.Println(dir)
 		return 0
 	}
 	name := args[0]
@@ -47,7 +57,7 @@ func Main(args []string) int {
 	}
 	bin, err := locate("git-burl-" + name)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "git burl: cannot find git-burl-%s next to git-burl or on PATH; reinstall burl (./install.sh)\n", name)
+		fmt.Fprintf(os.Stderr, "git burl: cannot find git-burl-%s in %s, in $BURL_EXEC_PATH or on PATH; reinstall burl (./install.sh)\n", name, LibexecRel)
 		return 1
 	}
 	if err := osx.Exec(bin, append([]string{bin}, args[1:]...)); err != nil {
@@ -57,16 +67,60 @@ func Main(args []string) int {
 	return 0
 }
 
-func locate(prog string) (string, error) {
-	if runtime.GOOS == "windows" {
-		prog += ".exe"
+// LibexecRel is where the verb binaries live relative to the directory of
+// git-burl, as git keeps its own in libexec/git-core.
+const LibexecRel = "../libexec/burl"
+
+// ExecPath is the directory the verb binaries are run from: the first of
+// <dir of git-burl>/../libexec/burl, <dir of git-burl> (a development build
+// with every binary in one directory) and $BURL_EXEC_PATH that holds
+// git-burl-status.
+func ExecPath() (string, error) {
+	for _, d := range candidates() {
+		if isFile(filepath.Join(d, exe("git-burl-status"))) {
+			return d, nil
+		}
 	}
+	p, err := exec.LookPath(exe("git-burl-status"))
+	if err != nil {
+		return "", fmt.Errorf("no burl exec path: git-burl-status is not in %s, in $BURL_EXEC_PATH or on PATH; reinstall burl (./install.sh)", LibexecRel)
+	}
+	return filepath.Dir(p), nil
+}
+
+func candidates() []string {
+	var out []string
 	if self, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(self); err == nil {
 			self = real
 		}
-		p := filepath.Join(filepath.Dir(self), prog)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		dir := filepath.Dir(self)
+		out = append(out, filepath.Join(dir, filepath.FromSlash(LibexecRel)), dir)
+	}
+	if env := os.Getenv("BURL_EXEC_PATH"); env != "" {
+		out = append(out, env)
+	}
+	return out
+}
+
+func exe(prog string) string {
+	if runtime.GOOS == "windows" {
+		return prog + ".exe"
+	}
+	return prog
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// locate finds a verb binary in the exec path candidates, then on PATH (a
+// development build run with the verbs on PATH).
+func locate(prog string) (string, error) {
+	prog = exe(prog)
+	for _, d := range candidates() {
+		if p := filepath.Join(d, prog); isFile(p) {
 			return p, nil
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -31,17 +32,24 @@ const (
 	DeadLock           Kind = "dead_lock"
 	StaleLock          Kind = "stale_lock"
 	UnreadableLock     Kind = "unreadable_lock"
+	StaleGitLock       Kind = "stale_git_lock"
+	Symlink            Kind = "symlink"
 	DuplicateTask      Kind = "duplicate_task"
+	LostTask           Kind = "lost_task"
+	LogMismatch        Kind = "log_mismatch"
 	BucketMismatch     Kind = "bucket_mismatch"
 	InterruptedApprove Kind = "interrupted_approve"
 	MissingBaseSHA     Kind = "missing_base_sha"
 	MissingBranch      Kind = "missing_branch"
 	MissingWorktree    Kind = "missing_worktree"
 	WorktreeBranch     Kind = "worktree_branch"
+	RebaseInProgress   Kind = "rebase_in_progress"
+	PartialWorktree    Kind = "partial_worktree"
 	MalformedTask      Kind = "malformed_task"
 	OrphanWorktree     Kind = "orphan_worktree"
 	OrphanBranch       Kind = "orphan_branch"
 	WorkflowBranch     Kind = "workflow_branch"
+	TempFile           Kind = "temp_file"
 	UnexpectedChange   Kind = "unexpected_change"
 	UncommittedChange  Kind = "uncommitted_change"
 )
@@ -61,6 +69,8 @@ type Finding struct {
 	repair func() (*change, error)
 	// lockName is the lock a lock finding is about.
 	lockName string
+	// gitLock is the absolute path of a stale git lock file.
+	gitLock string
 }
 
 // TaskID is the finding's task, or "".
@@ -94,6 +104,7 @@ const repairCmd = "git burl doctor --repair --force"
 type checker struct {
 	w         *workflow.Workflow
 	g         gitx.Git
+	wg        gitx.Git // in the workflow worktree
 	worktrees []workspace.Worktree
 	branches  map[string]string // local branch -> tip
 	status    map[string]string // workflow-worktree-relative path -> porcelain XY
@@ -115,8 +126,12 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	if err := c.locks(); err != nil {
 		return nil, err
 	}
+	c.gitLocks()
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
+	}
+	if err := c.crossCheck(); err != nil {
+		return nil, err
 	}
 	c.orphans()
 	c.workflowBranch()
@@ -143,7 +158,8 @@ func (c *checker) load() error {
 			c.branches[name] = sha
 		}
 	}
-	if c.status, err = porcelain(gitx.In(c.w.Repo.Worktree)); err != nil {
+	c.wg = gitx.In(c.w.Repo.Worktree)
+	if c.status, err = porcelain(c.wg); err != nil {
 		return err
 	}
 	entries, err := c.w.Scan()
@@ -316,6 +332,9 @@ func (c *checker) duplicate(id string, es []workflow.Entry) {
 			removed = append(removed, c.w.Rel(e.Path))
 		}
 		ch.details["removed"] = removed
+		// The copy kept is where the task is now, whether or not the
+		// killed move got to log it.
+		ch.details["moved"] = map[string]any{id: map[string]any{"to": string(keep.Bucket)}}
 		ch.action = fmt.Sprintf("kept %s, deleted %s", c.w.Rel(keep.Path), strings.Join(removed, ", "))
 		return ch, nil
 	}
@@ -511,6 +530,12 @@ func (c *checker) gitSide(e workflow.Entry) {
 		return
 	}
 	reg := c.worktreeAt(wt)
+	if reg != nil && dirExists(wt) {
+		if head, orig, ok := integrate.Rebasing(gitx.In(wt)); ok {
+			c.rebasing(e, wt, head, orig)
+			return
+		}
+	}
 	if reg != nil && reg.Branch != b && dirExists(wt) {
 		c.add(Finding{Kind: WorktreeBranch, Task: strp(id), Path: c.w.Rel(wt),
 			Message: fmt.Sprintf("the worktree of %s has %q checked out, not its branch %s", id, reg.Branch, b),
@@ -638,7 +663,11 @@ func (c *checker) orphans() {
 			continue
 		}
 		registered[wt.Path] = true
-		if c.owner(wt.Branch, wt.Path) != "" {
+		owner := c.owner(wt.Branch, wt.Path)
+		if workspace.Partial(wt.Path) {
+			c.partial(wt.Path, owner)
+		}
+		if owner != "" {
 			continue
 		}
 		what := "detached HEAD"
@@ -679,6 +708,93 @@ func (c *checker) orphans() {
 		}
 		c.add(f)
 	}
+}
+
+// rebasing reports a rebase stopped in a task's worktree (HEAD detached).
+// One that an approve killed mid-rebase left (a QA task's branch, from its
+// submitted commit) is aborted by repair, which puts the branch back where
+// it was submitted; any other is the worker's to finish or abort.
+func (c *checker) rebasing(e workflow.Entry, wt, head, orig string) {
+	t := e.Task
+	f := Finding{Kind: RebaseInProgress, Task: strp(e.ID), Path: c.w.Rel(wt)}
+	f.Message = fmt.Sprintf("a rebase of %s is stopped in the worktree of %s (HEAD detached)", strings.TrimPrefix(head, "refs/heads/"), e.ID)
+	sub := t.Str(task.KeySubmittedSHA)
+	if e.Bucket == workflow.QA && head == "refs/heads/"+t.Branch() && sub != "" && orig == sub {
+		f.Message += ": an approve was killed while rebasing it"
+		f.Fix = fmt.Sprintf("%s aborts it (the branch goes back to its submitted commit %s), then git burl approve %s", repairCmd, gitx.Short(sub), e.ID)
+		f.Repairable = true
+		f.repair = func() (*change, error) {
+			if _, err := integrate.AbortApproveRebase(gitx.In(wt), t.Branch(), sub); err != nil {
+				return nil, err
+			}
+			return &change{action: "aborted the rebase left in " + f.Path, details: map[string]any{"worktree": f.Path}}, nil
+		}
+	} else {
+		f.Fix = fmt.Sprintf("finish it (resolve, git -C %s rebase --continue) or abort it (git -C %s rebase --abort)", wt, wt)
+	}
+	c.add(f)
+}
+
+// partial reports a worktree a killed `git worktree add` left half made
+// (a claim killed there leaves it for the next claim of the task). Repair
+// completes its checkout, as claim does before handing it out.
+func (c *checker) partial(wt, owner string) {
+	f := Finding{Kind: PartialWorktree, Path: c.w.Rel(wt), Repairable: true}
+	f.Message = fmt.Sprintf("worktree %s was left half made by a killed git worktree add: git shows every file of its branch deleted", f.Path)
+	if owner != "" {
+		f.Task = strp(owner)
+		f.Message = fmt.Sprintf("the worktree of %s (%s) was left half made by a killed git worktree add: git shows every file of its branch deleted", owner, f.Path)
+	}
+	f.Fix = repairCmd + " completes its checkout (missing files only; nothing is overwritten)"
+	f.repair = func() (*change, error) {
+		if err := workspace.Rebuild(c.g, wt); err != nil {
+			return nil, err
+		}
+		return &change{action: "completed the checkout of " + f.Path, details: map[string]any{"worktree": f.Path}}, nil
+	}
+	c.add(f)
+}
+
+// movesIn finds, among the uncommitted workflow files about to be
+// committed by repair, the task files a killed command moved between
+// buckets before it could log the move: the repair event records them
+// so the event log's replay agrees with the folders.
+func (c *checker) movesIn(paths []string) map[string]any {
+	from, to := map[string]string{}, map[string]string{}
+	for _, abs := range paths {
+		id, ok := task.IDFromFileName(filepath.Base(abs))
+		if !ok {
+			continue
+		}
+		b := bucketOf(abs)
+		if c.status[c.wtRel(abs)] == "??" {
+			to[id] = b
+		} else if strings.Contains(c.status[c.wtRel(abs)], "D") {
+			from[id] = b
+		}
+	}
+	out := map[string]any{}
+	for id, b := range to {
+		if a, ok := from[id]; ok && a != b {
+			out[id] = map[string]any{"from": a, "to": b}
+		}
+	}
+	return out
+}
+
+// tempFile is the temp file of an atomic write whose process was killed
+// before its rename: the file it was to replace is still the truth.
+func (c *checker) tempFile(abs string) {
+	f := Finding{Kind: TempFile, Path: c.w.Rel(abs), Repairable: true}
+	f.Message = fmt.Sprintf("%s is a temp file burl writes before replacing a file; the command that wrote it was killed before the replace", f.Path)
+	f.Fix = fmt.Sprintf("%s deletes it (the file it was to replace is unchanged)", repairCmd)
+	f.repair = func() (*change, error) {
+		if err := os.Remove(abs); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		return &change{action: "deleted " + f.Path, details: map[string]any{"deleted": f.Path}}, nil
+	}
+	c.add(f)
 }
 
 // workflowBranch: the workflow branch belongs in the workflow worktree.
@@ -725,6 +841,10 @@ func (c *checker) uncommitted() {
 			}
 		}
 		isLog := inWorkflow && path.Dir(rest) == workflow.EventsDirName && strings.HasSuffix(rest, ".ndjson")
+		if inWorkflow && code == "??" && fsx.IsTemp(path.Base(rest)) {
+			c.tempFile(abs)
+			continue
+		}
 		switch {
 		case !inWorkflow || (code == "??" && !isTask && !isLog):
 			f.Kind = UnexpectedChange
@@ -742,6 +862,10 @@ func (c *checker) uncommitted() {
 		f.Message = fmt.Sprintf("%s has uncommitted changes (%s), as a command killed before its commit leaves them", f.Path, strings.TrimSpace(code))
 		if isTask && c.fileTrouble[id] {
 			f.Fix = "settle " + id + "'s other findings first; then " + repairCmd + " commits it"
+		} else if isTask && strings.Contains(code, "D") && len(c.byID[id]) == 0 {
+			// Committing this would commit the loss of the task.
+			f.Message = fmt.Sprintf("%s was deleted and %s is in no other bucket", f.Path, id)
+			f.Fix = fmt.Sprintf("restore it: git -C %s checkout HEAD -- %s", wtRel, p)
 		} else {
 			f.Repairable = true
 			f.Fix = repairCmd + " commits it (a repair event)"
@@ -749,6 +873,7 @@ func (c *checker) uncommitted() {
 		}
 		leftovers = append(leftovers, f)
 	}
+	moved := c.movesIn(commit)
 	for _, f := range leftovers {
 		if f.Repairable {
 			f.repair = func() (*change, error) {
@@ -756,8 +881,11 @@ func (c *checker) uncommitted() {
 				for _, p := range commit {
 					rels = append(rels, c.w.Rel(p))
 				}
-				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit,
-					details: map[string]any{"committed": rels}}, nil
+				details := map[string]any{"committed": rels}
+				if len(moved) > 0 {
+					details["moved"] = moved
+				}
+				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit, details: details}, nil
 			}
 		}
 		c.add(f)

@@ -60,23 +60,43 @@ func (c *checker) unneeded(id string) (string, bool) {
 	return id, len(es) == 1 && es[0].Bucket == workflow.Done
 }
 
-// Merged reports whether deleting branch loses nothing: its commits are
-// all in one of mains (full ref names, see MainRefs), as they are or as
-// the copies approve's rebase made of them (git cherry: the same patch).
-// A branch left in one clone by a task approved from another is usually
-// only in the remote's main, and only as rebased copies.
+// Merged reports whether deleting branch loses nothing: for one of mains
+// (full ref names, see MainRefs), the branch is an ancestor of it, or
+// every commit of the branch is in it as the same patch (git cherry: the
+// copies approve's rebase made) and, since git cherry does not see merges
+// and a merge can carry content of its own, any merge among them changes
+// nothing there either (merging the branch would leave main's tree as it
+// is). A branch left in one clone by a task approved from another is
+// usually only in the remote's main, and only as rebased copies.
 func Merged(g gitx.Git, branch string, mains []string) bool {
+	ref := "refs/heads/" + branch
 	for _, m := range mains {
-		if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+branch, m); in {
+		if in, _ := g.Test("merge-base", "--is-ancestor", ref, m); in {
 			return true
 		}
 	}
 	for _, m := range mains {
-		if out, err := g.Run("cherry", m, "refs/heads/"+branch); err == nil && !strings.Contains("\n"+out, "\n+") {
+		out, err := g.Run("cherry", m, ref)
+		if err != nil || strings.Contains("\n"+out, "\n+") {
+			continue
+		}
+		if merges, err := g.Run("rev-list", "--merges", m+".."+ref); err == nil && (merges == "" || contentIn(g, ref, m)) {
 			return true
 		}
 	}
 	return false
+}
+
+// contentIn reports whether merging ref into main would leave main's tree
+// as it is: a clean merge whose result is main's own tree.
+func contentIn(g gitx.Git, ref, main string) bool {
+	out, err := g.Run("merge-tree", "--write-tree", "--no-messages", main, ref)
+	if err != nil {
+		return false // a conflict (exit 1) or unrelated histories: not in main
+	}
+	tree, _, _ := strings.Cut(out, "\n")
+	mainTree, err := g.Run("rev-parse", main+"^{tree}")
+	return err == nil && tree == mainTree
 }
 
 // MainRefs are the main branch and, when this clone has fetched it, the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -38,12 +39,14 @@ type Result struct {
 // side, and the commit of leftover changes last, once every task file it
 // includes is settled.
 var rank = map[Kind]int{
-	DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
-	MissingBranch: 5, MissingWorktree: 5,
+	TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
+	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5, RebaseInProgress: 5,
 	UncommittedChange: 9,
 }
 
-func isLock(k Kind) bool { return k == DeadLock || k == StaleLock || k == UnreadableLock }
+func isLock(k Kind) bool {
+	return k == DeadLock || k == StaleLock || k == UnreadableLock || k == StaleGitLock
+}
 
 // maxRepairs bounds the repair loop; each round fixes one finding.
 const maxRepairs = 200
@@ -63,6 +66,16 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 	var contents []map[string]any
 	for _, f := range rep.Findings {
 		if !isLock(f.Kind) || !f.Repairable {
+			continue
+		}
+		if f.Kind == StaleGitLock {
+			// Not burl's lock: nothing to log but that it is gone.
+			if err := os.Remove(f.gitLock); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				res.Failed = append(res.Failed, Failed{Finding: f, Error: err.Error()})
+				continue
+			}
+			cleared = append(cleared, Repaired{Kind: f.Kind, Path: f.Path, Action: "removed " + f.Path})
+			contents = append(contents, map[string]any{"git_lock": f.Path, "kind": string(f.Kind)})
 			continue
 		}
 		raw, _ := os.ReadFile(filepath.Join(w.Locks.Path, f.lockName+".lock"))

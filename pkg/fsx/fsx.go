@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/natefinch/atomic"
@@ -128,4 +129,34 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// IsTemp recognises the temp files burl's writes leave when a process is
+// killed mid-write: WriteFile's replace writes "<name><digits>" beside the
+// file (natefinch/atomic's os.CreateTemp pattern) and renames it over the
+// file, and the mode probe writes ".burl-mode-<digits>". Such a file was
+// never renamed into place, so the file it was meant to replace is still
+// the truth and the temp file can go.
+func IsTemp(name string) bool {
+	if rest, ok := strings.CutPrefix(name, ".burl-mode-"); ok {
+		return allDigits(rest)
+	}
+	for _, ext := range []string{".md", ".ndjson", ".yaml"} {
+		if i := strings.LastIndex(name, ext); i > 0 && allDigits(name[i+len(ext):]) {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

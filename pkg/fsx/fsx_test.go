@@ -174,3 +174,22 @@ func TestMoveCrossDeviceFallback(t *testing.T) {
 		t.Error("fallback overwrote dst")
 	}
 }
+
+func TestIsTemp(t *testing.T) {
+	for name, want := range map[string]bool{
+		"TASK-009-feature.md2065969431": true,
+		"events.ndjson12":               true,
+		"2026-11-22.ndjson7":            true,
+		"config.yaml99":                 true,
+		".burl-mode-123":                true,
+		"TASK-009-feature.md":           false,
+		"TASK-009-md5.md":               false,
+		"notes.md.bak":                  false,
+		".burl-mode-":                   false,
+		"README":                        false,
+	} {
+		if got := IsTemp(name); got != want {
+			t.Errorf("IsTemp(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
 )
@@ -22,6 +23,13 @@ func (vs Violations) HumanLines() []string {
 			out = append(out, "✗ "+v.Message)
 		default:
 			out = append(out, v.Message)
+			if v.Tail != "" {
+				lines := strings.Split(v.Tail, "\n")
+				out = append(out, fmt.Sprintf("  last %d lines of its output:", len(lines)))
+				for _, l := range lines {
+					out = append(out, "  | "+l)
+				}
+			}
 		}
 	}
 	return out
@@ -65,8 +73,12 @@ func StartDiff(g gitx.Git, rangeArgs ...string) (*Diff, error) {
 }
 
 func startDiff(g gitx.Git, rangeArgs []string) (*Diff, error) {
+	// The gates read every change as text, whatever the tree says: a
+	// .gitattributes in the change itself (`*.py -diff`, a textconv or an
+	// external driver) or one NUL byte would otherwise turn added lines
+	// into "Binary files differ" and hide them from the stub scan.
 	args := append([]string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-relative", "-M",
-		"-U0", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}, rangeArgs...)
+		"-U0", "--text", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}, rangeArgs...)
 	p, err := g.Start(args...)
 	if err != nil {
 		return nil, err

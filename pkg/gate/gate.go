@@ -14,4 +14,8 @@ type Violation struct {
 	Text    string `json:"text,omitempty"` // the added line (stubs), without trailing \r
 	Rule    string `json:"rule,omitempty"` // e.g. "must_not_touch: src/net/**", "not in affects/affects_globs", the stub pattern
 	Message string `json:"message"`        // one human line, e.g. "src/enemy/ai.rs  (not in affects/affects_globs)"
+	// Tail is the last lines (FixTailLines) of a failed build or verify
+	// command's output, newline-separated, so the failure explains itself
+	// without the log. A string keeps Violation comparable.
+	Tail string `json:"tail,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -47,12 +48,21 @@ func (r RunResult) Violation() (v Violation, ok bool) {
 	default:
 		what = fmt.Sprintf("exited with code %d", r.ExitCode)
 	}
+	tail := r.Tail
+	if len(tail) > FixTailLines {
+		tail = tail[len(tail)-FixTailLines:]
+	}
 	return Violation{
 		Gate:    r.Name,
 		Rule:    r.Command,
 		Message: fmt.Sprintf("%s command %s: %s  (log: %s)", r.Name, what, r.Command, r.LogPath),
+		Tail:    strings.Join(tail, "\n"),
 	}, false
 }
+
+// FixTailLines is how many last lines of a failed command's output a gate
+// failure shows; the QA report keeps the longer tail.
+const FixTailLines = 20
 
 const (
 	tailLines = 40

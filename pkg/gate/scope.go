@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -176,8 +177,21 @@ func (s Scope) entries() []scopeEntry {
 // proving that a narrowing removes the overlap is beyond this check.
 // The reason names the first overlapping pair, a's entry first.
 func Overlap(a, b Scope) (bool, string) {
-	eb := b.entries()
-	for _, x := range a.entries() {
+	return a.Prepare().Overlaps(b.Prepare())
+}
+
+// Prepared is a scope ready for many Overlap checks: status compares every
+// READY task with every DOING one, and preparing each scope once keeps
+// that from costing more than the rest of status.
+type Prepared struct{ es []scopeEntry }
+
+// Prepare returns s ready for Overlaps.
+func (s Scope) Prepare() Prepared { return Prepared{s.entries()} }
+
+// Overlaps is Overlap of the two prepared scopes.
+func (p Prepared) Overlaps(q Prepared) (bool, string) {
+	eb := q.es
+	for _, x := range p.es {
 		for _, y := range eb {
 			if entriesOverlap(x, y) {
 				return true, fmt.Sprintf("%s (%s) overlaps %s (%s)", x.raw, x.field, y.raw, y.field)
@@ -212,4 +226,59 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// Index finds, among many scopes (the DOING tasks'), the first that
+// overlaps a given one, without comparing every pair: a scope of plain
+// paths can only overlap a scope holding one of those paths or a directory
+// or glob.
+type Index struct {
+	scopes []Prepared
+	paths  map[string][]int // path entry → the scopes holding it, ascending
+	wide   []int            // scopes with a directory or glob entry, ascending
+}
+
+// NewIndex indexes ss.
+func NewIndex(ss []Scope) *Index {
+	ix := &Index{paths: map[string][]int{}}
+	for i, s := range ss {
+		p := s.Prepare()
+		ix.scopes = append(ix.scopes, p)
+		wide := false
+		for _, e := range p.es {
+			if e.kind == entryPath {
+				ix.paths[e.raw] = append(ix.paths[e.raw], i)
+			} else {
+				wide = true
+			}
+		}
+		if wide {
+			ix.wide = append(ix.wide, i)
+		}
+	}
+	return ix
+}
+
+// First returns the index of the first indexed scope that overlaps s and
+// why, or -1.
+func (ix *Index) First(s Scope) (int, string) {
+	p := s.Prepare()
+	cands := ix.wide
+	for _, e := range p.es {
+		if e.kind != entryPath {
+			cands = nil // a directory or glob: any scope may overlap it
+			for i := range ix.scopes {
+				cands = append(cands, i)
+			}
+			break
+		}
+		cands = append(cands, ix.paths[e.raw]...)
+	}
+	slices.Sort(cands)
+	for _, i := range slices.Compact(cands) {
+		if ok, why := p.Overlaps(ix.scopes[i]); ok {
+			return i, why
+		}
+	}
+	return -1, ""
 }

@@ -268,3 +268,26 @@ func Uninstall(dir string) (*Report, error) {
 	}
 	return rep, nil
 }
+
+// Refresh rewrites burl's shims that an older burl installed (marker
+// present, text different) with the current ones, and touches nothing
+// else. Shims from before libexec/burl exec git-burl-hook from PATH, where
+// it no longer is: they would skip every check. Errors leave a hook as it
+// was; the next refresh or `git burl hooks install` tries again.
+func Refresh(dir string) []Action {
+	hd, err := Dir(dir)
+	if err != nil {
+		return nil
+	}
+	var did []Action
+	for _, name := range Names {
+		s, err := inspect(hd, name)
+		if err != nil || (s.State != Installed && s.State != Chained) {
+			continue
+		}
+		if a, err := install(s); err == nil && a.Did == "updated" {
+			did = append(did, a)
+		}
+	}
+	return did
+}

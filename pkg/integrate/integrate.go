@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -38,11 +41,19 @@ type Main struct {
 	// not stop every agent's claim. Approve, which must move main, leaves
 	// it false.
 	Behind bool
+	// Busy reports an approve in flight on this machine (it holds the main
+	// lock), which may have advanced local main past the remote's for a
+	// moment.
+	Busy func() bool
 }
 
 // For is the workflow's main branch, as its config names it.
 func For(w *workflow.Workflow) Main {
-	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr}
+	busy := func() bool {
+		st, err := w.Locks.Stat(lock.Main)
+		return err == nil && !st.Dead && !st.Unreadable
+	}
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy}
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -92,6 +103,7 @@ func (m Main) BaseFrom(local string) (string, error) {
 		return local, nil
 	}
 	remote := m.rev(gitx.Tracking(m.Remote, m.Branch))
+	deadline := time.Now().Add(divergenceWait)
 	// Concurrent claims all find main behind and race to fast-forward it;
 	// the losers find main moved (usually by that same fast-forward) and
 	// judge again from where it is now, rather than fail.
@@ -101,12 +113,34 @@ func (m Main) BaseFrom(local string) (string, error) {
 			return base, nil
 		}
 		now := m.rev(localRef)
+		var div *DivergedError
+		if m.Behind && errors.As(err, &div) && m.Busy != nil && m.Busy() && time.Now().Before(deadline) {
+			// An approve on this machine has advanced local main and not
+			// yet pushed it (or is rolling it back after losing the push
+			// race): a passing state. Wait for it, then judge afresh.
+			time.Sleep(100 * time.Millisecond)
+			_ = m.Git.FetchTracking(m.Remote, m.Branch)
+			local, remote = m.rev(localRef), m.rev(gitx.Tracking(m.Remote, m.Branch))
+			continue
+		}
 		if now == local || attempt == 3 {
 			return "", err
 		}
 		local = now
 	}
 }
+
+// divergenceWait bounds how long a claim waits for an approve in flight on
+// this machine before a divergence of main counts as lasting.
+const divergenceWait = 60 * time.Second
+
+// DivergedError is local main and the remote's main each holding commits
+// the other lacks, with no approve in flight to explain it (exit 3).
+type DivergedError struct{ Err *errs.Error }
+
+func (d *DivergedError) Error() string      { return d.Err.Error() }
+func (d *DivergedError) Unwrap() error      { return d.Err }
+func (d *DivergedError) ErrKind() errs.Kind { return errs.Git }
 
 // settle is Base's decision for one reading of local and remote main.
 func (m Main) settle(local, remote string) (string, error) {
@@ -131,8 +165,8 @@ func (m Main) settle(local, remote string) (string, error) {
 				return "", err
 			}
 			if m.Warn != nil {
-				fmt.Fprintf(m.Warn, "burl: warning: %s is checked out in %s with uncommitted changes, so it stays at %s; starting from %s/%s (%s)\n",
-					m.Branch, dirty.Path, gitx.Short(local), m.Remote, m.Branch, gitx.Short(remote))
+				fmt.Fprintf(m.Warn, "burl: warning: %s is checked out in %s with %s, so it stays at %s; starting from %s/%s (%s)\n",
+					m.Branch, dirty.Path, dirty.why(), gitx.Short(local), m.Remote, m.Branch, gitx.Short(remote))
 			}
 		}
 		return remote, nil
@@ -142,8 +176,12 @@ func (m Main) settle(local, remote string) (string, error) {
 	} else if ahead {
 		return local, nil
 	}
-	return "", errs.New(errs.Git, "local %s (%s) and %s/%s (%s) have diverged", m.Branch, gitx.Short(local), m.Remote, m.Branch, gitx.Short(remote)).
-		WithFix("reconcile them by hand (e.g. git rebase %s/%s on %s), then run the command again", m.Remote, m.Branch, m.Branch)
+	r := m.Remote + "/" + m.Branch
+	return "", &DivergedError{Err: errs.New(errs.Git, "local %s (%s) and %s (%s) have diverged, and no burl approve is running on this machine", m.Branch, gitx.Short(local), r, gitx.Short(remote)).
+		WithFix("nothing is lost while you look: git cherry -v %s %s lists what only local %s has, marking with - what %s has already (as approved copies). "+
+			"All -: move %s to %s (git branch -f %s %s, or git reset --keep %s where it is checked out). "+
+			"Any +: that is approved work not pushed yet: git rebase %s %s && git push %s %s",
+			r, m.Branch, m.Branch, r, m.Branch, r, m.Branch, r, r, r, m.Branch, m.Remote, m.Branch)}
 }
 
 // Advance moves main from old to new, fast-forward only, never switching a
@@ -185,9 +223,31 @@ func (m Main) Advance(old, new string) error {
 			WithFix("run the command again")
 	}
 	if _, err := g.Run("merge", "--ff-only", "-q", new); err != nil {
+		var ge *gitx.Error
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "untracked working tree files would be") {
+			// A file of the user's, untracked, where the new main has one:
+			// git refuses and changes nothing, and burl leaves the file be.
+			return &DirtyError{Path: wt.Path, Untracked: true, Err: errs.New(errs.Git, "%s is checked out in %s, and an untracked file there is in the way of the fast-forward:\n%s", m.Branch, wt.Path, indent(untrackedInWay(ge.Stderr))).
+				WithFix("move or commit those files (git -C %s status), then run the command again", wt.Path)}
+		}
 		return errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fast-forward %s in %s", m.Branch, wt.Path))
 	}
 	return nil
+}
+
+// untrackedInWay picks the file names out of git's "would be overwritten"
+// message (tab-indented lines).
+func untrackedInWay(stderr string) string {
+	var files []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			files = append(files, strings.TrimSpace(l))
+		}
+	}
+	if len(files) == 0 {
+		return strings.TrimSpace(stderr)
+	}
+	return strings.Join(files, "\n")
 }
 
 func firstLine(s string) string {
@@ -203,7 +263,17 @@ func indent(s string) string {
 // with uncommitted changes (exit 3).
 type DirtyError struct {
 	Path string // the worktree
-	Err  error
+	// Untracked: the tree is clean, but untracked files are where the new
+	// main has files.
+	Untracked bool
+	Err       error
+}
+
+func (d *DirtyError) why() string {
+	if d.Untracked {
+		return "untracked files where the new commits add files"
+	}
+	return "uncommitted changes"
 }
 
 func (d *DirtyError) Error() string      { return d.Err.Error() }
@@ -328,4 +398,38 @@ func RebasedFrom(g gitx.Git, branch string) string {
 	}
 	prev, _, _ := strings.Cut(lines[1], " ")
 	return prev
+}
+
+// Rebasing reports a rebase stopped in the worktree wt (killed, or halted
+// on a conflict): the branch it is rebasing (refs/heads/...) and the
+// commit that branch was at when it started. HEAD is detached meanwhile,
+// and git refuses to switch branches until it is finished or aborted.
+func Rebasing(wt gitx.Git) (headName, origHead string, ok bool) {
+	gitdir := workspace.GitDir(wt.Dir)
+	for _, name := range []string{"rebase-merge", "rebase-apply"} {
+		dir := filepath.Join(gitdir, name)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		name, _ := os.ReadFile(filepath.Join(dir, "head-name"))
+		orig, _ := os.ReadFile(filepath.Join(dir, "orig-head"))
+		return strings.TrimSpace(string(name)), strings.TrimSpace(string(orig)), true
+	}
+	return "", "", false
+}
+
+// AbortApproveRebase aborts a rebase that an approve of branch, killed
+// half way, left in its worktree: one that rebases branch from the
+// submitted commit. Aborting puts the branch and HEAD back at submitted
+// and loses nothing (approve starts from a clean worktree). Any other
+// stopped rebase is a human's, and is left alone (false).
+func AbortApproveRebase(wt gitx.Git, branch, submitted string) (bool, error) {
+	head, orig, ok := Rebasing(wt)
+	if !ok || head != "refs/heads/"+branch || submitted == "" || orig != submitted {
+		return false, nil
+	}
+	if _, err := wt.Run("rebase", "--abort"); err != nil {
+		return false, errs.Wrap(err, errs.Git, "aborting the rebase an interrupted approve left")
+	}
+	return true, nil
 }

@@ -37,6 +37,23 @@ type Info struct {
 	PID       int       `json:"pid"`
 	CreatedAt time.Time `json:"created_at"`
 	Action    string    `json:"action"`
+	// StartTime and BootID identify the process beyond its pid, which the
+	// kernel reuses: a lock whose pid now names a younger process, or
+	// that was written before the last boot, is dead (Linux; empty where
+	// the OS does not say).
+	StartTime string `json:"start_time,omitempty"`
+	BootID    string `json:"boot_id,omitempty"`
+}
+
+// identify fills in who this process is, when the lock is taken for it.
+func (i *Info) identify() {
+	if i.PID != os.Getpid() || i.StartTime != "" {
+		return
+	}
+	if start, _, ok := osx.ProcessStart(i.PID); ok {
+		i.StartTime = start
+	}
+	i.BootID = osx.BootID()
 }
 
 // Lock is a held lock.
@@ -68,6 +85,7 @@ func (d Dir) rel(p string) string {
 // process holds it.
 func (d Dir) Acquire(name string, me Info) (*Lock, error) {
 	p := d.file(name)
+	me.identify()
 	body, _ := json.Marshal(me)
 	for attempt := 0; ; attempt++ {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -155,8 +173,11 @@ type Status struct {
 	Age   time.Duration `json:"-"`
 	AgeS  int64         `json:"age_seconds"`
 	Stale bool          `json:"stale"`
-	// Dead: the owner process is on this host and no longer running.
+	// Dead: the owner process is on this host and no longer running (or
+	// its pid now names another process, or it is a zombie).
 	Dead bool `json:"dead"`
+	// DeadWhy says how Dead was decided, for messages.
+	DeadWhy string `json:"dead_reason,omitempty"`
 	// Unreadable: the lock file is empty or not our JSON (a crash mid-write).
 	Unreadable bool `json:"unreadable"`
 }
@@ -174,7 +195,7 @@ func (s Status) Describe() string {
 	}
 	d := fmt.Sprintf("created %s ago by %s (pid %d, %s)", humanAge(s.Age), owner, s.Info.PID, s.Info.Action)
 	if s.Dead {
-		d += "; that process is no longer running"
+		d += "; " + s.DeadWhy
 	} else if s.Stale {
 		d += "; stale"
 	}
@@ -213,8 +234,34 @@ func (d Dir) Stat(name string) (Status, error) {
 	st.Age = time.Since(st.Info.CreatedAt)
 	st.AgeS = int64(st.Age.Seconds())
 	st.Stale = d.StaleAfter > 0 && st.Age > d.StaleAfter
-	st.Dead = !st.Unreadable && st.Info.Host == host && st.Info.PID > 0 && !osx.ProcessAlive(st.Info.PID)
+	if !st.Unreadable && st.Info.Host == host && st.Info.PID > 0 {
+		st.DeadWhy = deadWhy(st.Info)
+		st.Dead = st.DeadWhy != ""
+	}
 	return st, nil
+}
+
+// deadWhy decides whether a lock's owner on this host is gone, and says
+// how; "" while it lives.
+func deadWhy(in Info) string {
+	if in.BootID != "" {
+		if now := osx.BootID(); now != "" && now != in.BootID {
+			return "that process is no longer running (the machine has rebooted since)"
+		}
+	}
+	if !osx.ProcessAlive(in.PID) {
+		return "that process is no longer running"
+	}
+	start, zombie, ok := osx.ProcessStart(in.PID)
+	switch {
+	case !ok:
+		return ""
+	case zombie:
+		return "that process has exited (a zombie not yet reaped)"
+	case in.StartTime != "" && start != in.StartTime:
+		return fmt.Sprintf("that process is no longer running (pid %d now belongs to another process)", in.PID)
+	}
+	return ""
 }
 
 // List reads every lock in the directory, sorted by name.

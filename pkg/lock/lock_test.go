@@ -333,3 +333,73 @@ func TestHumanAge(t *testing.T) {
 		}
 	}
 }
+
+// A lock names its process by pid and start time: once the pid names a
+// younger process (pid reuse) or a zombie, the holder is gone.
+func TestDeadByIdentity(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("process start times come from /proc")
+	}
+	d := testDir(t)
+	l, err := d.Acquire("TASK-001", me("claim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in Info
+	data, _ := os.ReadFile(l.Path)
+	if err := json.Unmarshal(data, &in); err != nil || in.StartTime == "" || in.BootID == "" {
+		t.Fatalf("lock should record start time and boot id: %s", data)
+	}
+	if st, _ := d.Stat("TASK-001"); st.Dead {
+		t.Fatalf("own live lock reported dead: %+v", st)
+	}
+
+	rewrite := func(f func(*Info)) {
+		t.Helper()
+		x := in
+		f(&x)
+		b, _ := json.Marshal(x)
+		if err := os.WriteFile(l.Path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(func(x *Info) { x.StartTime = "1" })
+	st, _ := d.Stat("TASK-001")
+	if !st.Dead || !strings.Contains(st.Describe(), "now belongs to another process") {
+		t.Errorf("reused pid: %+v %q", st, st.Describe())
+	}
+	rewrite(func(x *Info) { x.BootID = "00000000-0000-0000-0000-000000000000" })
+	if st, _ := d.Stat("TASK-001"); !st.Dead || !strings.Contains(st.Describe(), "rebooted") {
+		t.Errorf("lock from an earlier boot: %+v", st)
+	}
+	// An older lock without the new fields is judged by its pid alone.
+	rewrite(func(x *Info) { x.StartTime, x.BootID = "", "" })
+	if st, _ := d.Stat("TASK-001"); st.Dead {
+		t.Errorf("old-format lock of a live pid reported dead: %+v", st)
+	}
+
+	// A child that exited but is not reaped yet still answers kill(pid, 0).
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Wait() }()
+	zombie := in
+	zombie.PID = cmd.Process.Pid
+	zombie.StartTime = ""
+	b, _ := json.Marshal(zombie)
+	if err := os.WriteFile(d.file("TASK-002"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, _ := d.Stat("TASK-002")
+		if st.Dead && strings.Contains(st.Describe(), "zombie") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zombie holder not seen as dead: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,6 +1,8 @@
 package task
 
 import (
+	"github.com/burl-dev/burl/pkg/gitx"
+
 	"fmt"
 	"path"
 	"strconv"
@@ -120,8 +122,8 @@ func CheckRelPath(p string) error {
 	switch {
 	case p == "":
 		return fmt.Errorf("empty path")
-	case strings.ContainsRune(p, 0):
-		return fmt.Errorf("path %q contains a NUL byte", p)
+	case gitx.HasControl(p):
+		return fmt.Errorf("path %q contains a control character (a newline, an escape ...)", p)
 	case strings.HasPrefix(p, "/") || strings.Contains(p, `\`) || len(p) > 1 && p[1] == ':':
 		return fmt.Errorf("path %q must be relative to the repository root, with / separators", p)
 	}

@@ -1,10 +1,18 @@
 package task
 
 import (
+	"path"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/burl-dev/burl/pkg/gitx"
 )
+
+// WorktreeRoot is the folder (relative to the repository root) every task
+// worktree lives in: a task file naming a worktree anywhere else (.git/hooks,
+// .burl, a symlink's target) is refused.
+const WorktreeRoot = ".worktrees"
 
 var listKeys = []string{KeyAffects, KeyAffectsGlobs, KeyMustNotTouch, KeyDependsOn, KeyTags}
 
@@ -17,16 +25,19 @@ func isListKey(k string) bool {
 	return false
 }
 
+// KeyLine is the file line of key (0 when the task has no such key).
+func (t *Task) KeyLine(key string) int {
+	if i, ok := t.keys[key]; ok {
+		return t.root.Content[i].Line + 1
+	}
+	return 0
+}
+
 // Validate checks what burl relies on in a parsed task. fileID is the ID
 // taken from the file name ("" to skip that check). Errors are *ParseError
 // with the file line of the offending key (or list entry).
 func (t *Task) Validate(fileID string) error {
-	line := func(key string) int {
-		if i, ok := t.keys[key]; ok {
-			return t.root.Content[i].Line + 1
-		}
-		return 0
-	}
+	line := t.KeyLine
 	id := t.Str(KeyID)
 	if id == "" {
 		return perr(0, "missing required key %q", KeyID)
@@ -78,13 +89,28 @@ func (t *Task) Validate(fileID string) error {
 			}
 		}
 	}
+	// Every value below reaches git's argv or the filesystem: the workflow
+	// branch is shared input, and a field that could be read as an
+	// option, a revision expression or a path elsewhere makes the task
+	// malformed rather than reach git.
 	if wt := t.Worktree(); wt != "" {
 		if err := CheckRelPath(wt); err != nil {
 			return perr(line(KeyWorktree), "worktree: %v", err)
 		}
+		if c := path.Clean(wt); !strings.HasPrefix(c, WorktreeRoot+"/") {
+			return perr(line(KeyWorktree), "worktree %q is not inside %s/, where burl keeps task worktrees", wt, WorktreeRoot)
+		}
 	}
-	if b := t.Branch(); b != "" && (strings.ContainsAny(b, " ~^:?*[\\") || strings.Contains(b, "..") || strings.HasPrefix(b, "-")) {
-		return perr(line(KeyBranch), "branch %q is not a valid branch name", b)
+	if b := t.Branch(); b != "" && !gitx.ValidBranch(b) {
+		return perr(line(KeyBranch), "branch %q is not a valid short branch name (no refs/ prefix, no leading -, no spaces, control characters, .., ~^:?*[\\)", b)
+	}
+	for _, k := range []string{KeyBaseSHA, KeySubmittedSHA} {
+		if v := t.Str(k); v != "" && !gitx.ValidObjectID(v) {
+			return perr(line(k), "%s %q is not a full commit id (40 or 64 hex digits)", k, v)
+		}
+	}
+	if a := t.Str(KeyAssignedTo); gitx.HasControl(a) {
+		return perr(line(KeyAssignedTo), "%s holds a control character", KeyAssignedTo)
 	}
 	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
@@ -54,9 +52,8 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
 	for _, p := range c.Affects {
-		if err := task.CheckRelPath(p); err != nil {
-			return nil, errs.New(errs.User, "--affects: %v", err).WithTitle("Cannot add the task").
-				WithFix("give paths relative to the repository root, e.g. --affects src/player/jump.go")
+		if err := checkScopeArg("--affects", p, false, "Cannot add the task"); err != nil {
+			return nil, err
 		}
 		spec.Affects = append(spec.Affects, p)
 	}
@@ -66,13 +63,8 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		out  *[]string
 	}{{"--affects-glob", c.AffectsGlobs, &spec.AffectsGlobs}, {"--must-not-touch", c.MustNotTouch, &spec.MustNotTouch}} {
 		for _, g := range list.in {
-			if err := task.CheckRelPath(g); err != nil {
-				return nil, errs.New(errs.User, "%s: %v", list.flag, err).WithTitle("Cannot add the task").
-					WithFix("give globs relative to the repository root, e.g. %s 'src/player/**'", list.flag)
-			}
-			if !doublestar.ValidatePattern(g) {
-				return nil, errs.New(errs.User, "%s: %q is not a valid glob", list.flag, g).WithTitle("Cannot add the task").
-					WithFix("check the brackets and braces; globs use *, ** and ? (e.g. 'src/**/*.go')")
+			if err := checkScopeArg(list.flag, g, true, "Cannot add the task"); err != nil {
+				return nil, err
 			}
 			*list.out = append(*list.out, g)
 		}
@@ -120,6 +112,10 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	e, err := create(w, spec)
 	if err != nil {
 		return nil, errs.Wrap(err, errs.KindOf(err), "Cannot add the task")
+	}
+	if len(spec.Affects)+len(spec.AffectsGlobs) == 0 {
+		// The scope gate allows nothing outside affects/affects_globs.
+		ctx.Warnf("%s has no --affects or --affects-glob, so any change it makes fails the scope gate; give it a scope with git burl scope %s --affects-glob 'GLOB' --reason \"...\"", e.ID, e.ID)
 	}
 	return addOut{Task: taskObject(w, *e), id: e.ID, path: w.Rel(e.Path)}, nil
 }

@@ -110,7 +110,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			WithTitle("Cannot approve %s: rebase conflict", id).
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
 	case len(a.failed) > 0:
-		return nil, gateError("approve", id, a.failed)
+		return nil, gateError(w, "approve", id, a.failed)
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
@@ -135,6 +135,16 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 			return err
 		} else if in {
 			return a.finishMerged(w, t)
+		}
+	}
+	// An approve killed mid-rebase left the worktree detached with the
+	// rebase stopped: undo it (the branch is still at submitted) rather
+	// than tell the user to switch branches, which git would refuse.
+	if p := w.WorktreePath(t); p != "" {
+		if aborted, err := integrate.AbortApproveRebase(gitx.In(p), t.Branch(), submitted); err != nil {
+			return err
+		} else if aborted {
+			fmt.Fprintf(w.Stderr, "burl: aborted the rebase an interrupted approve left in %s; starting again from %s\n", w.Rel(p), gitx.Short(submitted))
 		}
 	}
 	dir, g, err := taskWorktree(w, t)

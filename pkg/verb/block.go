@@ -18,7 +18,7 @@ func (c *blockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	reason, err := requireReason("block", c.Reason)
+	reason, err := requireReason("block", id, c.Reason)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package verb
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -29,7 +31,10 @@ type claimOut struct {
 	Worktree   string         `json:"worktree"`
 	Reused     bool           `json:"reused"`
 	Rejections []string       `json:"rejections"`
-	entry      workflow.Entry
+	// MainMoved counts the commits main gained since the task's base_sha
+	// (Liza's staleness check); 0 for a fresh branch.
+	MainMoved int `json:"main_moved"`
+	entry     workflow.Entry
 }
 
 func (o claimOut) Human(w io.Writer) {
@@ -50,10 +55,18 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Before work starts on a task branch, shims left by an older burl are
+	// brought up to date, so its commits are checked by this burl's hooks.
+	for _, a := range hook.Refresh(w.Repo.Root) {
+		ctx.Warnf("updated burl's %s hook to this version (%s)", a.Name, a.Path)
+	}
 	if len(args) == 1 {
 		id, err := task.NormalizeID(args[0])
 		if err != nil {
 			return nil, err
+		}
+		if e, err := w.Get(id); err == nil && e.Bucket == workflow.Doing {
+			return nil, heldBy(w, e)
 		}
 		return claim(ctx, w, id, true, nil)
 	}
@@ -90,6 +103,16 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		return nil, err
 	}
 	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
+	// With max_parallel reached every candidate waits for a slot: said per
+	// task, with the tasks that wait for something else.
+	if full, err := capFull(w); err != nil {
+		return nil, err
+	} else if full != "" {
+		for _, t := range cands {
+			skipped = append(skipped, workflow.Skip{ID: t.ID(), Reason: full})
+		}
+		cands = nil
+	}
 	path := make(map[string]string, len(ready))
 	for _, e := range ready {
 		path[e.ID] = e.Path
@@ -123,6 +146,12 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 			lost = append(lost, t.ID()+" (locked)")
 			continue
 		}
+		// Two files for one ID is no race: no other process will ever
+		// settle it, so say so (exit 1) rather than send a loop retrying.
+		var dup *workflow.DuplicateError
+		if errors.As(err, &dup) {
+			return nil, err
+		}
 		if !stillReady(w, t.ID()) {
 			lost = append(lost, t.ID()+" (claimed meanwhile)")
 			continue
@@ -133,12 +162,18 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		return nil, errs.New(errs.Lock, "every claimable task is being claimed by another process: %s", strings.Join(lost, ", ")).
 			WithTitle("Cannot claim the next task").WithFix("run git burl claim again in a moment")
 	}
-	reason := fmt.Sprintf("no claimable task in READY (%d READY)", len(ready))
+	// Exit 1 says there is no work; exit 4 says there is, later: an agent
+	// loop stops on the first and waits on the second.
+	if len(ready) == 0 {
+		return nil, errs.New(errs.User, "no task in READY (0 READY)").WithTitle("Nothing to claim").
+			WithFix("git burl add creates work")
+	}
+	reason := fmt.Sprintf("none of the %d READY tasks can be claimed now:", len(ready))
 	for _, s := range skipped {
 		reason += fmt.Sprintf("\n  %s: %s", s.ID, s.Reason)
 	}
-	return nil, errs.New(errs.User, "%s", reason).WithTitle("Nothing to claim").
-		WithFix("git burl status shows what is waiting; git burl add creates work")
+	return nil, errs.New(errs.Lock, "%s", reason).WithTitle("Nothing to claim now").
+		WithFix("wait until what they wait for is done (git burl status), then run git burl claim again")
 }
 
 // reclaimFrom is where a task claimed before starts again when its branch
@@ -185,6 +220,7 @@ func tasks(es []workflow.Entry) []*task.Task {
 // the task's lock is held.
 func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, locked func()) (cli.Output, error) {
 	var reused bool
+	var moved int
 	var wtPath, branch, rel, base string
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
@@ -255,6 +291,15 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 					return err
 				}
 			}
+			if reused {
+				// The work continues from an old base: fetch main, so the
+				// worker hears how far it has moved since.
+				m := integrate.For(w)
+				m.Behind = true
+				if cur, err := m.Base(); err == nil {
+					moved = integrate.Drift(g, base, cur)
+				}
+			}
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
@@ -293,7 +338,30 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 	if rej == nil {
 		rej = []string{}
 	}
-	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, entry: res.Entry}, nil
+	if moved > 0 && !ctx.JSON {
+		fmt.Fprintf(ctx.Stderr, "%s moved %d commit(s) since %s's base %s: rebase early to meet conflicts now (git -C %s rebase %s)\n",
+			w.Config.MainBranch, moved, id, gitx.Short(base), wtPath, w.Config.MainBranch)
+	}
+	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, MainMoved: moved, entry: res.Entry}, nil
+}
+
+// heldBy is the refusal to claim a DOING task: who has it, since when and
+// where its work is, so a second worker neither waits nor starts over.
+func heldBy(w *workflow.Workflow, e *workflow.Entry) error {
+	t := e.Task
+	who := t.Str(task.KeyAssignedTo)
+	if who == "" {
+		who = "an unknown worker"
+	}
+	msg := fmt.Sprintf("%s is in DOING, claimed by %s", e.ID, who)
+	if at := t.Str(task.KeyStartedAt); at != "" {
+		msg += " at " + at
+	}
+	if p := w.WorktreePath(t); p != "" {
+		msg += "; its worktree is " + p
+	}
+	return errs.New(errs.User, "%s", msg).WithTitle("Cannot claim %s", e.ID).
+		WithFix("continue there (git burl worktree %s), or, if its worker is gone, git burl release %s and claim it again", e.ID, e.ID)
 }
 
 // claimable checks an explicitly named task the way claimNext filters.
@@ -303,8 +371,8 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 		return err
 	}
 	if unmet := workflow.UnmetDeps(t, done); len(unmet) > 0 {
-		return errs.New(errs.User, "%s depends on %s, which is not DONE", t.ID(), strings.Join(unmet, ", ")).
-			WithFix("finish those first; git burl status")
+		return errs.New(errs.Lock, "%s depends on %s, which is not DONE", t.ID(), strings.Join(unmet, ", ")).
+			WithFix("finish those first, then claim it again; git burl status")
 	}
 	if w.Config.ConflictPolicy == "ignore" {
 		return nil
@@ -317,7 +385,7 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 		if ok, why := overlap(t, d.Task); ok {
 			msg := fmt.Sprintf("%s's scope overlaps DOING %s (%s)", t.ID(), d.ID, why)
 			if w.Config.ConflictPolicy == "fail" {
-				return errs.New(errs.User, "%s", msg).
+				return errs.New(errs.Lock, "%s", msg).
 					WithFix("wait for %s to finish, narrow the scopes, or set conflict_policy: warn", d.ID)
 			}
 			fmt.Fprintf(w.Stderr, "burl: warning: %s (conflict_policy: warn)\n", msg)
@@ -328,19 +396,25 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 
 // underCap enforces max_parallel (0 = no cap).
 func underCap(w *workflow.Workflow) error {
-	max := w.Config.MaxParallel
-	if max <= 0 {
-		return nil
-	}
-	n, err := w.Count(workflow.Doing)
-	if err != nil {
+	full, err := capFull(w)
+	if err != nil || full == "" {
 		return err
 	}
-	if n >= max {
-		return errs.New(errs.Lock, "max_parallel is %d and %d tasks are in DOING", max, n).
-			WithFix("submit or release a DOING task first, or raise max_parallel in .burl/.workflow/config.yaml")
+	return errs.New(errs.Lock, "%s", full).
+		WithFix("submit or release a DOING task first, or raise max_parallel in .burl/.workflow/config.yaml")
+}
+
+// capFull says why max_parallel refuses another claim, "" when it does not.
+func capFull(w *workflow.Workflow) (string, error) {
+	max := w.Config.MaxParallel
+	if max <= 0 {
+		return "", nil
 	}
-	return nil
+	n, err := w.Count(workflow.Doing)
+	if err != nil || n < max {
+		return "", err
+	}
+	return workflow.CapReason(max, n), nil
 }
 
 // slugOf takes the slug from the task's file name, so branch, worktree and

@@ -1,6 +1,7 @@
 package verb
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/doctor"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 func init() { register("doctor", func() cli.Command { return &doctorCmd{} }) }
@@ -92,6 +94,16 @@ func (c *doctorCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, usageErr("doctor", "--force only confirms --repair")
 	}
 	w, err := open(ctx)
+	var link *workflow.SymlinkError
+	if errors.As(err, &link) {
+		// Nothing else can be checked safely, and nothing is repaired:
+		// what the link points at is not burl's to touch.
+		var e *errs.Error
+		errors.As(err, &e)
+		return doctorOut{Findings: []doctor.Finding{{Kind: doctor.Symlink, Path: link.Path,
+			Message: link.Error() + ": a link committed on the workflow branch could send task files, locks or caches outside the repository",
+			Fix:     e.Fix}}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

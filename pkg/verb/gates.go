@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -27,6 +28,10 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 			WithFix("git burl worktree --ensure %s", t.ID())
 	}
 	g := gitx.In(p)
+	if head, _, ok := integrate.Rebasing(g); ok {
+		return "", gitx.Git{}, errs.New(errs.User, "a rebase of %s is stopped in %s (HEAD is detached until it is finished)", strings.TrimPrefix(head, "refs/heads/"), w.Rel(p)).
+			WithFix("finish it (resolve, git -C %s rebase --continue) or abort it (git -C %s rebase --abort), then run the command again", p, p)
+	}
 	if b := workflow.CurrentBranch(p); b != t.Branch() {
 		return "", gitx.Git{}, errs.New(errs.User, "%s has %q checked out, not the task branch %s", w.Rel(p), b, t.Branch()).
 			WithFix("git -C %s switch %s", p, t.Branch())
@@ -65,9 +70,11 @@ func diffBase(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) strin
 	return base
 }
 
-// diffGates runs the scope and stub gates over base..head.
+// diffGates runs the scope and stub gates over base..head. base comes
+// from the task file: --end-of-options keeps git from ever reading it as
+// an option, whatever slipped past validation.
 func diffGates(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
-	return gatesOver(w, t, g, base+".."+head)
+	return gatesOver(w, t, g, "--end-of-options", base+".."+head)
 }
 
 // gatesOver runs the scope and stub gates over the diff that `git diff
@@ -98,28 +105,56 @@ func stubScanner(w *workflow.Workflow) (*gate.StubScanner, error) {
 	return stubs, nil
 }
 
-// gateError is the exit-2 failure carrying the violations.
-func gateError(verb, id string, vs gate.Violations) error {
+// gateError is the exit-2 failure carrying the violations, with a fix for
+// each gate that failed: the one line that helps, not all of them.
+func gateError(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
+	var what, fixes, scopeFiles, stubLines []string
 	kinds := map[string]bool{}
 	for _, v := range vs {
 		kinds[v.Gate] = true
+		switch v.Gate {
+		case "scope":
+			scopeFiles = append(scopeFiles, v.File)
+		case "stub":
+			stubLines = append(stubLines, fmt.Sprintf("%s:%d", v.File, v.Line))
+		}
 	}
-	var what []string
 	if kinds["scope"] {
 		what = append(what, "Scope violation: "+id+" touched files outside its allowed scope")
+		fixes = append(fixes, scopeFix(w, verb, id, scopeFiles))
 	}
 	if kinds["stub"] {
 		what = append(what, "Stub patterns found in added lines")
+		fixes = append(fixes, "stubs: replace the added lines at "+strings.Join(stubLines, ", ")+" with real code and commit")
 	}
-	if kinds["build"] {
-		what = append(what, "build_command failed")
+	for _, c := range []struct{ gate, what string }{{"build", "build_command failed"}, {"verify", "the task's verify command failed"}} {
+		if kinds[c.gate] {
+			what = append(what, c.what)
+			fixes = append(fixes, c.gate+": fix what the last lines of its output above show (the whole output is in the log named there), commit, and run it again")
+		}
 	}
-	if kinds["verify"] {
-		what = append(what, "the task's verify command failed")
-	}
-	fix := "revert these changes or widen the scope in the task file; replace stubs with real code; fix the build"
 	return &errs.Error{Kind: errs.Validation, Title: fmt.Sprintf("Cannot %s %s", verb, id),
-		Reason: strings.Join(what, "\n"), Violations: vs, Fix: fix}
+		Reason: strings.Join(what, "\n"), Violations: vs, Fix: strings.Join(fixes, "\n     ")}
+}
+
+// scopeFix names the task file and the scope command that would allow
+// files (the first one as the example), or reverting them; a task past
+// DOING goes back through reject first, as scope changes only READY and
+// DOING tasks.
+func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
+	file := "FILE"
+	if len(files) > 0 && files[0] != "" {
+		file = files[0]
+	}
+	where := "the task file"
+	if found, err := w.Locate(id); err == nil && len(found) == 1 {
+		where = w.Rel(found[0].Path)
+	}
+	cmd := fmt.Sprintf(`git burl scope %s --affects %s --reason "why the task needs it"`, id, file)
+	if verb == "validate" || verb == "approve" {
+		return fmt.Sprintf(`scope: if the task needs those files, reject it (git burl reject %s --reason "...") and widen its scope: %s; the scope is affects/affects_globs in %s`, id, cmd, where)
+	}
+	return fmt.Sprintf("scope: revert the changes to those files, or, if the task needs them, widen its scope: %s (the scope is affects/affects_globs in %s)", cmd, where)
 }
 
 // runCommands runs build_command and the task's verify command in the

@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/hook"
+	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -47,6 +48,14 @@ func (c *hookCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	out := hookOut{Hook: "commit-msg", Checked: []string{}}
 	branch := workflow.CurrentBranch(ctx.Dir)
+	if branch == "" {
+		// Detached: at a `rebase -i` stop (edit, reword) git still runs
+		// this hook for `commit --amend`, and the commit goes to the
+		// branch being rebased.
+		if head, _, ok := integrate.Rebasing(gitx.In(ctx.Dir)); ok {
+			branch = strings.TrimPrefix(head, "refs/heads/")
+		}
+	}
 	id, ok := workflow.IDForBranch(branch)
 	if !ok {
 		return out, nil
@@ -84,7 +93,7 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 		return nil, err
 	}
 	if len(vs) > 0 {
-		return nil, gateError("commit to", e.ID, vs)
+		return nil, gateError(w, "commit to", e.ID, vs)
 	}
 	if merr != nil {
 		return nil, merr
@@ -145,7 +154,7 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 			if len(vs) > 0 {
 				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
 				var ge *errs.Error
-				if errors.As(gateError("push", e.ID, vs), &ge) {
+				if errors.As(gateError(w, "push", e.ID, vs), &ge) {
 					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))
 					fix = ge.Fix
 				}

@@ -47,7 +47,8 @@ func (o lockClearOut) Human(w io.Writer) {
 
 func (c *lockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) == 0 {
-		return nil, usageErr("lock", "needs a subcommand: list or clear")
+		// As `git stash` alone is `git stash push`, the harmless subcommand.
+		args = []string{"list"}
 	}
 	switch args[0] {
 	case "list":

@@ -56,12 +56,14 @@ func humanEvent(e events.Event) string {
 		v, _ := json.Marshal(e.Details[k])
 		det = append(det, k+"="+strings.Trim(string(v), `"`))
 	}
-	return strings.TrimRight(fmt.Sprintf("%s  %-10s %-9s %s  %s", e.TS.UTC().Format(time.RFC3339), e.Action, t, e.Actor, strings.Join(det, " ")), " ")
+	// One event is one line: whatever the (shared) log holds, a newline or
+	// an escape sequence in it is shown, not obeyed.
+	return cli.Escape(strings.TrimRight(fmt.Sprintf("%s  %-10s %-9s %s  %s", e.TS.UTC().Format(time.RFC3339), e.Action, t, e.Actor, strings.Join(det, " ")), " "))
 }
 
 // actions are the event actions burl writes (DESIGN §9).
 var actions = []string{"init", "add", "claim", "submit", "validate", "approve", "reject", "block", "unblock",
-	"release", "lock_clear", "clean", "repair", "sync"}
+	"release", "lock_clear", "clean", "repair", "sync", "scope"}
 
 func knownAction(a string) bool {
 	for _, k := range actions {

@@ -26,10 +26,10 @@ func (o moveOut) Human(w io.Writer) {
 	}
 }
 
-func requireReason(verb, reason string) (string, error) {
+func requireReason(verb, id, reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
-		return "", errs.New(errs.User, "git burl %s needs --reason", verb).WithFix(`git burl %s TASK-001 --reason "what is wrong and how to fix it"`, verb)
+		return "", errs.New(errs.User, "git burl %s needs --reason", verb).WithFix(`git burl %s %s --reason "what is wrong and how to fix it"`, verb, id)
 	}
 	return reason, nil
 }

@@ -21,7 +21,7 @@ func (c *rejectCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	reason, err := requireReason("reject", c.Reason)
+	reason, err := requireReason("reject", id, c.Reason)
 	if err != nil {
 		return nil, err
 	}

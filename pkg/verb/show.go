@@ -41,7 +41,7 @@ func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 
 func (o *showOut) Human(w io.Writer) {
 	t := o.entry.Task
-	fmt.Fprintf(w, "%s  %s\n", o.entry.ID, t.Title())
+	fmt.Fprintf(w, "%s  %s\n", o.entry.ID, cli.Escape(t.Title()))
 	fmt.Fprintf(w, "%-14s %s\n", "bucket:", o.entry.Bucket)
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())

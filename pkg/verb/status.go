@@ -9,11 +9,13 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
@@ -31,6 +33,13 @@ type malformed struct {
 	Error string `json:"error"`
 }
 
+// duplicate is one task ID with several files: no verb will act on it
+// until a human keeps one.
+type duplicate struct {
+	ID    string   `json:"id"`
+	Paths []string `json:"paths"`
+}
+
 type remoteState struct {
 	Ref    string `json:"ref"`
 	Ahead  int    `json:"ahead"`
@@ -42,6 +51,8 @@ type statusOut struct {
 	// Tasks (JSON "tasks") are written by StreamJSON from entries.
 	Locks     []lock.Status `json:"locks"`
 	Malformed []malformed   `json:"malformed"`
+	// Duplicates are IDs with more than one file.
+	Duplicates []duplicate `json:"duplicates"`
 	// Remote compares the local workflow branch with the remote's as of the
 	// last fetch (status itself never touches the network).
 	Remote  *remoteState `json:"remote,omitempty"`
@@ -55,19 +66,26 @@ type statusOut struct {
 	// waiting holds the READY tasks whose depends_on are not all DONE,
 	// which claim would refuse, with those dependencies.
 	waiting map[string][]string
+	// waits says why claim (READY) or unblock (BLOCKED) would refuse a
+	// task now; such a task gets no suggest, so none is ever refused.
+	waits map[string]string
+	// failedQA holds the QA tasks whose last gate run failed: approve
+	// would fail the same way, reject is what is next.
+	failedQA map[string]bool
 }
 
 // refState is, from one git call, the last commit time of every local task
 // branch and the tips of the workflow branch and of its remote-tracking
 // ref ("" when missing): rev-list is only needed when the two differ.
-func refState(w *workflow.Workflow) (activity map[string]time.Time, local, remote string) {
+func refState(w *workflow.Workflow) (activity map[string]time.Time, tips map[string]string, local, remote string) {
 	activity = map[string]time.Time{}
+	tips = map[string]string{}
 	localRef := "refs/heads/" + w.Repo.Branch
 	remoteRef := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
 		"refs/heads/task-*", localRef, remoteRef)
 	if err != nil {
-		return activity, "", ""
+		return activity, tips, "", ""
 	}
 	for _, l := range strings.Split(res, "\n") {
 		f := strings.Fields(l)
@@ -83,9 +101,10 @@ func refState(w *workflow.Workflow) (activity map[string]time.Time, local, remot
 			if n, err := strconv.ParseInt(f[2], 10, 64); err == nil {
 				activity[strings.TrimPrefix(f[0], "refs/heads/")] = time.Unix(n, 0)
 			}
+			tips[strings.TrimPrefix(f[0], "refs/heads/")] = f[1]
 		}
 	}
-	return activity, local, remote
+	return activity, tips, local, remote
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -104,14 +123,14 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, locked: map[string]lock.Status{}}
+	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, Duplicates: []duplicate{}, locked: map[string]lock.Status{}}
 	if out.Locks == nil {
 		out.Locks = []lock.Status{}
 	}
 	for _, l := range locks {
 		out.locked[l.Name] = l
 	}
-	activity, local, remote := refState(w)
+	activity, tips, local, remote := refState(w)
 	switch {
 	case remote == "":
 		// Never fetched: nothing to compare with.
@@ -139,6 +158,19 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			done[e.ID] = true
 		}
 	}
+	files := map[string][]string{}
+	for _, e := range entries {
+		if e.ID != "" {
+			files[e.ID] = append(files[e.ID], w.Rel(e.Path))
+		}
+	}
+	for id, ps := range files {
+		if len(ps) > 1 {
+			sort.Strings(ps)
+			out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
+		}
+	}
+	sort.Slice(out.Duplicates, func(i, j int) bool { return out.Duplicates[i].ID < out.Duplicates[j].ID })
 	out.waiting = map[string][]string{}
 	out.entries = make([]workflow.Summary, 0, len(entries))
 	for _, i := range order {
@@ -168,7 +200,100 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 		out.entries = append(out.entries, e)
 	}
+	out.waits, out.failedQA = waitsAndFailures(w, out.entries, done, out.waiting, out.locked, tips)
+	for _, d := range out.Duplicates {
+		// Every verb refuses an ID with two files (exit 1).
+		out.waits[d.ID] = "has more than one file (" + strings.Join(d.Paths, ", ") + "): keep one"
+	}
 	return out, nil
+}
+
+// waitsAndFailures finds what status must not suggest: READY tasks claim
+// would refuse now (the reasons in claim's words), BLOCKED tasks unblock
+// would refuse, and QA tasks whose last validate or approve failed.
+func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[string]bool,
+	deps map[string][]string, locked map[string]lock.Status, tips map[string]string) (map[string]string, map[string]bool) {
+	waits := map[string]string{}
+	failed := map[string]bool{}
+	var doing []workflow.Summary
+	for _, e := range es {
+		if e.Bucket == workflow.Doing {
+			doing = append(doing, e)
+		}
+	}
+	capFull := ""
+	if max := w.Config.MaxParallel; max > 0 && len(doing) >= max {
+		capFull = workflow.CapReason(max, len(doing))
+	}
+	var doingScopes *gate.Index
+	if w.Config.ConflictPolicy == "fail" && len(doing) > 0 {
+		ss := make([]gate.Scope, len(doing))
+		for i, d := range doing {
+			ss[i] = summaryScope(d)
+		}
+		doingScopes = gate.NewIndex(ss)
+	}
+	for _, e := range es {
+		var why []string
+		switch e.Bucket {
+		case workflow.Ready:
+			if d := deps[e.ID]; len(d) > 0 {
+				why = append(why, workflow.DepsReason(d))
+			}
+			if doingScopes != nil {
+				if i, o := doingScopes.First(summaryScope(e)); i >= 0 {
+					why = append(why, workflow.OverlapReason(doing[i].ID, o))
+				}
+			}
+			if capFull != "" {
+				why = append(why, capFull)
+			}
+			if l, ok := locked[e.ID]; ok {
+				why = append(why, "its lock is held: "+l.Describe())
+			}
+		case workflow.Blocked:
+			var unmet []string
+			for _, d := range e.DependsOn {
+				if !done[d] {
+					unmet = append(unmet, d)
+				}
+			}
+			if len(unmet) > 0 {
+				why = append(why, workflow.DepsReason(unmet))
+			}
+		case workflow.Doing:
+			// submit refuses a branch without commits of its own.
+			if tip := tips[e.Branch]; tip != "" && tip == e.BaseSHA {
+				why = append(why, "waits for its worker's first commit on "+e.Branch)
+			}
+		case workflow.QA:
+			failed[e.ID] = e.GateFailed
+		}
+		if len(why) > 0 {
+			waits[e.ID] = strings.Join(why, "; ")
+		}
+	}
+	return waits, failed
+}
+
+// summaryScope is scopeOf for a status summary.
+func summaryScope(s workflow.Summary) gate.Scope {
+	return gate.Scope{Affects: s.Affects, AffectsGlobs: s.AffectsGlobs, MustNotTouch: s.MustNotTouch}
+}
+
+// suggestFor is the command status proposes for a task, "" when it knows
+// that command would be refused (wait says why).
+func (o *statusOut) suggestFor(b workflow.Bucket, id string) (next, wait string) {
+	if _, ok := o.stalled[id]; ok {
+		return "git burl release " + id, ""
+	}
+	if why, ok := o.waits[id]; ok {
+		return "", why
+	}
+	if o.failedQA[id] {
+		return fmt.Sprintf(`git burl reject %s --reason "its last gate run failed; see the QA report"`, id), ""
+	}
+	return workflow.Suggest(b, id), ""
 }
 
 // StreamJSON writes the document encoding/json would make of the struct
@@ -191,6 +316,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.Write(enc(o.Locks))
 	w.WriteString(`,"malformed":`)
 	w.Write(enc(o.Malformed))
+	w.WriteString(`,"duplicates":`)
+	w.Write(enc(o.Duplicates))
 	if o.Remote != nil {
 		w.WriteString(`,"remote":`)
 		w.Write(enc(o.Remote))
@@ -201,15 +328,9 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 // status cache) plus the keys status adds, spliced rather than decoded and
 // re-encoded.
 func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
-	suggest := workflow.Suggest(s.Bucket, s.ID)
+	suggest, wait := o.suggestFor(s.Bucket, s.ID)
 	_, stalled := o.stalled[s.ID]
-	if stalled {
-		suggest = "git burl release " + s.ID
-	}
 	waiting, isWaiting := o.waiting[s.ID]
-	if isWaiting {
-		suggest = ""
-	}
 	_, locked := o.locked[s.ID]
 	if len(s.Fields) > 2 {
 		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
@@ -240,6 +361,10 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 			b = appendJSONString(b, d)
 		}
 		b = append(b, ']')
+	}
+	if wait != "" {
+		b = append(b, `,"waits":`...)
+		b = appendJSONString(b, wait)
 	}
 	return append(b, '}')
 }
@@ -321,22 +446,24 @@ func (o *statusOut) Human(out io.Writer) {
 			cur = e.Bucket
 			fmt.Fprintf(w, "\n%s\n", cur)
 		}
-		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Priority, e.Title)
+		line := fmt.Sprintf("  %-9s %-8s %s", e.ID, e.Priority, cli.Escape(e.Title))
 		if who := e.AssignedTo; who != "" && (cur == workflow.Doing || cur == workflow.QA) {
 			line += "  (" + who + ")"
 		}
 		if l, ok := o.locked[e.ID]; ok {
 			line += "  [locked: " + l.Describe() + "]"
 		}
-		next := workflow.Suggest(e.Bucket, e.ID)
-		if deps, ok := o.waiting[e.ID]; ok {
-			next = "waits for " + strings.Join(deps, ", ") + " to be DONE"
-		}
+		next, wait := o.suggestFor(e.Bucket, e.ID)
 		if idle, ok := o.stalled[e.ID]; ok {
 			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
-			next = "git burl release " + e.ID + " (if its worker is gone)"
+			next += " (if its worker is gone)"
 		}
-		if next != "" {
+		switch {
+		case strings.HasPrefix(wait, "waits for"):
+			line += "\n            next: " + wait
+		case wait != "":
+			line += "\n            next: waits: " + wait
+		case next != "":
 			line += "\n            next: " + next
 		}
 		fmt.Fprintln(w, line)
@@ -351,6 +478,12 @@ func (o *statusOut) Human(out io.Writer) {
 		fmt.Fprintln(w, "\nLocks")
 		for _, l := range other {
 			fmt.Fprintf(w, "  %s  %s\n", l.Path, l.Describe())
+		}
+	}
+	if len(o.Duplicates) > 0 {
+		fmt.Fprintln(w, "\nDuplicate task IDs (no verb acts on them until one file is left; git burl doctor)")
+		for _, d := range o.Duplicates {
+			fmt.Fprintf(w, "  %s  %s\n", d.ID, strings.Join(d.Paths, ", "))
 		}
 	}
 	if len(o.Malformed) > 0 {

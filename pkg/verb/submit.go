@@ -68,7 +68,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return err
 			}
 			base := diffBase(w, t, g, head)
-			n, err := g.Run("rev-list", "--count", base+".."+head)
+			n, err := g.Run("rev-list", "--count", "--end-of-options", base+".."+head)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return err
 			}
 			if len(vs) > 0 {
-				return gateError("submit", id, vs)
+				return gateError(w, "submit", id, vs)
 			}
 			return nil
 		},

@@ -91,7 +91,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if len(failed) > 0 {
-		return nil, gateError("validate", id, failed)
+		return nil, gateError(w, "validate", id, failed)
 	}
 	if runs == nil {
 		runs = []gate.RunResult{}

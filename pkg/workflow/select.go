@@ -30,7 +30,7 @@ func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
 	warnings = map[string]string{}
 	for _, t := range sorted {
 		if unmet := UnmetDeps(t, done); len(unmet) > 0 {
-			skipped = append(skipped, Skip{t.ID(), "waits for " + strings.Join(unmet, ", ")})
+			skipped = append(skipped, Skip{t.ID(), DepsReason(unmet)})
 			continue
 		}
 		if policy != "ignore" {
@@ -101,6 +101,22 @@ func UnmetDeps(t *task.Task, done map[string]bool) []string {
 	return unmet
 }
 
+// DepsReason is how claim and status say a task waits for dependencies.
+func DepsReason(unmet []string) string {
+	return "waits for " + strings.Join(unmet, ", ") + " to be DONE"
+}
+
+// OverlapReason is how claim and status say a task waits for a DOING task
+// whose scope overlaps its own.
+func OverlapReason(doing, why string) string {
+	return fmt.Sprintf("scope overlaps DOING %s (%s)", doing, why)
+}
+
+// CapReason is how claim and status say max_parallel is reached.
+func CapReason(max, doing int) string {
+	return fmt.Sprintf("max_parallel is %d and %d tasks are in DOING", max, doing)
+}
+
 // conflictWith names the first DOING task whose scope overlaps t's.
 func conflictWith(t *task.Task, doing []*task.Task, overlap func(a, b *task.Task) (bool, string)) string {
 	for _, d := range doing {
@@ -108,7 +124,7 @@ func conflictWith(t *task.Task, doing []*task.Task, overlap func(a, b *task.Task
 			continue
 		}
 		if ok, why := overlap(t, d); ok {
-			return fmt.Sprintf("scope overlaps DOING %s (%s)", d.ID(), why)
+			return OverlapReason(d.ID(), why)
 		}
 	}
 	return ""

@@ -110,7 +110,7 @@ func TestCandidates(t *testing.T) {
 	}
 	wantSkips := map[string]string{
 		"TASK-002": "scope overlaps DOING TASK-008 (shared)",
-		"TASK-003": "waits for TASK-004",
+		"TASK-003": "waits for TASK-004 to be DONE",
 	}
 	if len(skipped) != len(wantSkips) {
 		t.Errorf("fail: skipped %v, want %v", skipped, wantSkips)

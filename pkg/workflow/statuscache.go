@@ -30,6 +30,13 @@ type Summary struct {
 	// DependsOn is depends_on: status tells a READY task that waits for
 	// another from one that can be claimed.
 	DependsOn []string
+	// What claim, submit and approve would refuse, so that status never
+	// suggests them: the declared scope of an open task (not of DONE
+	// ones, to keep the cache small), base_sha, and whether a QA task's
+	// report ends in a failed gate run.
+	Affects, AffectsGlobs, MustNotTouch []string
+	BaseSHA                             string
+	GateFailed                          bool
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -38,7 +45,7 @@ type Summary struct {
 
 // SummaryKeys are the keys status adds to each task object; a frontmatter
 // key of the same name is left out of Fields so no object has a key twice.
-var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for"}
+var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for", "waits"}
 
 // StatusCacheName is the cache file in the (gitignored) logs directory: it
 // must sit on the task files' filesystem, whose clock it reads (see Summaries).
@@ -46,7 +53,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 2\n"
+const statusCacheMagic = "burl status cache 3\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -202,6 +209,13 @@ func (w *Workflow) summarize(s Summary) Summary {
 	s.Title, s.Priority, s.Created = t.Title(), t.Priority(), t.Str(task.KeyCreated)
 	s.AssignedTo, s.Branch, s.StartedAt = t.Str(task.KeyAssignedTo), t.Branch(), t.Str(task.KeyStartedAt)
 	s.DependsOn = t.List(task.KeyDependsOn)
+	if s.Bucket != Done {
+		s.Affects, s.AffectsGlobs, s.MustNotTouch = t.List(task.KeyAffects), t.List(task.KeyAffectsGlobs), t.List(task.KeyMustNotTouch)
+		s.BaseSHA = t.BaseSHA()
+	}
+	if s.Bucket == QA {
+		s.GateFailed = LastGateFailed(t)
+	}
 	s.Fields = t.AppendFieldsJSON(nil, SummaryKeys...)
 	return s
 }
@@ -245,7 +259,13 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		idx = binary.AppendVarint(idx, k.Ctime)
 		idx = binary.AppendUvarint(idx, k.Ino)
 		// Task IDs never hold a comma.
-		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ",")} {
+		failed := ""
+		if s.GateFailed {
+			failed = "1"
+		}
+		// Paths never hold a NUL.
+		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ","),
+			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed} {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -318,12 +338,15 @@ func (r *cacheReader) str() string {
 
 // skipEntry passes over an entry's key and summary strings, leaving the
 // reader at the fields offset and length.
+// summaryStrings is how many strings one cache entry holds.
+const summaryStrings = 13
+
 func (r *cacheReader) skipEntry() {
 	r.varint()
 	r.varint()
 	r.varint()
 	r.uvarint()
-	for range 8 {
+	for range summaryStrings {
 		r.str()
 	}
 }
@@ -408,10 +431,29 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	if deps := r.str(); deps != "" {
 		s.DependsOn = strings.Split(deps, ",")
 	}
+	for _, l := range []*[]string{&s.Affects, &s.AffectsGlobs, &s.MustNotTouch} {
+		if v := r.str(); v != "" {
+			*l = strings.Split(v, "\x00")
+		}
+	}
+	s.BaseSHA = r.str()
+	s.GateFailed = r.str() == "1"
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
 	}
 	return s, r.err == nil
+}
+
+// LastGateFailed reports whether a task's QA report ends in a failed
+// validate or approve: approving it again would fail the same way.
+func LastGateFailed(t *task.Task) bool {
+	last := ""
+	for _, l := range strings.Split(t.Section("QA Report"), "\n") {
+		if strings.HasPrefix(l, "### ") {
+			last = l
+		}
+	}
+	return strings.HasPrefix(last, "### Validate FAIL") || strings.HasPrefix(last, "### Approve FAIL")
 }
 
 // fieldsOf returns the cached fields of bucket/name (after loadFields).

@@ -11,14 +11,18 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -84,6 +88,9 @@ func Load(r *repo.Repo) (*Workflow, error) {
 			WithFix("git burl init")
 	}
 	w := New(r)
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
 	cfgPath := filepath.Join(w.Dir, ConfigName)
 	c, err := config.Load(cfgPath)
 	if err != nil {
@@ -103,6 +110,50 @@ func Load(r *repo.Repo) (*Workflow, error) {
 	return w, nil
 }
 
+// DuplicateError is one task ID with more than one file (TASK-001-a.md
+// and a hand-made TASK-0001-b.md, or a copy an interrupted move left).
+type DuplicateError struct {
+	ID    string
+	Files []string
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("task %s has more than one file: %s", e.ID, strings.Join(e.Files, ", "))
+}
+
+// ErrKind: a human must choose the file to keep (exit 1).
+func (e *DuplicateError) ErrKind() errs.Kind { return errs.User }
+
+// SymlinkError is a symbolic link where burl keeps workflow state. The
+// workflow branch is shared input: a committed link (a bucket, logs/,
+// locks/ pointing elsewhere) would make burl move task files, write its
+// cache or take locks outside the repository. burl refuses to run on it.
+type SymlinkError struct{ Path string }
+
+func (e *SymlinkError) Error() string {
+	return e.Path + " is a symbolic link; burl never follows links inside the workflow"
+}
+
+// ErrKind: the user (or a collaborator) has to remove it.
+func (e *SymlinkError) ErrKind() errs.Kind { return errs.User }
+
+// checkLinks refuses a workflow whose folders or config are symlinks.
+// One lstat each: every command pays it.
+func (w *Workflow) checkLinks() error {
+	paths := []string{w.Repo.Worktree, w.Dir, filepath.Join(w.Dir, ConfigName), w.EventsDir(), w.LogsDir(), w.Locks.Path}
+	for _, b := range Buckets {
+		paths = append(paths, w.BucketDir(b))
+	}
+	for _, p := range paths {
+		if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			rel := w.Rel(p)
+			return errs.Wrap(&SymlinkError{Path: rel}, errs.User, "").
+				WithFix("remove the link from the workflow branch (git -C %s rm %s, then commit) and recreate the real folder; git burl doctor checks the rest", w.Rel(w.Repo.Worktree), strings.TrimPrefix(rel, w.Rel(w.Repo.Worktree)+"/"))
+		}
+	}
+	return nil
+}
+
 // New is a workflow over r with default configuration, for init.
 func New(r *repo.Repo) *Workflow {
 	host, _ := os.Hostname()
@@ -110,16 +161,32 @@ func New(r *repo.Repo) *Workflow {
 	w.Locks = lock.Dir{Path: filepath.Join(w.Dir, LocksDirName), Rel: r.Rel, StaleAfter: 2 * time.Hour}
 	w.Actor = os.Getenv("BURL_ACTOR")
 	if w.Actor == "" {
-		u := os.Getenv("USER")
-		if u == "" {
-			u = os.Getenv("USERNAME")
-		}
-		if u == "" {
-			u = "unknown"
-		}
-		w.Actor = u + "@" + host
+		w.Actor = actorName(func() string {
+			email, _ := r.Git.Run("config", "user.email")
+			return email
+		}) + "@" + host
 	}
 	return w
+}
+
+// actorName is who runs burl when BURL_ACTOR is not set: $USER
+// ($USERNAME on Windows), else the account name of the process's user (as
+// `id -un`), else the local part of git's user.email, else the user ID.
+// Containers and CI often leave USER unset; "unknown" would make every
+// worker there the same actor.
+func actorName(gitEmail func() string) string {
+	for _, v := range []string{"USER", "USERNAME"} {
+		if u := os.Getenv(v); u != "" {
+			return u
+		}
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if local, _, ok := strings.Cut(strings.TrimSpace(gitEmail()), "@"); ok && local != "" {
+		return local
+	}
+	return "uid" + strconv.Itoa(os.Getuid())
 }
 
 // gitWT runs git in the workflow worktree.
@@ -218,20 +285,36 @@ func (w *Workflow) Locate(id string) ([]Entry, error) {
 
 // Read parses e's file into e.Task (or e.Err).
 func (w *Workflow) Read(e *Entry) {
-	data, err := os.ReadFile(e.Path)
+	data, err := osx.ReadFileNoFollow(e.Path)
 	if err != nil {
-		e.Err = err
+		if errors.Is(err, syscall.ELOOP) {
+			err = fmt.Errorf("it is a symbolic link; burl never follows links inside %s (remove it from the workflow branch)", w.Rel(w.Dir))
+		}
+		e.Err = w.malformed(e.Path, err)
 		return
 	}
 	t, err := task.Parse(data)
 	if err == nil {
 		err = t.Validate(e.ID)
 	}
+	if err == nil {
+		err = w.checkBranch(t)
+	}
 	if err != nil {
 		e.Err = w.malformed(e.Path, err)
 		return
 	}
 	e.Task = t
+}
+
+// checkBranch refuses a task branch that is one of the repository's own:
+// approve deletes a task's branch and claim checks it out.
+func (w *Workflow) checkBranch(t *task.Task) error {
+	b := t.Branch()
+	if b == "" || (b != w.Config.MainBranch && b != w.Repo.Branch) {
+		return nil
+	}
+	return &task.ParseError{Line: t.KeyLine(task.KeyBranch), Msg: fmt.Sprintf("branch %q is the repository's %s branch, not a task branch", b, map[bool]string{true: "main", false: "workflow"}[b == w.Config.MainBranch])}
 }
 
 func (w *Workflow) malformed(path string, err error) error {
@@ -260,8 +343,8 @@ func (w *Workflow) Get(id string) (*Entry, error) {
 		for _, f := range found {
 			where = append(where, w.Rel(f.Path))
 		}
-		return nil, errs.New(errs.User, "task %s has more than one file: %s", id, strings.Join(where, ", ")).
-			WithFix("git burl doctor --repair --force")
+		return nil, errs.Wrap(&DuplicateError{ID: id, Files: where}, errs.User, "").
+			WithFix("git burl doctor shows which file to keep (its --repair --force settles a copy an interrupted move left); otherwise delete the wrong file from the workflow branch (git -C %s rm FILE) and commit", w.Rel(w.Repo.Worktree))
 	}
 	e := found[0]
 	w.Read(&e)

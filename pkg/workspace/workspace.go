@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 // Worktree is one entry of `git worktree list --porcelain`.
@@ -130,6 +131,9 @@ func EnsureKnown(g gitx.Git, path, branch, base string, branchExists bool) (crea
 }
 
 func ensure(g gitx.Git, path, branch, base string, known *bool) (createdBranch, createdWorktree bool, err error) {
+	if err := CheckPlace(g.Dir, path); err != nil {
+		return false, false, err
+	}
 	if known != nil && !*known && base != "" && !exists(path) {
 		return createBoth(g, path, branch, base)
 	}
@@ -153,10 +157,22 @@ func ensureCareful(g gitx.Git, path, branch, base string, known *bool) (createdB
 			on = &wts[i]
 		}
 	}
+	if wt != nil && exists(path) && !exists(filepath.Join(path, ".git")) {
+		// git registered the worktree and was killed before it wrote the
+		// worktree's .git file: an empty directory is git's to fill again
+		// (add -f below); one with files in it is not burl's to empty.
+		if err := os.Remove(path); err != nil {
+			return false, false, errs.New(errs.Git, "%s is registered as a worktree but has no .git file (a git worktree add was killed) and is not empty", path).
+				WithFix("look inside, move away what you need, remove the directory and run git worktree prune, then run the command again")
+		}
+	}
 	if wt != nil && exists(path) {
 		if wt.Branch != branch {
 			return false, false, errs.New(errs.User, "%s is a worktree of %q, not of the task branch %s", path, wt.Branch, branch).
 				WithFix("git -C %s switch %s (or remove that worktree)", path, branch)
+		}
+		if Partial(path) {
+			return false, false, Rebuild(g, path)
 		}
 		return false, false, nil
 	}
@@ -236,6 +252,9 @@ func createBoth(g gitx.Git, path, branch, base string) (createdBranch, createdWo
 
 // Remove deletes a task worktree (refusing a dirty one unless force).
 func Remove(g gitx.Git, path string, force bool) error {
+	if err := CheckPlace(g.Dir, path); err != nil {
+		return err
+	}
 	args := []string{"worktree", "remove"}
 	if force {
 		args = append(args, "--force")
@@ -286,4 +305,102 @@ func Restore(g gitx.Git, root, worktreesDir, remote, branch, cur string) (string
 	}
 	_, created, err := Ensure(g, path, branch, "")
 	return filepath.ToSlash(rel), created, err
+}
+
+// Partial reports a worktree that a killed `git worktree add` left half
+// made: registered, but without the index git writes when its checkout
+// completes. Handed out, it shows every file of the branch deleted and
+// staged, and a worker's next commit would record those deletions.
+func Partial(path string) bool {
+	gitdir, ok := linkedGitDir(path)
+	if !ok {
+		return false // not a linked worktree (or gone: a missing worktree)
+	}
+	if !exists(filepath.Join(gitdir, "index")) || !exists(filepath.Join(gitdir, "HEAD")) {
+		return true
+	}
+	// git marks a worktree it is creating as locked "initializing" and
+	// unlocks it when done.
+	locked, err := os.ReadFile(filepath.Join(gitdir, "locked"))
+	return err == nil && strings.HasPrefix(string(locked), "initializing")
+}
+
+// Rebuild completes a partial worktree's checkout without overwriting a
+// byte: the index is read from HEAD, and only the files that are missing
+// are written (a file the killed checkout left half written shows as
+// modified, for a human to judge, rather than being replaced).
+func Rebuild(g gitx.Git, path string) error {
+	wg := gitx.In(path)
+	if gitdir, ok := linkedGitDir(path); ok {
+		lockedFile := filepath.Join(gitdir, "locked")
+		if locked, err := os.ReadFile(lockedFile); err == nil && strings.HasPrefix(string(locked), "initializing") {
+			if err := os.Remove(lockedFile); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := wg.Run("read-tree", "HEAD"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	if _, err := wg.Run("checkout-index", "-a", "-q"); err != nil {
+		return errs.Wrap(err, errs.Git, "rebuilding the half-made worktree "+path)
+	}
+	return nil
+}
+
+// linkedGitDir is the git directory of the linked worktree at path, read
+// from its .git file (no git process: hooks and submit ask on every run).
+func linkedGitDir(path string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return "", false
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(path, gitdir)
+	}
+	return gitdir, true
+}
+
+// GitDir is the git directory of the worktree at path: a linked
+// worktree's, or path/.git for a main worktree.
+func GitDir(path string) string {
+	if d, ok := linkedGitDir(path); ok {
+		return d
+	}
+	return filepath.Join(path, ".git")
+}
+
+// CheckPlace refuses a task worktree path that is not strictly inside
+// root's worktree folder, or that reaches it through a symbolic link: the
+// path comes from a task file on the shared workflow branch, and git would
+// check a branch out (and run its hooks) wherever it points.
+func CheckPlace(root, path string) error {
+	base := filepath.Join(root, task.WorktreeRoot)
+	rel, err := filepath.Rel(base, filepath.Clean(path))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return errs.New(errs.User, "worktree %s is not inside %s", path, base).
+			WithFix("fix the worktree field of the task file (see burl-task(5))")
+	}
+	// The worktree folder itself is the user's own (a link to another
+	// disk is theirs to make); below it, task data decides the names.
+	p := base
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if st.Mode()&os.ModeSymlink != 0 {
+			return errs.New(errs.User, "worktree %s would go through the symbolic link %s; burl never places a worktree through a link", path, p).
+				WithFix("remove the link %s, or fix the worktree field of the task file", p)
+		}
+	}
+	return nil
 }
