@@ -23,6 +23,7 @@ agents_yaml() {
 agent() {
 	{
 		printf '#!/bin/sh\n'
+		# shellcheck disable=SC2016 # expanded by the agent, not here
 		printf 'mkdir -p %s/prompts && cp "$BURL_PROMPT_FILE" %s/prompts/"$BURL_TASK-$BURL_ATTEMPT.md"\n' "$AGENTS" "$AGENTS"
 		printf '%s\n' "$2"
 	} >"$AGENTS/$1"

@@ -341,7 +341,7 @@ agents:
     retries: 0"
 	run --separate-stderr git burl watch --once --interval 100ms --json
 	[ "$status" = 0 ] || { echo "$output"; echo "$stderr"; false; }
-	[ "$(jq '.done | length' <<<"$output")" = 40 ]
+	[ "$(jq '.done | length' <<<"$output")" = 40 ] || { echo "$stderr" | grep -v approved | head -60; git burl log | grep -v "approve\|submit" | tail -30; false; }
 	[ "$(git rev-parse 'main^{tree}')" = "$(git -C "$S" rev-parse 'HEAD^{tree}')" ]
 	[ "$(git rev-list --count --merges main)" = 0 ]
 	[ "$(git rev-list --count "$(git -C "$S" rev-parse HEAD~40)..main")" = 40 ]

@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
@@ -34,7 +36,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		case ResultSubmitted, ResultLost:
 			return
 		case ResultStopped:
-			if _, e, rc := s.verb(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
+			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
 				s.logf("%s: cannot release: %s", id, firstLine(e))
 			}
 			return
@@ -42,7 +44,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		failure = fail
 		if attempt > a.Retries {
 			reason := fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
-			if _, e, rc := s.verb(actor, "block", id, "--reason", reason); rc != 0 {
+			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
 				s.logf("%s: BLOCKED: %s", id, reason)
@@ -71,9 +73,14 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	r.Log = w.Rel(logPath)
 	lease := w.Config.LeaseSeconds
 	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log}
-	if err := leaseTx(w, id, actor, "run_start", lease, details); err != nil {
+	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", lease, details) })
+	if err != nil {
 		r.Result = ResultLost
 		s.logf("%s: cannot start run: %v", id, err)
+		if !errors.Is(err, errLost.Err) {
+			// Still ours: give it back rather than leave it in DOING unrun.
+			s.verbRetry(actor, "release", id, "--reason", "watch could not start a run: "+oneLine(err.Error(), 300))
+		}
 		return r, ""
 	}
 	defer func() { s.runEnd(w, id, &r, details, began) }()
@@ -164,7 +171,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
-	out, errOut, code := s.verb(actor, "submit", id)
+	out, errOut, code := s.verbRetry(actor, "submit", id)
 	if code != 0 {
 		r.Result = ResultGates
 		return r, fmt.Sprintf("submit refused the work (exit %d):\n%s", code, strings.TrimSpace(string(errOut)+"\n"+string(out)))
@@ -281,4 +288,34 @@ func oneLine(s string, max int) string {
 		s = s[:max] + "…"
 	}
 	return s
+}
+
+// lockRetries bounds the waits for a lock another command holds; under a
+// busy queue the workflow lock's own wait can run out.
+const lockRetries = 10
+
+func lockPause(i int) { time.Sleep(time.Duration(100*(i+1)+rand.Intn(100)) * time.Millisecond) }
+
+// retryLocked runs f again while it fails on a lock held by someone else.
+func retryLocked(f func() error) error {
+	var err error
+	for i := 0; i < lockRetries; i++ {
+		if err = f(); err == nil || errs.KindOf(err) != errs.Lock || errors.Is(err, errLost.Err) {
+			return err
+		}
+		lockPause(i)
+	}
+	return err
+}
+
+// verbRetry is verb, run again while it exits 4 (locked, or a race lost
+// to another machine): contention is not the agent's failure.
+func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []byte, code int) {
+	for i := 0; ; i++ {
+		stdout, stderr, code = s.verb(actor, args...)
+		if code != int(errs.Lock) || i == lockRetries-1 {
+			return stdout, stderr, code
+		}
+		lockPause(i)
+	}
 }

@@ -94,7 +94,7 @@ func Watch(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	host, _ := os.Hostname()
-	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 64),
+	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1),
 		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}}
 	stopped := false
 	for !stopped {
@@ -279,7 +279,12 @@ func (s *supervisor) start(a agents.Agent, id string) {
 		s.busy[a.Name]--
 		delete(s.held, id)
 		s.mu.Unlock()
-		s.done <- struct{}{}
+		// A wake-up only: one pending is enough, and a full buffer must
+		// never block a finished job (Watch waits for all of them).
+		select {
+		case s.done <- struct{}{}:
+		default:
+		}
 	}()
 }
 
@@ -370,7 +375,7 @@ func (s *supervisor) approve(w *workflow.Workflow, id string) bool {
 		return true
 	}
 	reason := strings.TrimSpace(string(errOut) + "\n" + string(out))
-	if _, rerr, rc := s.verb(w.Actor, "reject", id, "--reason", "approve failed: "+reason); rc != 0 {
+	if _, rerr, rc := s.verbRetry(w.Actor, "reject", id, "--reason", "approve failed: "+reason); rc != 0 {
 		s.logf("%s: cannot reject after a failed approve: %s", id, firstLine(rerr))
 		s.mu.Lock()
 		s.skip[id] = true
