@@ -182,7 +182,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		return false
 	}
 	now := time.Now().UTC()
-	any := false
+	released := false
 	for _, e := range doing {
 		s.mu.Lock()
 		mine := s.held[e.ID]
@@ -197,10 +197,10 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		}
 		if took {
 			s.logf("%s: lease of %s expired; released it (branch kept)", e.ID, e.Task.Str(task.KeyAssignedTo))
-			any = true
+			released = true
 		}
 	}
-	return any
+	return released
 }
 
 // claim takes the next task for agent a, as a.Name@host.
