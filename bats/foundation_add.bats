@@ -27,10 +27,10 @@ setup() {
 	# Exactly one commit, holding the task file and the event, nothing else.
 	[ "$(count_commits)" -eq $((commits + 1)) ]
 	[ "$(git -C .burl log -1 --format=%s)" = "burl: add TASK-001 Implement player jump!" ]
-	[ "$(git -C .burl show --name-only --format= HEAD | LC_ALL=C sort | tr '\n' ' ')" = ".workflow/READY/TASK-001-implement-player-jump.md .workflow/events/events.ndjson " ]
+	[ "$(git -C .burl show --name-only --format= HEAD | LC_ALL=C sort | tr '\n' ' ')" = ".workflow/READY/TASK-001-implement-player-jump.md $(event_shard) " ]
 	[ -z "$(git -C .burl status --porcelain)" ]
 	[ -z "$(git status --porcelain)" ]
-	[ "$(tail -n1 "$WF/events/events.ndjson" | grep -c '"task":"TASK-001","action":"add"')" -eq 1 ]
+	[ "$(tail -n1 "$REPO/.burl/$(event_shard)" | grep -c '"task":"TASK-001","action":"add"')" -eq 1 ]
 
 	# IDs are sequential in add order.
 	add_task "Second"
@@ -113,12 +113,12 @@ setup() {
 reject() {
 	local head events
 	head=$(burl_head)
-	events=$(wc -l <"$WF/events/events.ndjson")
+	events=$(all_events | wc -l)
 	run git burl add "$@"
 	assert_failure 1 || { echo "args: $*" >&2; return 1; }
 	assert_output_contains "$WANT" || { echo "args: $*" >&2; return 1; }
 	[ "$(burl_head)" = "$head" ] || { echo "a commit was made for: $*" >&2; return 1; }
-	[ "$(wc -l <"$WF/events/events.ndjson")" -eq "$events" ] || { echo "an event was logged for: $*" >&2; return 1; }
+	[ "$(all_events | wc -l)" -eq "$events" ] || { echo "an event was logged for: $*" >&2; return 1; }
 	[ -z "$(ls "$WF/READY")" ] || { echo "a task file was written for: $*" >&2; ls "$WF/READY" >&2; return 1; }
 	[ -z "$(git -C .burl status --porcelain)" ]
 	[ -z "$(ls "$WF/locks")" ] || { echo "a lock was left behind: $(ls "$WF/locks")" >&2; return 1; }

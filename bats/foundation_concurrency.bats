@@ -64,7 +64,7 @@ load foundation
 	[ -z "$(git status --porcelain)" ]
 
 	# The event log has every add, on its own line.
-	[ "$(grep -c '"action":"add"' "$WF/events/events.ndjson")" -eq "$n" ]
+	[ "$(all_events | grep -c '"action":"add"')" -eq "$n" ]
 	run git burl log --action add
 	assert_success
 	refute_output_contains "unreadable"

@@ -36,7 +36,7 @@ load foundation
 		.workflow/.gitattributes .workflow/READY/.gitkeep .workflow/BLOCKED/.gitkeep >/dev/null
 	[ -z "$(git -C .burl ls-files .workflow/locks)" ]
 	[ -z "$(git -C .burl status --porcelain)" ]
-	grep -q '"action":"init"' "$WF/events/events.ndjson"
+	all_events | grep -q '"action":"init"'
 
 	# Nothing shows up in the user's own worktree.
 	[ -z "$(git status --porcelain --ignored=no)" ]
@@ -79,7 +79,7 @@ load foundation
 	git burl init --json >"$BATS_TEST_TMPDIR/out.json"
 	[ -d "$WF/QA" ]
 	[ "$(git -C .burl rev-parse HEAD~1)" = "$head" ]
-	[ "$(git -C .burl diff --name-only HEAD~1 HEAD | LC_ALL=C sort | tr '\n' ' ')" = ".workflow/QA/.gitkeep .workflow/events/events.ndjson " ]
+	[ "$(git -C .burl diff --name-only HEAD~1 HEAD | LC_ALL=C sort | tr '\n' ' ')" = ".workflow/QA/.gitkeep $(event_shard) " ]
 	have_python || skip "python3 not installed"
 	json_check "$BATS_TEST_TMPDIR/out.json" 'd["created"] == [".burl/.workflow/QA/.gitkeep"]'
 }

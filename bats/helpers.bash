@@ -112,3 +112,15 @@ set_config() {
 	sed -i.bak "s|^$1:.*|$1: $(sed_escape "$2")|" "$cfg" && rm -f "$cfg.bak"
 	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
 }
+
+# event_shard: today's event log file, relative to the workflow worktree
+# (the log is one file per day, UTC).
+event_shard() {
+	echo ".workflow/events/$(date -u +%Y/%m/%Y-%m-%d).ndjson"
+}
+
+# all_events [ROOT]: every line of the event log of the clone at ROOT
+# (default $REPO), oldest file first.
+all_events() {
+	find "${1:-$REPO}/.burl/.workflow/events" -name '*.ndjson' | LC_ALL=C sort | xargs -r cat
+}

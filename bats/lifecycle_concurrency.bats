@@ -83,7 +83,7 @@ race() {
 	[ "$(task_ids | wc -l)" -eq "$ntasks" ]
 	[ "$(task_branches | wc -l)" -eq "$wins" ]
 	[ "$(git worktree list | grep -c '/.worktrees/')" -eq "$wins" ]
-	[ "$(grep -c '"action":"claim"' "$REPO/.burl/.workflow/events/events.ndjson")" -eq "$wins" ]
+	[ "$(all_events | grep -c '"action":"claim"')" -eq "$wins" ]
 	[ -z "$(locks)" ]
 	[ -z "$(git -C "$REPO/.burl" status --porcelain)" ]
 	# Everyone started from origin's main, and local main caught up with it.

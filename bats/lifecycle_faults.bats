@@ -139,7 +139,8 @@ hold_lock() {
 	hold_lock TASK-001 validate 2
 	run git burl submit TASK-001
 	assert_failure 4
-	assert_output_contains "created 0s ago by other"
+	# Whole seconds: on a loaded machine the lock may be a second old.
+	[[ "$output" =~ created\ [01]s\ ago\ by\ other ]] || { echo "$output" >&2; false; }
 	[ "$(bucket_of TASK-001)" = DOING ]
 	sleep 4
 	# An automatic claim that lost the race holds the lock while it looks.

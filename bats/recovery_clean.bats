@@ -54,7 +54,7 @@ no_branch() { ! has_branch "$1"; }
 	# The live task keeps everything.
 	[ -d .worktrees/task-002-live-one ]
 	has_branch task-002-live-one
-	[ "$(git -C .burl show HEAD:.workflow/events/events.ndjson | tail -n 1 | jq -r .action)" = clean ]
+	[ "$(git -C .burl show "HEAD:$(event_shard)" | tail -n 1 | jq -r .action)" = clean ]
 	[ -z "$(git -C .burl status --porcelain)" ]
 
 	run git burl clean --yes --force

@@ -64,7 +64,7 @@ now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 	assert_success
 	[ ! -e "$LOCKS/TASK-001.lock" ]
 	[ -z "$(git -C .burl status --porcelain)" ]
-	event=$(git -C .burl show HEAD:.workflow/events/events.ndjson | tail -n 1)
+	event=$(git -C .burl show "HEAD:$(event_shard)" | tail -n 1)
 	[ "$(jq -r '[.action, .task, .details.lock, .details.content.action] | join(" ")' <<<"$event")" = "lock_clear TASK-001 TASK-001 claim" ]
 	[ "$(jq -r .details.content.pid <<<"$event")" = "$pid" ]
 

@@ -149,7 +149,7 @@ HOOK
 	# The redo was built on the other machine's commit: nothing of it is lost.
 	printf '%s\n' "$output" | grep -qx "burl: another machine"
 	[ "$(git log --format=%s burl | grep -c '^burl: claim TASK-001')" -eq 1 ]
-	[ "$(grep -c '"action":"claim"' .burl/.workflow/events/events.ndjson)" -eq 1 ]
+	[ "$(all_events . | grep -c '"action":"claim"')" -eq 1 ]
 }
 
 @test "a push the remote refuses on purpose exits 3 at once and leaves nothing behind" {

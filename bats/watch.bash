@@ -61,3 +61,16 @@ wait_until() {
 		sleep 0.1
 	done
 }
+
+# all_events: every line of this clone's event log, whatever its shards.
+all_events() {
+	find "$PWD/.burl/.workflow/events" -name '*.ndjson' -exec cat {} +
+}
+
+# remote_events: every line of the event log on origin/burl.
+remote_events() {
+	local f
+	git ls-tree -r --name-only origin/burl .workflow/events | while read -r f; do
+		case $f in *.ndjson) git show "origin/burl:$f" ;; esac
+	done
+}

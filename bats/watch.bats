@@ -31,10 +31,10 @@ load watch
 	git log --format=%B main | grep -qx 'Burl-Task: TASK-002'
 	for i in 1 2 3; do [ "$(bucket_of "TASK-00$i")" = DONE ]; done
 	# Events carry the pinned details.
-	[ "$(grep -c '"action":"run_end"' .burl/.workflow/events/events.ndjson)" = 3 ]
-	grep -q '"action":"run_start".*"agent":"bot"' .burl/.workflow/events/events.ndjson
-	grep '"action":"run_end"' .burl/.workflow/events/events.ndjson | grep -q '"result":"submitted"'
-	grep '"action":"run_end"' .burl/.workflow/events/events.ndjson | grep -q '"log":".burl/.workflow/logs/TASK-001/'
+	[ "$(grep -c '"action":"run_end"' <(all_events))" = 3 ]
+	grep -q '"action":"run_start".*"agent":"bot"' <(all_events)
+	grep '"action":"run_end"' <(all_events) | grep -q '"result":"submitted"'
+	grep '"action":"run_end"' <(all_events) | grep -q '"log":".burl/.workflow/logs/TASK-001/'
 }
 
 @test "a gate failure is retried with the violations verbatim in the next prompt, then BLOCKED with the branch kept" {
@@ -216,8 +216,8 @@ agents:
 	git fetch -q origin
 	git log --format=%s origin/main | grep -qx 'step 1'
 	git show origin/main:src/step2.txt | grep -qx two
-	grep -q '"action":"lease_expired"' .burl/.workflow/events/events.ndjson
-	ls .burl/.workflow/DONE | grep -q TASK-001
+	grep -q '"action":"lease_expired"' <(all_events)
+	[ -n "$(find .burl/.workflow/DONE -name 'TASK-001-*.md')" ]
 }
 
 @test "a bad agents.yaml exits 1 naming the file, the key and the line" {
@@ -282,7 +282,7 @@ agents:
 	# Each task approved exactly once across the clones, and DONE on origin.
 	git burl sync --pull >/dev/null 2>&1 || true
 	for i in $(seq -f 'TASK-%03g' 1 $n); do
-		[ "$(git show origin/burl:.workflow/events/events.ndjson | grep -c "\"task\":\"$i\",\"action\":\"approve\"")" = 1 ]
+		[ "$(remote_events | grep -c "\"task\":\"$i\",\"action\":\"approve\"")" = 1 ]
 		git ls-tree -r --name-only origin/burl .workflow/DONE | grep -q "$i-"
 	done
 	[ -z "$(git ls-tree -r --name-only origin/burl .workflow/READY .workflow/DOING .workflow/QA .workflow/BLOCKED | grep TASK-)" ]

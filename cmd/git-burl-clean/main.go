@@ -7,4 +7,4 @@ import (
 	"github.com/burl-dev/burl/pkg/verb"
 )
 
-func main() { os.Exit(verb.Main("clean", os.Args[1:])) }
+func main() { os.Exit(verb.Main("clean", verb.Clean(), os.Args[1:])) }

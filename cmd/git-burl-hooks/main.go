@@ -7,4 +7,4 @@ import (
 	"github.com/burl-dev/burl/pkg/verb"
 )
 
-func main() { os.Exit(verb.Main("hooks", os.Args[1:])) }
+func main() { os.Exit(verb.Main("hooks", verb.Hooks(), os.Args[1:])) }

@@ -7,4 +7,4 @@ import (
 	"github.com/burl-dev/burl/pkg/verb"
 )
 
-func main() { os.Exit(verb.Main("scope", os.Args[1:])) }
+func main() { os.Exit(verb.Main("scope", verb.Scope(), os.Args[1:])) }

@@ -7,4 +7,4 @@ import (
 	"github.com/burl-dev/burl/pkg/verb"
 )
 
-func main() { os.Exit(verb.Main("validate", os.Args[1:])) }
+func main() { os.Exit(verb.Main("validate", verb.Validate(), os.Args[1:])) }

@@ -7,4 +7,4 @@ import (
 	"github.com/burl-dev/burl/pkg/verb"
 )
 
-func main() { os.Exit(verb.Main("worktree", os.Args[1:])) }
+func main() { os.Exit(verb.Main("worktree", verb.Worktree(), os.Args[1:])) }

@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve reject block unblock release watch log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release watch log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -69,6 +69,7 @@ complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by
 complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
 complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
 complete -c git-burl -n __fish_use_subcommand -a completion -d 'Print the completion script for bash, zsh or fish'
+complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts between in-flight tasks and with main'
 
 # Task IDs, from the buckets each verb takes them from.
 complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_tasks READY)"

@@ -840,7 +840,7 @@ func (c *checker) uncommitted() {
 				id, isTask = task.IDFromFileName(path.Base(rest))
 			}
 		}
-		isLog := inWorkflow && path.Dir(rest) == workflow.EventsDirName && strings.HasSuffix(rest, ".ndjson")
+		isLog := inWorkflow && strings.HasPrefix(rest, workflow.EventsDirName+"/") && strings.HasSuffix(rest, ".ndjson")
 		if inWorkflow && code == "??" && fsx.IsTemp(path.Base(rest)) {
 			c.tempFile(abs)
 			continue

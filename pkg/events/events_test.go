@@ -23,7 +23,7 @@ func TestAppendRead(t *testing.T) {
 		{TS: t0.Add(2 * time.Minute), Task: id("TASK-001"), Action: "claim", Actor: "b@h"},
 		{TS: t0.Add(3 * time.Minute), Task: id("TASK-002"), Action: "add", Actor: "a@h"},
 	} {
-		if err := Append(dir, e); err != nil {
+		if _, err := Append(dir, e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -36,7 +36,7 @@ func TestAppendRead(t *testing.T) {
 	}
 
 	// The file is NDJSON with the PRD 15.1 keys; task is null for workflow events.
-	data, _ := os.ReadFile(filepath.Join(dir, FileName))
+	data, _ := os.ReadFile(Path(dir, t0))
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("%d lines:\n%s", len(lines), data)
@@ -70,10 +70,10 @@ func TestAppendRead(t *testing.T) {
 func TestAppendNormalisesTime(t *testing.T) {
 	dir := t.TempDir()
 	local := time.Date(2026, 1, 13, 12, 0, 0, 987654321, time.FixedZone("CET", 3600))
-	if err := Append(dir, Event{TS: local, Action: "x"}); err != nil {
+	if _, err := Append(dir, Event{TS: local, Action: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Append(dir, Event{Action: "now"}); err != nil {
+	if _, err := Append(dir, Event{Action: "now"}); err != nil {
 		t.Fatal(err)
 	}
 	evs, _, _ := Read(dir, Filter{})
@@ -129,15 +129,16 @@ func TestConcurrentAppendsDoNotInterleave(t *testing.T) {
 	dir := t.TempDir()
 	const writers, each = 16, 50
 	big := strings.Repeat("x", 3000) // larger than one small write, to catch torn writes
+	day := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	var wg sync.WaitGroup
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				e := Event{Task: id(fmt.Sprintf("TASK-%03d", w+1)), Action: "add", Actor: "t",
+				e := Event{TS: day, Task: id(fmt.Sprintf("TASK-%03d", w+1)), Action: "add", Actor: "t",
 					Details: map[string]any{"n": i, "pad": big}}
-				if err := Append(dir, e); err != nil {
+				if _, err := Append(dir, e); err != nil {
 					t.Error(err)
 					return
 				}
@@ -146,7 +147,7 @@ func TestConcurrentAppendsDoNotInterleave(t *testing.T) {
 	}
 	wg.Wait()
 
-	f, err := os.Open(filepath.Join(dir, FileName))
+	f, err := os.Open(Path(dir, day))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,5 +173,37 @@ func TestConcurrentAppendsDoNotInterleave(t *testing.T) {
 	}
 	if _, bad, _ := Read(dir, Filter{}); bad != 0 {
 		t.Errorf("%d malformed lines after concurrent appends", bad)
+	}
+}
+
+// Events land in their day's shard; the single file of earlier versions
+// is read before the shards, and --since skips whole shards.
+func TestShardsAndLegacy(t *testing.T) {
+	dir := t.TempDir()
+	legacy := `{"ts":"2025-12-31T23:00:00Z","task":"TASK-001","action":"add","actor":"old"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(legacy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d1 := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
+	d2 := time.Date(2026, 2, 3, 23, 59, 59, 0, time.UTC)
+	for _, ts := range []time.Time{d2, d1} {
+		p, err := Append(dir, Event{TS: ts, Action: "claim", Task: id("TASK-001")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, ts.Format("2006"), ts.Format("01"), ts.Format("2006-01-02")+".ndjson"); p != want {
+			t.Errorf("Append wrote %s, want %s", p, want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "2026", "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evs, bad, err := Read(dir, Filter{})
+	if err != nil || bad != 0 || len(evs) != 3 || evs[0].Actor != "old" || !evs[1].TS.Equal(d1) || !evs[2].TS.Equal(d2) {
+		t.Fatalf("Read = %+v, %d bad, %v", evs, bad, err)
+	}
+	files, _ := Files(dir, time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	if len(files) != 2 || files[1] != Path(dir, d2) {
+		t.Errorf("Files since February = %v: the legacy file and February's shard", files)
 	}
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("add", func() cli.Command { return &addCmd{} }) }
+// Add is `git burl add`: what cmd/git-burl-add runs. Only the
+// verbs a binary names are linked into it.
+func Add() cli.Command { return &addCmd{} }
 
 type addCmd struct {
 	cli.JSONFlag

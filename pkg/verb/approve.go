@@ -19,7 +19,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-func init() { register("approve", func() cli.Command { return &approveCmd{} }) }
+// Approve is `git burl approve`: what cmd/git-burl-approve runs. Only the
+// verbs a binary names are linked into it.
+func Approve() cli.Command { return &approveCmd{} }
 
 type approveCmd struct {
 	cli.JSONFlag

@@ -6,7 +6,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("block", func() cli.Command { return &blockCmd{} }) }
+// Block is `git burl block`: what cmd/git-burl-block runs. Only the
+// verbs a binary names are linked into it.
+func Block() cli.Command { return &blockCmd{} }
 
 type blockCmd struct {
 	cli.JSONFlag

@@ -20,7 +20,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-func init() { register("claim", func() cli.Command { return &claimCmd{} }) }
+// Claim is `git burl claim`: what cmd/git-burl-claim runs. Only the
+// verbs a binary names are linked into it.
+func Claim() cli.Command { return &claimCmd{} }
 
 type claimCmd struct {
 	cli.JSONFlag

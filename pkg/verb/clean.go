@@ -10,7 +10,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-func init() { register("clean", func() cli.Command { return &cleanCmd{} }) }
+// Clean is `git burl clean`: what cmd/git-burl-clean runs. Only the
+// verbs a binary names are linked into it.
+func Clean() cli.Command { return &cleanCmd{} }
 
 type cleanCmd struct {
 	cli.JSONFlag

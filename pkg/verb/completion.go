@@ -7,7 +7,9 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 )
 
-func init() { register("completion", func() cli.Command { return &completionCmd{} }) }
+// Completion is `git burl completion`: what cmd/git-burl-completion runs. Only the
+// verbs a binary names are linked into it.
+func Completion() cli.Command { return &completionCmd{} }
 
 type completionCmd struct {
 	cli.JSONFlag

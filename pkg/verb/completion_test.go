@@ -27,7 +27,7 @@ func TestCompletionsOfferEveryVerbAndOption(t *testing.T) {
 		for _, m := range usageOpt.FindAllStringSubmatch(v.Usage, -1) {
 			options[v.Name] = append(options[v.Name], m[1])
 		}
-		if f, ok := commands[v.Name]; ok {
+		if f, ok := constructors[v.Name]; ok {
 			p := flags.NewParser(f(), flags.None)
 			for _, o := range p.Command.Options() {
 				options[v.Name] = append(options[v.Name], o.LongName)

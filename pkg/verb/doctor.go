@@ -13,7 +13,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("doctor", func() cli.Command { return &doctorCmd{} }) }
+// Doctor is `git burl doctor`: what cmd/git-burl-doctor runs. Only the
+// verbs a binary names are linked into it.
+func Doctor() cli.Command { return &doctorCmd{} }
 
 type doctorCmd struct {
 	cli.JSONFlag

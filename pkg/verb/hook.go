@@ -17,7 +17,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("hook", func() cli.Command { return &hookCmd{} }) }
+// Hook is `git burl hook`: what cmd/git-burl-hook runs. Only the
+// verbs a binary names are linked into it.
+func Hook() cli.Command { return &hookCmd{} }
 
 type hookCmd struct {
 	cli.JSONFlag

@@ -9,7 +9,9 @@ import (
 	"github.com/burl-dev/burl/pkg/hook"
 )
 
-func init() { register("hooks", func() cli.Command { return &hooksCmd{} }) }
+// Hooks is `git burl hooks`: what cmd/git-burl-hooks runs. Only the
+// verbs a binary names are linked into it.
+func Hooks() cli.Command { return &hooksCmd{} }
 
 type hooksCmd struct {
 	cli.JSONFlag

@@ -10,7 +10,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("init", func() cli.Command { return &initCmd{} }) }
+// Init is `git burl init`: what cmd/git-burl-init runs. Only the
+// verbs a binary names are linked into it.
+func Init() cli.Command { return &initCmd{} }
 
 type initCmd struct {
 	cli.JSONFlag

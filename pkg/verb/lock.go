@@ -14,7 +14,9 @@ import (
 	"github.com/burl-dev/burl/pkg/task"
 )
 
-func init() { register("lock", func() cli.Command { return &lockCmd{} }) }
+// Lock is `git burl lock`: what cmd/git-burl-lock runs. Only the
+// verbs a binary names are linked into it.
+func Lock() cli.Command { return &lockCmd{} }
 
 type lockCmd struct {
 	cli.JSONFlag

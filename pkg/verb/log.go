@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -17,7 +16,9 @@ import (
 	"github.com/burl-dev/burl/pkg/task"
 )
 
-func init() { register("log", func() cli.Command { return &logCmd{} }) }
+// Log is `git burl log`: what cmd/git-burl-log runs. Only the
+// verbs a binary names are linked into it.
+func Log() cli.Command { return &logCmd{} }
 
 type logCmd struct {
 	cli.JSONFlag
@@ -125,7 +126,7 @@ func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if c.Follow {
-		return nil, follow(ctx, filepath.Join(w.EventsDir(), events.FileName), f)
+		return nil, follow(ctx, w.EventsDir(), f)
 	}
 	evs, bad, err := events.Read(w.EventsDir(), f)
 	if err != nil {
@@ -137,36 +138,67 @@ func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	return logOut{Events: evs, Skipped: bad}, nil
 }
 
-// follow prints matching events, then polls the file for appended lines
+// follow prints matching events, then polls the log for appended lines
 // until interrupted. It polls (every 250ms) rather than using inotify so it
-// behaves the same on every OS and across `git pull` rewriting the file.
-func follow(ctx *cli.Context, path string, f events.Filter) error {
-	var off int64
-	var partial []byte
+// behaves the same on every OS and across `git pull` rewriting a file. The
+// log is one file per day: the files are listed again when the day's
+// shard it reads is not today's (a new day, or events pulled from a
+// machine whose clock is ahead), so a new shard is read from its start.
+func follow(ctx *cli.Context, dir string, f events.Filter) error {
+	offs := map[string]int64{}
+	partial := map[string][]byte{}
+	var files []string
+	listed := ""
 	for {
-		fh, err := os.Open(path)
-		if err == nil {
-			if st, serr := fh.Stat(); serr == nil && st.Size() < off {
-				off, partial = 0, nil // replaced (e.g. reset to the remote): start over
+		today := events.Path(dir, time.Now())
+		if listed != today {
+			fs, err := events.Files(dir, f.Since)
+			if err != nil {
+				return err
 			}
-			if _, err := fh.Seek(off, io.SeekStart); err == nil {
-				data, _ := io.ReadAll(fh)
-				off += int64(len(data))
-				data = append(partial, data...)
-				cut := strings.LastIndexByte(string(data), '\n') + 1
-				partial = append([]byte(nil), data[cut:]...)
-				evs, _, _ := events.Decode(strings.NewReader(string(data[:cut])), f)
-				for _, e := range evs {
-					if ctx.JSON {
-						line, _ := json.Marshal(e)
-						fmt.Fprintf(ctx.Stdout, "%s\n", line)
-					} else {
-						fmt.Fprintln(ctx.Stdout, humanEvent(e))
-					}
-				}
+			files, listed = fs, today
+		} else if len(files) == 0 || files[len(files)-1] != today {
+			if _, err := os.Stat(today); err == nil {
+				files = append(files, today)
 			}
-			fh.Close()
+		}
+		for _, p := range files {
+			followFile(ctx, p, f, offs, partial)
 		}
 		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// followFile prints what was appended to p since the last look.
+func followFile(ctx *cli.Context, p string, f events.Filter, offs map[string]int64, partial map[string][]byte) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	off := offs[p]
+	info, err := fh.Stat()
+	if err != nil || info.Size() == off {
+		return
+	}
+	if info.Size() < off {
+		off, partial[p] = 0, nil // replaced (e.g. reset to the remote): start over
+	}
+	if _, err := fh.Seek(off, io.SeekStart); err != nil {
+		return
+	}
+	data, _ := io.ReadAll(fh)
+	offs[p] = off + int64(len(data))
+	data = append(partial[p], data...)
+	cut := strings.LastIndexByte(string(data), '\n') + 1
+	partial[p] = append([]byte(nil), data[cut:]...)
+	evs, _, _ := events.Decode(strings.NewReader(string(data[:cut])), f)
+	for _, e := range evs {
+		if ctx.JSON {
+			line, _ := json.Marshal(e)
+			fmt.Fprintf(ctx.Stdout, "%s\n", line)
+		} else {
+			fmt.Fprintln(ctx.Stdout, humanEvent(e))
+		}
 	}
 }

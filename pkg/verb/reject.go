@@ -9,7 +9,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("reject", func() cli.Command { return &rejectCmd{} }) }
+// Reject is `git burl reject`: what cmd/git-burl-reject runs. Only the
+// verbs a binary names are linked into it.
+func Reject() cli.Command { return &rejectCmd{} }
 
 type rejectCmd struct {
 	cli.JSONFlag

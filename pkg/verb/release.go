@@ -9,7 +9,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("release", func() cli.Command { return &releaseCmd{} }) }
+// Release is `git burl release`: what cmd/git-burl-release runs. Only the
+// verbs a binary names are linked into it.
+func Release() cli.Command { return &releaseCmd{} }
 
 type releaseCmd struct {
 	cli.JSONFlag

@@ -44,7 +44,9 @@ func checkScopeArg(flag, v string, glob bool, title string) error {
 	return nil
 }
 
-func init() { register("scope", func() cli.Command { return &scopeCmd{} }) }
+// Scope is `git burl scope`: what cmd/git-burl-scope runs. Only the
+// verbs a binary names are linked into it.
+func Scope() cli.Command { return &scopeCmd{} }
 
 type scopeCmd struct {
 	cli.JSONFlag

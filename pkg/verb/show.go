@@ -10,7 +10,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("show", func() cli.Command { return &showCmd{} }) }
+// Show is `git burl show`: what cmd/git-burl-show runs. Only the
+// verbs a binary names are linked into it.
+func Show() cli.Command { return &showCmd{} }
 
 type showCmd struct {
 	cli.JSONFlag

@@ -22,7 +22,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("status", func() cli.Command { return &statusCmd{} }) }
+// Status is `git burl status`: what cmd/git-burl-status runs. Only the
+// verbs a binary names are linked into it.
+func Status() cli.Command { return &statusCmd{} }
 
 type statusCmd struct {
 	cli.JSONFlag

@@ -19,7 +19,7 @@ import (
 // runVerb is Main with explicit streams.
 func runVerb(ctx *cli.Context, name string, args []string) int {
 	v, _ := catalog.Find(name)
-	return cli.Exec(ctx, name, v.Usage, v.Summary, commands[name](), args)
+	return cli.Exec(ctx, name, v.Usage, v.Summary, constructors[name](), args)
 }
 
 // benchVerb runs verb in dir as the binary would, discarding its output.

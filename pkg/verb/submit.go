@@ -13,7 +13,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("submit", func() cli.Command { return &submitCmd{} }) }
+// Submit is `git burl submit`: what cmd/git-burl-submit runs. Only the
+// verbs a binary names are linked into it.
+func Submit() cli.Command { return &submitCmd{} }
 
 type submitCmd struct {
 	cli.JSONFlag

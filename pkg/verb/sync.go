@@ -13,7 +13,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("sync", func() cli.Command { return &syncCmd{} }) }
+// Sync is `git burl sync`: what cmd/git-burl-sync runs. Only the
+// verbs a binary names are linked into it.
+func Sync() cli.Command { return &syncCmd{} }
 
 type syncCmd struct {
 	cli.JSONFlag

@@ -9,7 +9,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("unblock", func() cli.Command { return &unblockCmd{} }) }
+// Unblock is `git burl unblock`: what cmd/git-burl-unblock runs. Only the
+// verbs a binary names are linked into it.
+func Unblock() cli.Command { return &unblockCmd{} }
 
 type unblockCmd struct {
 	cli.JSONFlag

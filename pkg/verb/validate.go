@@ -10,7 +10,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func init() { register("validate", func() cli.Command { return &validateCmd{} }) }
+// Validate is `git burl validate`: what cmd/git-burl-validate runs. Only the
+// verbs a binary names are linked into it.
+func Validate() cli.Command { return &validateCmd{} }
 
 type validateCmd struct {
 	cli.JSONFlag

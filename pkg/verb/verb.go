@@ -17,16 +17,12 @@ import (
 // softMemoryLimit leaves room under 30 MiB for the runtime and binary.
 const softMemoryLimit = 20 << 20
 
-// commands maps a verb name to a constructor of its options struct.
-var commands = map[string]func() cli.Command{}
-
-func register(name string, f func() cli.Command) { commands[name] = f }
-
-// Main runs verb name with args and returns the exit code.
-func Main(name string, args []string) int {
+// Main runs cmd, the verb called name, with args and returns the exit
+// code. Each binary passes its own verb's constructor: no registry holds
+// every verb, so the linker leaves the others out.
+func Main(name string, cmd cli.Command, args []string) int {
 	v, ok := catalog.Find(name)
-	f, ok2 := commands[name]
-	if !ok || !ok2 {
+	if !ok {
 		fmt.Fprintf(os.Stderr, "burl: internal error: verb %q is not registered\n", name)
 		return 1
 	}
@@ -37,7 +33,7 @@ func Main(name string, args []string) int {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
-	return cli.Main(name, v.Usage, v.Summary, f(), args)
+	return cli.Main(name, v.Usage, v.Summary, cmd, args)
 }
 
 // open resolves the workflow from the command's directory.

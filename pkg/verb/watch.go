@@ -14,7 +14,8 @@ import (
 	"github.com/burl-dev/burl/pkg/watch"
 )
 
-func init() { register("watch", func() cli.Command { return &watchCmd{} }) }
+// Watch is `git burl watch`: what cmd/git-burl-watch runs.
+func Watch() cli.Command { return &watchCmd{} }
 
 type watchCmd struct {
 	cli.JSONFlag

@@ -9,7 +9,9 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 )
 
-func init() { register("worktree", func() cli.Command { return &worktreeCmd{} }) }
+// Worktree is `git burl worktree`: what cmd/git-burl-worktree runs. Only the
+// verbs a binary names are linked into it.
+func Worktree() cli.Command { return &worktreeCmd{} }
 
 type worktreeCmd struct {
 	cli.JSONFlag

@@ -3,6 +3,7 @@ package workflow
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
@@ -34,7 +36,10 @@ type InitResult struct {
 	// Uncommitted is scaffolding an interrupted init wrote but never
 	// committed, committed by this run.
 	Uncommitted []string `json:"uncommitted,omitempty"`
-	Commit      string   `json:"commit,omitempty"`
+	// Migrated counts the events moved from the single events.ndjson of
+	// earlier versions into day shards.
+	Migrated int    `json:"migrated_events,omitempty"`
+	Commit   string `json:"commit,omitempty"`
 }
 
 // initLock is the lock, in the git directory, that init holds while it
@@ -120,17 +125,27 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 	if err := exclude(r); err != nil {
 		return nil, nil, err
 	}
-	if len(created)+len(res.Uncommitted) > 0 {
+	migrated, n, err := migrateEvents(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Migrated = n
+	if len(created)+len(res.Uncommitted)+len(migrated) > 0 {
 		var paths []string
 		for _, c := range append(append([]string{}, created...), res.Uncommitted...) {
 			paths = append(paths, filepath.Join(r.Root, c))
 		}
+		paths = append(paths, migrated...)
 		c, err := config.Load(filepath.Join(w.Dir, ConfigName))
 		if err != nil {
 			return nil, nil, err
 		}
 		w.Config = c
-		sha, err := w.Event("init", "", map[string]any{"how": how, "files": len(created)}, "init", paths...)
+		details := map[string]any{"how": how, "files": len(created)}
+		if n > 0 {
+			details["migrated_events"] = n
+		}
+		sha, err := w.Event("init", "", details, "init", paths...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -264,7 +279,7 @@ func scaffold(w *Workflow, opts InitOptions, remote string) (created, existing [
 	if err := write(filepath.Join(w.Dir, ".gitignore"), []byte("# machine-local: never committed\nlocks/\nlogs/\n")); err != nil {
 		return nil, nil, err
 	}
-	if err := write(filepath.Join(w.Dir, ".gitattributes"), []byte("# two machines appending events merge by keeping both sides' lines\nevents/*.ndjson merge=union\n")); err != nil {
+	if err := write(filepath.Join(w.Dir, ".gitattributes"), []byte("# two machines appending events merge by keeping both sides' lines\nevents/*.ndjson merge=union\n"+unionShards)); err != nil {
 		return nil, nil, err
 	}
 	c := config.Default()
@@ -384,6 +399,85 @@ func (r *InitResult) String() string {
 	if n := len(r.Created); n > 0 {
 		fmt.Fprintf(&b, "Wrote %d file(s): buckets READY DOING QA DONE BLOCKED, events/, config.yaml\n", n)
 	}
+	if r.Migrated > 0 {
+		fmt.Fprintf(&b, "Moved %d event(s) from events/events.ndjson into one file per day (events/YYYY/MM/YYYY-MM-DD.ndjson)\n", r.Migrated)
+	}
 	fmt.Fprintf(&b, "Next: git burl add \"TITLE\" --affects PATH\n")
 	return b.String()
+}
+
+// unionShards makes git merge the day shards of two machines by keeping
+// both sides' lines, as it did the single log.
+const unionShards = "events/**/*.ndjson merge=union\n"
+
+// migrateEvents moves the single events/events.ndjson of earlier versions
+// into day shards, in file order within each day, and teaches
+// .gitattributes to union-merge the shards. It returns the paths it
+// changed (for init's one commit) and the number of events moved; a
+// workflow already sharded gives nothing, so a second init changes
+// nothing. A line that is not an event stays where it was found, in
+// events.ndjson, which readers still read.
+func migrateEvents(w *Workflow) ([]string, int, error) {
+	var changed []string
+	attrs := filepath.Join(w.Dir, ".gitattributes")
+	if data, err := os.ReadFile(attrs); err == nil && !strings.Contains(string(data), strings.TrimSpace(unionShards)) {
+		if err := fsx.WriteFile(attrs, append(data, []byte(unionShards)...)); err != nil {
+			return nil, 0, err
+		}
+		changed = append(changed, attrs)
+	}
+	legacy := filepath.Join(w.EventsDir(), events.FileName)
+	data, err := os.ReadFile(legacy)
+	if errors.Is(err, fs.ErrNotExist) {
+		return changed, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	shards := map[string][]byte{}
+	var order []string
+	var keep []byte
+	n := 0
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !strings.HasSuffix(line, "\n") {
+			line += "\n"
+		}
+		var e events.Event
+		if json.Unmarshal([]byte(line), &e) != nil || e.TS.IsZero() {
+			keep = append(keep, line...)
+			continue
+		}
+		p := events.Path(w.EventsDir(), e.TS)
+		if _, ok := shards[p]; !ok {
+			order = append(order, p)
+		}
+		shards[p] = append(shards[p], line...)
+		n++
+	}
+	for _, p := range order {
+		// A shard may exist already (a clone on a newer burl appended
+		// today): the old lines go first, being older.
+		old, _ := os.ReadFile(p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, 0, err
+		}
+		if err := fsx.WriteFile(p, append(shards[p], old...)); err != nil {
+			return nil, 0, err
+		}
+		changed = append(changed, p)
+	}
+	if len(keep) > 0 {
+		if err := fsx.WriteFile(legacy, keep); err != nil {
+			return nil, 0, err
+		}
+		if n == 0 {
+			return changed, 0, nil
+		}
+	} else if err := os.Remove(legacy); err != nil {
+		return nil, 0, err
+	}
+	return append(changed, legacy), n, nil
 }

@@ -203,11 +203,12 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 	if tx.To != tx.Entry.Bucket {
 		tx.Details["from"], tx.Details["to"] = string(tx.Entry.Bucket), string(tx.To)
 	}
-	if err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tx.Action, Actor: w.Actor, Details: tx.Details}); err != nil {
+	shard, err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tx.Action, Actor: w.Actor, Details: tx.Details})
+	if err != nil {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
 	}
 	faults.CrashPoint(tr.Verb, "log")
-	sha, err := w.Commit(tr.Message, src, dst, filepath.Join(w.EventsDir(), events.FileName))
+	sha, err := w.Commit(tr.Message, src, dst, shard)
 	if err != nil {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
 	}
@@ -220,8 +221,9 @@ func (w *Workflow) afterMove(tr Transition, err error) error {
 		"%s is now in its new bucket but the step after the move failed; run git burl doctor, then git burl doctor --repair --force", tr.ID)
 }
 
-// log is the single emission point of events.
-func (w *Workflow) log(e events.Event) error {
+// log is the single emission point of events; it returns the shard
+// written, for the commit.
+func (w *Workflow) log(e events.Event) (string, error) {
 	return events.Append(w.EventsDir(), e)
 }
 
@@ -262,16 +264,21 @@ func (w *Workflow) Event(action, taskID string, details map[string]any, summary 
 	if taskID != "" {
 		e.Task = &taskID
 	}
-	if err := w.log(e); err != nil {
+	log, err := w.log(e)
+	if err != nil {
 		return "", err
 	}
-	log := filepath.Join(w.EventsDir(), events.FileName)
 	sha, err := w.Commit(summary, append(paths, log)...)
 	if err != nil {
 		// An event must not outlive the change it describes: other clones
 		// would otherwise receive it with the next commit.
 		if rel, rerr := filepath.Rel(w.Repo.Worktree, log); rerr == nil {
-			_, _ = w.gitWT().Run("checkout", "-q", "HEAD", "--", filepath.ToSlash(rel))
+			if _, cerr := w.gitWT().Run("checkout", "-q", "HEAD", "--", filepath.ToSlash(rel)); cerr != nil {
+				// The day's first committed event: the shard is not in
+				// HEAD. Take back our line, the last (the workflow lock
+				// is held), and nothing else.
+				dropLastLine(log)
+			}
 		}
 		return "", err
 	}
@@ -291,4 +298,19 @@ func Suggest(b Bucket, id string) string {
 		return "git burl unblock " + id
 	}
 	return ""
+}
+
+// dropLastLine removes the final line of the NDJSON file p (the file
+// goes when nothing is left).
+func dropLastLine(p string) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return
+	}
+	i := strings.LastIndexByte(strings.TrimSuffix(string(data), "\n"), '\n')
+	if i < 0 {
+		_ = os.Remove(p)
+		return
+	}
+	_ = fsx.WriteFile(p, data[:i+1])
 }

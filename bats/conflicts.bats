@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# git burl conflicts (issue 11): real-diff conflict prediction between
+# in-flight tasks and against main, with git merge-tree; nothing touched.
+
+load helpers
+load lifecycle
+
+# work ID FILE CONTENT: claim ID and commit FILE in its worktree.
+work() {
+	local wt
+	wt=$(claim_wt "$1") || return 1
+	(cd "$wt" && commit_file "$2" "$3" "$1 edits $2")
+}
+
+@test "pairwise and against-main predictions, exit 2, JSON, and nothing touched" {
+	new_burl_repo
+	printf 'one\ntwo\nthree\n' >src/x.go
+	git add src/x.go && git commit -q -m "x" && git push -q origin main
+	for t in A B C D E; do git burl add "Task $t" --affects-glob 'src/**' --affects README.md >/dev/null 2>&1; done
+	set_config conflict_policy ignore
+	set_config max_parallel 0
+	work TASK-001 src/x.go "$(printf 'ONE\ntwo\nthree')"
+	work TASK-002 src/x.go "$(printf 'uno\ntwo\nthree')"
+	work TASK-003 src/other.go 'package src'
+	work TASK-004 README.md '# theirs'
+	git burl claim TASK-005 >/dev/null   # no commit yet: not in flight
+	git burl submit TASK-001 >/dev/null
+	commit_file README.md '# main moved on' "main edits README"
+	refs=$(git for-each-ref --format='%(refname) %(objectname)')
+	status_before=$(git -C .worktrees/task-001-task-a status --porcelain)
+
+	run git burl conflicts --json
+	assert_failure 2
+	[ "$(jq -c '.conflicts' <<<"$output")" = '[{"a":"TASK-004","b":"main","files":["README.md"]},{"a":"TASK-001","b":"TASK-002","files":["src/x.go"]}]' ]
+	run git burl conflicts
+	assert_failure 2
+	assert_output_contains "2 conflict(s) predicted among 4 in-flight task(s)"
+	assert_output_contains "TASK-001 × TASK-002: src/x.go"
+	assert_output_contains "TASK-004 × main: README.md"
+	[ "$(git for-each-ref --format='%(refname) %(objectname)')" = "$refs" ]
+	[ "$(git -C .worktrees/task-001-task-a status --porcelain)" = "$status_before" ]
+	[ -z "$(git status --porcelain)" ]
+}
+
+@test "no conflict: exit 0" {
+	new_burl_repo
+	git burl add "A" --affects-glob 'src/**' >/dev/null 2>&1
+	git burl add "B" --affects-glob 'lib/**' >/dev/null 2>&1
+	work TASK-001 src/a.go 'package src'
+	work TASK-002 lib/b.go 'package lib'
+	run git burl conflicts
+	assert_success
+	assert_output_contains "No conflict predicted among 2 in-flight task(s)"
+	run git burl conflicts --json
+	assert_success
+	[ "$(jq -c .conflicts <<<"$output")" = "[]" ]
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# Each verb binary links only its own verb (issue 12): no registry pulls
+# every verb into every binary, so the hook, which runs on every commit,
+# carries none of the others.
+
+load helpers
+
+setup() {
+	SRC="$BATS_TEST_DIRNAME/.."
+	command -v go >/dev/null || skip "go is not installed"
+}
+
+@test "git-burl-hook holds the hook verb and no other verb" {
+	(cd "$SRC" && go build -o "$BATS_TEST_TMPDIR/hook" ./cmd/git-burl-hook)
+	syms=$(go tool nm "$BATS_TEST_TMPDIR/hook")
+	grep -q 'verb.(\*hookCmd).Run' <<<"$syms"
+	for other in approveCmd claimCmd doctorCmd statusCmd syncCmd cleanCmd; do
+		! grep -q "verb.(\*$other)" <<<"$syms" || { echo "git-burl-hook links $other" >&2; false; }
+	done
+	run go version -m "$BATS_TEST_TMPDIR/hook"
+	refute_output_contains "bubbletea"
+	refute_output_contains "lipgloss"
+}
+
+@test "the installed verbs are not one program copied: their sizes differ" {
+	dir=$(git burl --exec-path)
+	[ "$(stat -c %s "$dir"/git-burl-* | sort -u | wc -l)" -gt 10 ]
+	[ "$(stat -c %s "$(command -v git-burl)")" -lt "$(stat -c %s "$dir/git-burl-hook")" ]
+}

@@ -1,0 +1,48 @@
+package verb
+
+import (
+	"testing"
+
+	"github.com/burl-dev/burl/pkg/catalog"
+	"github.com/burl-dev/burl/pkg/cli"
+)
+
+// constructors are every verb's, for tests that look at all of them (the
+// binaries each link only their own).
+var constructors = map[string]func() cli.Command{
+	"add":        Add,
+	"approve":    Approve,
+	"block":      Block,
+	"claim":      Claim,
+	"clean":      Clean,
+	"completion": Completion,
+	"conflicts":  Conflicts,
+	"doctor":     Doctor,
+	"hook":       Hook,
+	"hooks":      Hooks,
+	"init":       Init,
+	"lock":       Lock,
+	"log":        Log,
+	"reject":     Reject,
+	"release":    Release,
+	"scope":      Scope,
+	"show":       Show,
+	"status":     Status,
+	"submit":     Submit,
+	"sync":       Sync,
+	"unblock":    Unblock,
+	"validate":   Validate,
+	"worktree":   Worktree,
+}
+
+// Every verb of the catalog has a constructor here and a main that uses it.
+func TestEveryVerbHasAConstructor(t *testing.T) {
+	for _, v := range catalog.Verbs {
+		if _, ok := constructors[v.Name]; !ok {
+			t.Errorf("verb %s has no constructor in constructors", v.Name)
+		}
+	}
+	if len(constructors) != len(catalog.Verbs) {
+		t.Errorf("%d constructors for %d verbs", len(constructors), len(catalog.Verbs))
+	}
+}
