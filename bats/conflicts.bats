@@ -37,6 +37,15 @@ work() {
 	assert_output_contains "2 conflict(s) predicted among 4 in-flight task(s)"
 	assert_output_contains "TASK-001 × TASK-002: src/x.go"
 	assert_output_contains "TASK-004 × main: README.md"
+	run git burl status --json
+	assert_success
+	[ "$(jq -c '[.tasks[] | select(.conflicts) | {id, c: [.conflicts[] | .with]}]' <<<"$output")" = '[{"id":"TASK-002","c":["TASK-001"]},{"id":"TASK-004","c":["main"]},{"id":"TASK-001","c":["TASK-002"]}]' ]
+	run git burl status
+	assert_output_contains "[conflicts with TASK-002: src/x.go]"
+	assert_output_contains "[conflicts with main: README.md]"
+	# A second status finds every pair in its cache: no merge runs.
+	run env BURL_TRACE=1 git burl status
+	refute_output_contains "merge-tree"
 	[ "$(git for-each-ref --format='%(refname) %(objectname)')" = "$refs" ]
 	[ "$(git -C .worktrees/task-001-task-a status --porcelain)" = "$status_before" ]
 	[ -z "$(git status --porcelain)" ]

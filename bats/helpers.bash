@@ -14,7 +14,7 @@ setup_isolated_git() {
 	git config --global init.defaultBranch main
 	git config --global advice.detachedHead false
 	export BURL_ACTOR="tester@bats"
-	unset BURL_CRASH_AFTER BURL_FAIL BURL_FORCE_EXDEV BURL_TRACE
+	unset BURL_CRASH_AFTER BURL_CRASH_AT_GIT BURL_FAIL BURL_FORCE_EXDEV BURL_TRACE
 }
 
 # new_repo: $ORIGIN is a bare repository, $REPO a clone with one commit on

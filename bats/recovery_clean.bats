@@ -93,3 +93,25 @@ no_branch() { ! has_branch "$1"; }
 	no_branch task-001-feature
 	[ ! -e .worktrees/task-001-feature ]
 }
+
+@test "clean keeps a branch whose only commit main lacks is a merge carrying new content (git cherry skips merges)" {
+	new_burl_repo
+	git branch side main
+	git switch -q side
+	commit_file side.txt 'side work' "side work"
+	git switch -q main
+	git switch -q -c task-013-merge main
+	git merge -q --no-ff --no-commit side
+	printf 'content only the merge has\n' >merge-only.txt
+	git add merge-only.txt
+	git commit -q -m "merge side, with content of its own"
+	git switch -q main
+	git merge -q --ff-only side
+	git branch -D -q side
+	# main has side's commit; the merge (and merge-only.txt) only the branch.
+	[ -z "$(git cherry main task-013-merge | grep '^+')" ]
+	run git burl clean --yes
+	assert_success
+	has_branch task-013-merge
+	assert_output_contains "task-013-merge"
+}

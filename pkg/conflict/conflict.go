@@ -37,42 +37,70 @@ type Pair struct {
 // against main first, then pairs in the order of tips. Tips must be full
 // commit ids; equal heads are not merged with each other.
 func Predict(g gitx.Git, mainSHA string, tips []Tip) ([]Pair, error) {
-	if len(tips) == 0 {
-		return nil, nil
-	}
-	type merge struct{ a, b, ra, rb string }
-	var merges []merge
+	return predict(g, mainSHA, tips, nil)
+}
+
+// merge is one prediction: tasks a and b (b may be Main) at commits ra, rb.
+type merge struct{ a, b, ra, rb string }
+
+func (m merge) key() string { return m.ra + " " + m.rb }
+
+func mergesOf(mainSHA string, tips []Tip) []merge {
+	var ms []merge
 	for _, t := range tips {
-		merges = append(merges, merge{t.ID, Main, t.Head, mainSHA})
+		ms = append(ms, merge{t.ID, Main, t.Head, mainSHA})
 	}
 	for i := range tips {
 		for j := i + 1; j < len(tips); j++ {
 			if tips[i].Head != tips[j].Head {
-				merges = append(merges, merge{tips[i].ID, tips[j].ID, tips[i].Head, tips[j].Head})
+				ms = append(ms, merge{tips[i].ID, tips[j].ID, tips[i].Head, tips[j].Head})
 			}
 		}
 	}
+	return ms
+}
+
+// predict runs the merges known does not answer (known: merge key ->
+// conflicting files, nil when clean; it learns the new answers).
+func predict(g gitx.Git, mainSHA string, tips []Tip, known map[string][]string) ([]Pair, error) {
+	if len(tips) == 0 {
+		return nil, nil
+	}
+	all := mergesOf(mainSHA, tips)
+	var todo []merge
 	var in bytes.Buffer
-	for _, m := range merges {
+	for _, m := range all {
 		for _, r := range []string{m.ra, m.rb} {
 			if !gitx.ValidObjectID(r) {
 				return nil, errs.New(errs.User, "conflict prediction takes full commit ids, not %q", r)
 			}
 		}
+		if _, ok := known[m.key()]; ok {
+			continue
+		}
+		todo = append(todo, m)
 		fmt.Fprintf(&in, "%s %s\n", m.ra, m.rb)
 	}
-	out, err := g.RunInput(in.Bytes(), "merge-tree", "--stdin", "--write-tree", "--name-only", "-z", "--no-messages")
-	if err != nil {
-		return nil, errs.Wrap(err, errs.Git, "git merge-tree could not predict the merges")
+	if known == nil {
+		known = map[string][]string{}
 	}
-	results, err := parse(out, len(merges))
-	if err != nil {
-		return nil, err
+	if len(todo) > 0 {
+		out, err := g.RunInput(in.Bytes(), "merge-tree", "--stdin", "--write-tree", "--name-only", "-z", "--no-messages")
+		if err != nil {
+			return nil, errs.Wrap(err, errs.Git, "git merge-tree could not predict the merges")
+		}
+		results, err := parse(out, len(todo))
+		if err != nil {
+			return nil, err
+		}
+		for i, files := range results {
+			known[todo[i].key()] = files
+		}
 	}
 	var pairs []Pair
-	for i, files := range results {
-		if files != nil {
-			pairs = append(pairs, Pair{A: merges[i].a, B: merges[i].b, Files: files})
+	for _, m := range all {
+		if files := known[m.key()]; files != nil {
+			pairs = append(pairs, Pair{A: m.a, B: m.b, Files: files})
 		}
 	}
 	return pairs, nil

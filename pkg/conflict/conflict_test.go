@@ -92,3 +92,22 @@ func TestPredict(t *testing.T) {
 		t.Error("a non-id head must be refused")
 	}
 }
+
+// The second prediction of the same commits runs no git at all.
+func TestCachedRunsEachMergeOnce(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	m := gittest.Git(t, dir, "rev-parse", "HEAD")
+	a := gittest.Git(t, dir, "rev-parse", "HEAD~1")
+	file := filepath.Join(t.TempDir(), "conflicts.cache")
+	tips := []Tip{{"TASK-001", a}}
+	if _, err := Cached(gitx.In(dir), file, m, tips); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Cached(gitx.In(filepath.Join(dir, "gone")), file, m, tips); err != nil {
+		t.Fatalf("a cached prediction ran git: %v", err)
+	}
+	if _, err := Cached(gitx.In(filepath.Join(dir, "gone")), file, m, []Tip{{"TASK-001", m}}); err == nil {
+		t.Fatal("a new pair must be merged, not guessed")
+	}
+}

@@ -52,6 +52,8 @@ const (
 	TempFile           Kind = "temp_file"
 	UnexpectedChange   Kind = "unexpected_change"
 	UncommittedChange  Kind = "uncommitted_change"
+	UnpushedMain       Kind = "unpushed_main"
+	UnpushedWorkflow   Kind = "unpushed_workflow"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -86,6 +88,8 @@ type change struct {
 	action  string
 	paths   []string // workflow files to commit
 	details map[string]any
+	// noEvent: a push, which a repair commit would only put behind again.
+	noEvent bool
 }
 
 // Report is the result of a check.
@@ -136,6 +140,7 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	c.orphans()
 	c.workflowBranch()
 	c.uncommitted()
+	c.unpushed()
 	return c.report, nil
 }
 
@@ -604,8 +609,19 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 		if err := moveFile(e.Path, dst); err != nil {
 			return nil, err
 		}
+		details := map[string]any{"from": "QA", "to": "DONE", "interrupted": "approve"}
+		// Finishing the approve finishes its push of main too, or the work
+		// would live in this clone only.
+		if m := integrate.For(c.w); c.w.Config.PushMainOnApprove && m.HasRemote() {
+			pushed, err := m.PushAhead()
+			details["main_pushed"] = pushed
+			if err != nil {
+				details["push_error"] = err.Error()
+				fmt.Fprintf(c.w.Stderr, "burl: warning: %v (push %s by hand: git push %s %s)\n", err, main, c.w.Config.Remote, main)
+			}
+		}
 		return &change{action: fmt.Sprintf("moved %s QA → DONE (its commits were in %s; finishing an interrupted approve)", e.ID, main),
-			paths: []string{e.Path, dst}, details: map[string]any{"from": "QA", "to": "DONE", "interrupted": "approve"}}, nil
+			paths: []string{e.Path, dst}, details: details}, nil
 	}
 	c.add(f)
 }

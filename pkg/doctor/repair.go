@@ -41,7 +41,7 @@ type Result struct {
 var rank = map[Kind]int{
 	TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
 	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5, RebaseInProgress: 5,
-	UncommittedChange: 9,
+	UncommittedChange: 9, UnpushedMain: 11, UnpushedWorkflow: 12,
 }
 
 func isLock(k Kind) bool {
@@ -161,6 +161,9 @@ func apply(w *workflow.Workflow, f Finding) (*Repaired, error) {
 	ch, err := f.repair()
 	if err != nil {
 		return nil, err
+	}
+	if ch.noEvent {
+		return &Repaired{Kind: f.Kind, Task: f.Task, Path: f.Path, Action: ch.action}, nil
 	}
 	details := map[string]any{"kind": string(f.Kind), "path": f.Path, "action": ch.action}
 	for k, v := range ch.details {

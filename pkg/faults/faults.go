@@ -6,12 +6,15 @@
 //	BURL_CRASH_AFTER=claim:branch   kill this process right after that step
 //	BURL_FAIL=rename[,worktree-add] make those operations fail
 //	BURL_FORCE_EXDEV=1              treat every rename as crossing devices
+//	BURL_CRASH_AT_GIT=N             kill this process right after its Nth git command
 package faults
 
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/burl-dev/burl/pkg/osx"
 )
@@ -21,7 +24,32 @@ var (
 	failing    = os.Getenv("BURL_FAIL")
 	// ForceEXDEV makes bucket moves take the copy+delete path.
 	ForceEXDEV = os.Getenv("BURL_FORCE_EXDEV") != ""
+	crashAtGit = gitCrashPoint()
+	gitRuns    atomic.Int64
 )
+
+func gitCrashPoint() int64 {
+	n, err := strconv.ParseInt(os.Getenv("BURL_CRASH_AT_GIT"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// GitDone counts a finished git command and, when BURL_CRASH_AT_GIT=N and
+// this was the Nth, ends the process as kill -9 would: the crash suite
+// walks N over every git command a verb runs, so each gap between two git
+// commands (and each git command's own effect without burl's next step)
+// is a crash point without naming it.
+func GitDone(args []string) {
+	if crashAtGit == 0 {
+		return
+	}
+	if gitRuns.Add(1) == crashAtGit {
+		fmt.Fprintf(os.Stderr, "burl: BURL_CRASH_AT_GIT=%d: crashing after git %s\n", crashAtGit, strings.Join(args, " "))
+		osx.KillSelf()
+	}
+}
 
 // CrashPoint ends the process abruptly (no deferred cleanup, locks left
 // behind) when BURL_CRASH_AFTER names verb:step. It models a power cut or a

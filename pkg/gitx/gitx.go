@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/faults"
 )
 
 // Git runs git commands in one directory.
@@ -111,6 +112,7 @@ func (g Git) once(stdin []byte, args []string) ([]byte, error) {
 	}
 	start := time.Now()
 	err := cmd.Run()
+	faults.GitDone(args)
 	if trace {
 		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", g.Dir, strings.Join(args, " "), time.Since(start).Round(time.Microsecond))
 	}

@@ -67,6 +67,34 @@ func (m Main) rev(ref string) string {
 	return sha
 }
 
+// PushAhead pushes local main to the remote when the remote's main is
+// behind it (an ancestor): what an approve killed between its local
+// fast-forward and its push leaves, with push_main_on_approve on. The
+// push is a plain fast-forward push, so a remote that moved on meanwhile
+// refuses it and nothing is overwritten. It reports whether it pushed.
+func (m Main) PushAhead() (bool, error) {
+	if !m.HasRemote() {
+		return false, nil
+	}
+	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
+		return false, err
+	}
+	local, remote := m.rev("refs/heads/"+m.Branch), m.rev(gitx.Tracking(m.Remote, m.Branch))
+	if local == "" || local == remote {
+		return false, nil
+	}
+	if remote != "" {
+		if in, err := m.Git.Test("merge-base", "--is-ancestor", remote, local); err != nil || !in {
+			return false, err
+		}
+	}
+	if _, err := m.Git.Run("push", "-q", m.Remote, local+":refs/heads/"+m.Branch); err != nil {
+		return false, errs.Wrap(err, errs.Git, "Cannot push "+m.Branch)
+	}
+	_ = m.Git.FetchTracking(m.Remote, m.Branch)
+	return true, nil
+}
+
 // Base is the integration base (DESIGN §9): after a fetch, local main is
 // fast-forwarded to <remote>/<main> when it is behind; when it is ahead
 // (approvals not pushed) local main is the base; diverged is an error.

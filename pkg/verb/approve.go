@@ -86,6 +86,13 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// Approving a DONE task again finishes what a crash after the commit of
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
+		// A crash between the local fast-forward and the push leaves main
+		// in this clone only: finishing the approve finishes its push.
+		if m := integrate.For(w); w.Config.PushMainOnApprove && m.HasRemote() {
+			if _, err := m.PushAhead(); err != nil {
+				return nil, err
+			}
+		}
 		cleanup(w, e.Task)
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
@@ -270,6 +277,15 @@ func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
 		}
 	}
 	a.drift = integrate.Drift(g, t.BaseSHA(), main)
+	// The killed approve may have advanced main without pushing it.
+	if m := integrate.For(w); w.Config.PushMainOnApprove && m.HasRemote() {
+		if w.AutoPush() {
+			a.pushMain = main + ":refs/heads/" + w.Config.MainBranch
+		} else if _, err := m.PushAhead(); err != nil {
+			return err
+		}
+		a.pushed = true
+	}
 	return nil
 }
 

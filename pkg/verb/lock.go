@@ -10,7 +10,6 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/lock"
-	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -111,7 +110,7 @@ func (c *lockCmd) clear(ctx *cli.Context, arg string) (cli.Output, error) {
 			WithTitle("Refusing to clear lock %s without --force", name).
 			WithFix("make sure its owner is gone, then: git burl lock clear %s --force", name)
 	}
-	if host, _ := os.Hostname(); !st.Unreadable && st.Info.Host == host && osx.ProcessAlive(st.Info.PID) {
+	if host, _ := os.Hostname(); !st.Unreadable && st.Info.Host == host && !st.Dead {
 		ctx.Warnf("the owner of %s (pid %d) is still running", name, st.Info.PID)
 	}
 	// The event is logged under the workflow lock, taken before the clear so

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
@@ -68,6 +69,8 @@ type statusOut struct {
 	// waiting holds the READY tasks whose depends_on are not all DONE,
 	// which claim would refuse, with those dependencies.
 	waiting map[string][]string
+	// conflicts are the predicted conflicts of in-flight tasks, by task.
+	conflicts map[string][]predicted
 	// waits says why claim (READY) or unblock (BLOCKED) would refuse a
 	// task now; such a task gets no suggest, so none is ever refused.
 	waits map[string]string
@@ -85,7 +88,7 @@ func refState(w *workflow.Workflow) (activity map[string]time.Time, tips map[str
 	localRef := "refs/heads/" + w.Repo.Branch
 	remoteRef := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
-		"refs/heads/task-*", localRef, remoteRef)
+		"refs/heads/task-*", "refs/heads/"+w.Config.MainBranch, localRef, remoteRef)
 	if err != nil {
 		return activity, tips, "", ""
 	}
@@ -203,6 +206,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		out.entries = append(out.entries, e)
 	}
 	out.waits, out.failedQA = waitsAndFailures(w, out.entries, done, out.waiting, out.locked, tips)
+	out.conflicts = predictedConflicts(w, out.entries, tips)
 	for _, d := range out.Duplicates {
 		// Every verb refuses an ID with two files (exit 1).
 		out.waits[d.ID] = "has more than one file (" + strings.Join(d.Paths, ", ") + "): keep one"
@@ -368,6 +372,11 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 		b = append(b, `,"waits":`...)
 		b = appendJSONString(b, wait)
 	}
+	if cs := o.conflicts[s.ID]; len(cs) > 0 {
+		b = append(b, `,"conflicts":`...)
+		j, _ := json.Marshal(cs)
+		b = append(b, j...)
+	}
 	return append(b, '}')
 }
 
@@ -455,6 +464,9 @@ func (o *statusOut) Human(out io.Writer) {
 		if l, ok := o.locked[e.ID]; ok {
 			line += "  [locked: " + l.Describe() + "]"
 		}
+		for _, c := range o.conflicts[e.ID] {
+			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
+		}
 		next, wait := o.suggestFor(e.Bucket, e.ID)
 		if idle, ok := o.stalled[e.ID]; ok {
 			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
@@ -494,4 +506,48 @@ func (o *statusOut) Human(out io.Writer) {
 			fmt.Fprintf(w, "  %s\n", m.Error)
 		}
 	}
+}
+
+// predicted is one conflict status shows on a task: the other task (or
+// the main branch) and the files.
+type predicted struct {
+	With  string   `json:"with"`
+	Files []string `json:"files"`
+}
+
+// predictedConflicts marks DOING and QA tasks whose committed work would
+// conflict with another's or with main (git burl conflicts). Merges are
+// remembered per pair of commits in logs/, so a status that finds no
+// branch moved runs none; a prediction that cannot be made marks nothing.
+func predictedConflicts(w *workflow.Workflow, es []workflow.Summary, tips map[string]string) map[string][]predicted {
+	mainTip := tips[w.Config.MainBranch]
+	var inflight []conflict.Tip
+	for _, e := range es {
+		if e.Bucket != workflow.Doing && e.Bucket != workflow.QA {
+			continue
+		}
+		if t := tips[e.Branch]; t != "" && t != e.BaseSHA && gitx.ValidObjectID(t) {
+			inflight = append(inflight, conflict.Tip{ID: e.ID, Head: t})
+		}
+	}
+	if len(inflight) == 0 || !gitx.ValidObjectID(mainTip) {
+		return nil
+	}
+	sort.Slice(inflight, func(i, j int) bool {
+		a, _ := task.IDNumber(inflight[i].ID)
+		b, _ := task.IDNumber(inflight[j].ID)
+		return a < b
+	})
+	pairs, err := conflict.Cached(w.Repo.Git, filepath.Join(w.LogsDir(), "conflicts.cache"), mainTip, inflight)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]predicted{}
+	for _, p := range pairs {
+		out[p.A] = append(out[p.A], predicted{With: p.B, Files: p.Files})
+		if p.B != conflict.Main {
+			out[p.B] = append(out[p.B], predicted{With: p.A, Files: p.Files})
+		}
+	}
+	return out
 }
