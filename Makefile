@@ -53,6 +53,7 @@ demo: build
 bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
 
 clean:
 	rm -rf bin libexec dist

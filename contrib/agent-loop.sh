@@ -4,6 +4,9 @@
 # you like, in the same repository or in other clones of it. This is the
 # minimal example; `git burl watch` supervises agents for real.
 #
+# This is the minimal example; `git burl watch` (git-burl-watch(1)) is the
+# supervisor that does this with retries, prompts, timeouts and leases.
+#
 #   contrib/agent-loop.sh [-n MAX] [--] AGENT_COMMAND [ARG...]
 #
 # AGENT_COMMAND runs in the task's worktree with BURL_TASK (TASK-001),

@@ -49,3 +49,27 @@ run git burl approve TASK-001
 run git log --oneline main
 run git burl status
 run git burl log
+
+# Let burl run your agents: the agent here is a two-line script; in real
+# life it is `claude -p @{prompt_file}` or any other command.
+run git burl add "Add a run speed" --affects src/run.go
+run git burl add "Add a crouch" --affects src/crouch.go
+cat >"$demo/agent.sh" <<'SH'
+#!/bin/sh
+# Reads the prompt burl wrote ($BURL_PROMPT_FILE); writes the one file in scope.
+f=$(sed -n 's/^- You may change these files: `\(.*\)`\.$/\1/p' "$BURL_PROMPT_FILE")
+printf 'package game\n\n// %s\nfunc %s() int { return 1 }\n' "$BURL_TITLE" "$(basename "$f" .go | sed 's/./\U&/')" >"$f"
+SH
+chmod +x "$demo/agent.sh"
+cat >.burl/.workflow/agents.yaml <<EOF2
+auto_approve: true
+agents:
+  - name: coder
+    command: ["$demo/agent.sh"]
+    max_parallel: 2
+    timeout: 1m
+EOF2
+run git -C .burl add .workflow/agents.yaml
+run git -C .burl commit -q -m "agents.yaml: one coder"
+run git burl watch --once
+run git log --oneline main

@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock release log lock doctor clean sync hook hooks completion"
+__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock release watch log lock doctor clean sync hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -91,7 +91,7 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired" "" "$val"
 		return
 		;;
 	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--reason|--tags|--verify|--since|--main-branch|--remote)
@@ -115,6 +115,7 @@ _git_burl ()
 		doctor) flags="$flags --repair --force" ;;
 		clean) flags="$flags --yes --force" ;;
 		sync) flags="$flags --pull --push" ;;
+		watch) flags="$flags --once --interval=" ;;
 		esac
 		__gitcomp "$flags"
 		return

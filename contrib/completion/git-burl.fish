@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release watch log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -57,6 +57,9 @@ complete -c git-burl -n __fish_use_subcommand -a reject -d 'Send a QA task back 
 complete -c git-burl -n __fish_use_subcommand -a block -d 'Move a task to BLOCKED'
 complete -c git-burl -n __fish_use_subcommand -a unblock -d 'Move a BLOCKED task back to READY'
 complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task back to READY'
+complete -c git-burl -n __fish_use_subcommand -a watch -d 'Run the agents of agents.yaml on the backlog'
+complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit when nothing is left to do'
+complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'
 complete -c git-burl -n __fish_use_subcommand -a log -d 'Show the event log'
 complete -c git-burl -n __fish_use_subcommand -a lock -d 'List locks, or clear one left by a dead process'
 complete -c git-burl -n __fish_use_subcommand -a doctor -d 'Check the workflow for inconsistencies'
@@ -98,7 +101,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Rec
 complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

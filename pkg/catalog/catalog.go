@@ -27,6 +27,7 @@ var Verbs = []Verb{
 	{"block", "ID --reason TEXT", "Move a task to BLOCKED"},
 	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
 	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
+	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},

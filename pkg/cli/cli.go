@@ -147,9 +147,13 @@ func emitJSON(ctx *Context, out Output) int {
 		}
 	}
 	var b bytes.Buffer
-	if bytes.Equal(body, []byte("{}")) || !bytes.HasPrefix(body, []byte("{")) {
+	switch {
+	case bytes.HasPrefix(body, []byte(`{"ok":`)):
+		// The output states its own "ok" (watch's summary can be false).
+		b.Write(body)
+	case bytes.Equal(body, []byte("{}")) || !bytes.HasPrefix(body, []byte("{")):
 		b.WriteString(`{"ok":true}`)
-	} else {
+	default:
 		b.WriteString(`{"ok":true,`)
 		b.Write(body[1:])
 	}

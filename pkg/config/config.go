@@ -40,6 +40,9 @@ type Config struct {
 	StubPatterns           []string
 	StubCheckExtensions    []string
 	ConflictPolicy         string
+	// LeaseSeconds is how long a task claimed by watch stays its own without
+	// a renewal; past it any watcher may take the task over.
+	LeaseSeconds int
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -68,6 +71,7 @@ func Default() *Config {
 		Remote:              "origin",
 		MergeStrategy:       "rebase_ff_only",
 		LockStaleMinutes:    120,
+		LeaseSeconds:        900,
 		UseGlobalClaimLock:  true,
 		QAMaxAttempts:       3,
 		AutoPriorityBoost:   true,
@@ -209,6 +213,7 @@ var fields = map[string]field{
 	}},
 	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
 	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
+	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
 	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
 }
 

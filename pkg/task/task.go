@@ -37,6 +37,7 @@ const (
 	KeyTags          = "tags"
 	KeyVerify        = "verify"
 	KeyBlockedReason = "blocked_reason"
+	KeyLeaseExpires  = "lease_expires"
 )
 
 // Priorities in claim order.

@@ -32,6 +32,7 @@ var constructors = map[string]func() cli.Command{
 	"sync":       Sync,
 	"unblock":    Unblock,
 	"validate":   Validate,
+	"watch":      Watch,
 	"worktree":   Worktree,
 }
 

@@ -1,0 +1,76 @@
+# Helpers for the watch tests: a repository with agents.yaml and small
+# agent scripts. Load after helpers and lifecycle.
+# shellcheck shell=bash
+
+# watch_repo: new_burl_repo with no DOING cap and short leases.
+watch_repo() {
+	new_burl_repo
+	set_config max_parallel 0
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+}
+
+# agents_yaml TEXT: write .burl/.workflow/agents.yaml in $REPO and commit it
+# on the workflow branch.
+agents_yaml() {
+	printf '%s\n' "$1" >"$REPO/.burl/.workflow/agents.yaml"
+	git -C "$REPO/.burl" add .workflow/agents.yaml
+	git -C "$REPO/.burl" commit -q -m "agents.yaml" -- .workflow/agents.yaml
+}
+
+# agent NAME BODY: an executable /bin/sh script $AGENTS/NAME. Every agent
+# saves the prompt it was given as $AGENTS/prompts/<task>-<attempt>.md.
+agent() {
+	{
+		printf '#!/bin/sh\n'
+		# shellcheck disable=SC2016 # expanded by the agent, not here
+		printf 'mkdir -p %s/prompts && cp "$BURL_PROMPT_FILE" %s/prompts/"$BURL_TASK-$BURL_ATTEMPT.md"\n' "$AGENTS" "$AGENTS"
+		printf '%s\n' "$2"
+	} >"$AGENTS/$1"
+	chmod +x "$AGENTS/$1"
+}
+
+# one_agent NAME [EXTRA YAML LINES]: agents.yaml with one agent running
+# $AGENTS/NAME, auto_approve on.
+one_agent() {
+	agents_yaml "auto_approve: true
+agents:
+  - name: bot
+    command: [\"$AGENTS/$1\"]
+    max_parallel: ${MAXP:-2}
+    timeout: ${TIMEOUT:-30s}
+    retries: ${RETRIES:-1}"
+}
+
+# gone PID...: succeeds when none of the processes exists any more.
+gone() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+# wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s.
+wait_until() {
+	local n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# all_events: every line of this clone's event log, whatever its shards.
+all_events() {
+	find "$PWD/.burl/.workflow/events" -name '*.ndjson' -exec cat {} +
+}
+
+# remote_events: every line of the event log on origin/burl.
+remote_events() {
+	local f
+	git ls-tree -r --name-only origin/burl .workflow/events | while read -r f; do
+		case $f in *.ndjson) git show "origin/burl:$f" ;; esac
+	done
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Watch's cost, reported not asserted (DESIGN §8, issue 10):
+#   1. overhead per task: watch --once with a trivial agent, against the
+#      same work done by hand (claim, agent, commit, submit, approve);
+#   2. throughput: 8 parallel trivial agents over BENCH_WATCH_TASKS tasks;
+#   3. peak RSS of the watch process over BENCH_WATCH_RSS_TASKS tasks.
+# Needs git-burl on PATH and GNU time. Prints markdown rows.
+set -euo pipefail
+N1=${BENCH_WATCH_N:-30}
+N2=${BENCH_WATCH_TASKS:-200}
+N3=${BENCH_WATCH_RSS_TASKS:-1000}
+W=$(mktemp -d "${TMPDIR:-/tmp}/burl-watch-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig" BURL_ACTOR=bench
+git config --file "$GIT_CONFIG_GLOBAL" user.name bench
+git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
+git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
+git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+
+cat >"$W/agent.sh" <<'SH'
+#!/bin/sh
+echo "$BURL_TASK" >"f-$BURL_TASK.txt"
+SH
+chmod +x "$W/agent.sh"
+
+# repo DIR N PARALLEL: a repository with N tasks and agents.yaml.
+repo() {
+	git init -q "$1"
+	(
+		cd "$1"
+		echo x >README.md
+		git add -A && git commit -q -m init
+		git burl init >/dev/null
+		sed -i 's/^max_parallel:.*/max_parallel: 0/; s/^build_command:.*/build_command: ""/' .burl/.workflow/config.yaml
+		git -C .burl commit -q -am config
+		for i in $(seq 1 "$2"); do git burl add "Task $i" --affects "f-$(printf "TASK-%03d" "$i").txt" >/dev/null; done
+		printf 'auto_approve: true\nagents:\n  - name: a\n    command: ["%s"]\n    max_parallel: %s\n    timeout: 1m\n' "$W/agent.sh" "$3" >.burl/.workflow/agents.yaml
+		git -C .burl add .workflow/agents.yaml && git -C .burl commit -q -m agents
+	)
+}
+now() { date +%s.%N; }
+
+repo "$W/hand" "$N1" 1
+cd "$W/hand"
+t0=$(now)
+for i in $(seq 1 "$N1"); do
+	id=$(printf 'TASK-%03d' "$i")
+	wt=$(git burl claim "$id" | tail -n 1)
+	(cd "$wt" && BURL_TASK=$id "$W/agent.sh" && git add -A && git commit -q -m "Task $i")
+	git burl submit "$id" >/dev/null
+	git burl approve "$id" >/dev/null
+done
+hand=$(echo "($(now) - $t0) * 1000 / $N1" | bc -l)
+
+repo "$W/watch1" "$N1" 1
+cd "$W/watch1"
+t0=$(now)
+git burl watch --once --interval 50ms 2>/dev/null >/dev/null
+watch=$(echo "($(now) - $t0) * 1000 / $N1" | bc -l)
+printf '| watch --once, 1 agent, per task (%d tasks) | %.0f ms | by hand claim+commit+submit+approve %.0f ms | %.2f× | ≤ 1.2× |\n' "$N1" "$watch" "$hand" "$(echo "$watch / $hand" | bc -l)"
+
+repo "$W/watch8" "$N2" 8
+cd "$W/watch8"
+t0=$(now)
+git burl watch --once --interval 50ms 2>/dev/null >/dev/null
+s=$(echo "$(now) - $t0" | bc -l)
+printf '| watch --once, 8 parallel trivial agents, %d tasks | %.0f tasks/min | %.1f s total | — | — |\n' "$N2" "$(echo "$N2 * 60 / $s" | bc -l)" "$s"
+
+repo "$W/rss" "$N3" 4
+cd "$W/rss"
+/usr/bin/time -f '%M' -o "$W/rss.kb" git-burl watch --once --interval 50ms 2>/dev/null >/dev/null
+printf '| watch peak RSS after %d tasks | %.1f MiB | — | — | ≤ 40 MiB |\n' "$N3" "$(echo "$(cat "$W/rss.kb") / 1024" | bc -l)"

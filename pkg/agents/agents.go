@@ -1,0 +1,238 @@
+// Package agents parses .burl/.workflow/agents.yaml, the list of agents
+// `git burl watch` runs. The file lives on the workflow branch so every
+// machine runs the same agents; it is parsed strictly (unknown keys and
+// wrong types are errors naming the file, key and line) because a typo in a
+// supervisor's configuration must not silently run something else.
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/burl-dev/burl/pkg/errs"
+)
+
+// FileName is agents.yaml inside the .workflow folder.
+const FileName = "agents.yaml"
+
+// Defaults for keys an agent does not set.
+const (
+	DefaultMaxParallel = 1
+	DefaultTimeout     = 30 * time.Minute
+	DefaultRetries     = 1
+)
+
+// File is a parsed agents.yaml.
+type File struct {
+	AutoApprove bool
+	Agents      []Agent
+}
+
+// Agent is one entry of agents:.
+type Agent struct {
+	Name        string
+	Command     []string // argv with {placeholders}; never a shell string
+	MaxParallel int
+	Timeout     time.Duration
+	Retries     int
+	Tags        []string
+	Env         map[string]string
+}
+
+// Error is a problem in agents.yaml at a line.
+type Error struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
+}
+
+// ErrKind makes a bad agents.yaml a user error (exit 1).
+func (e *Error) ErrKind() errs.Kind { return errs.User }
+
+// Load reads and parses path.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errs.New(errs.User, "%s does not exist", path).
+			WithFix("write it on the workflow branch (see burl-agents(5)), commit it with git -C .burl commit")
+	}
+	if err != nil {
+		return nil, errs.Wrap(err, errs.User, "Cannot read "+path)
+	}
+	return Parse(path, data)
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Parse parses data read from file.
+func Parse(file string, data []byte) (*File, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 1
+		if m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		return nil, &Error{File: file, Line: line, Msg: "not valid YAML: " + err.Error()}
+	}
+	bad := func(n *yaml.Node, key, format string, args ...any) error {
+		return &Error{File: file, Line: n.Line, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(doc.Content) == 0 {
+		return nil, &Error{File: file, Line: 1, Msg: "is empty; it needs an agents: list"}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, bad(root, "", "must be a mapping with an agents: list")
+	}
+	f := &File{}
+	seenAgents := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "auto_approve":
+			b, err := boolOf(v)
+			if err != nil {
+				return nil, bad(v, "auto_approve", "%v", err)
+			}
+			f.AutoApprove = b
+		case "agents":
+			seenAgents = true
+			if v.Kind != yaml.SequenceNode {
+				return nil, bad(v, "agents", "must be a list of agents")
+			}
+			names := map[string]int{}
+			for _, n := range v.Content {
+				a, err := parseAgent(n, bad)
+				if err != nil {
+					return nil, err
+				}
+				if prev, ok := names[a.Name]; ok {
+					return nil, bad(n, "agents.name", "%q is already the name of the agent at line %d; names must be unique", a.Name, prev)
+				}
+				names[a.Name] = n.Line
+				f.Agents = append(f.Agents, a)
+			}
+		default:
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, agents)")
+		}
+	}
+	if !seenAgents || len(f.Agents) == 0 {
+		return nil, bad(root, "agents", "lists no agent")
+	}
+	return f, nil
+}
+
+func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (Agent, error) {
+	a := Agent{MaxParallel: DefaultMaxParallel, Timeout: DefaultTimeout, Retries: DefaultRetries}
+	if n.Kind != yaml.MappingNode {
+		return a, bad(n, "agents", "each agent must be a mapping with name and command")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := "agents." + k.Value
+		var err error
+		switch k.Value {
+		case "name":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !nameRE.MatchString(v.Value) {
+				return a, bad(v, key, "must be a name of letters, digits, '.', '_' or '-', not %q", v.Value)
+			}
+			a.Name = v.Value
+		case "command":
+			if v.Kind != yaml.SequenceNode {
+				return a, bad(v, key, "must be an argv list such as [\"claude\", \"-p\", \"@{prompt_file}\"], not a shell string")
+			}
+			a.Command, err = stringList(v)
+			if err == nil && len(a.Command) == 0 {
+				err = errors.New("must not be empty")
+			}
+		case "max_parallel":
+			a.MaxParallel, err = intOf(v, 1)
+		case "timeout":
+			d, perr := time.ParseDuration(v.Value)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || perr != nil || d <= 0 {
+				err = fmt.Errorf("must be a positive duration such as 30m or 90s, not %q", v.Value)
+			}
+			a.Timeout = d
+		case "retries":
+			a.Retries, err = intOf(v, 0)
+		case "tags":
+			if v.Kind != yaml.SequenceNode {
+				err = errors.New("must be a list of tags")
+			} else {
+				a.Tags, err = stringList(v)
+			}
+		case "env":
+			a.Env, err = envOf(v)
+		default:
+			return a, bad(k, key, "unknown key (known: name, command, max_parallel, timeout, retries, tags, env)")
+		}
+		if err != nil {
+			return a, bad(v, key, "%v", err)
+		}
+	}
+	if a.Name == "" {
+		return a, bad(n, "agents.name", "missing: every agent needs a unique name")
+	}
+	if a.Command == nil {
+		return a, bad(n, "agents.command", "missing for agent %q", a.Name)
+	}
+	return a, nil
+}
+
+func stringList(v *yaml.Node) ([]string, error) {
+	out := make([]string, 0, len(v.Content))
+	for _, e := range v.Content {
+		if e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
+			return nil, fmt.Errorf("line %d: each element must be a string", e.Line)
+		}
+		out = append(out, e.Value)
+	}
+	return out, nil
+}
+
+func boolOf(v *yaml.Node) (bool, error) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
+		var b bool
+		if err := v.Decode(&b); err == nil {
+			return b, nil
+		}
+	}
+	return false, fmt.Errorf("must be true or false, not %q", v.Value)
+}
+
+func intOf(v *yaml.Node, min int) (int, error) {
+	n, err := strconv.Atoi(v.Value)
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || n < min {
+		return 0, fmt.Errorf("must be a whole number >= %d, not %q", min, v.Value)
+	}
+	return n, nil
+}
+
+func envOf(v *yaml.Node) (map[string]string, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, errors.New("must be a mapping of NAME: value")
+	}
+	env := map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, e := v.Content[i], v.Content[i+1]
+		if e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
+			return nil, fmt.Errorf("line %d: %s must be a string", e.Line, k.Value)
+		}
+		env[k.Value] = e.Value
+	}
+	return env, nil
+}

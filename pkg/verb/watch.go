@@ -1,0 +1,79 @@
+package verb
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/watch"
+)
+
+// Watch is `git burl watch`: what cmd/git-burl-watch runs.
+func Watch() cli.Command { return &watchCmd{} }
+
+type watchCmd struct {
+	cli.JSONFlag
+	Once     bool   `long:"once" description:"Exit once nothing is claimable, nothing runs and the approve queue is empty"`
+	Interval string `long:"interval" value-name:"DURATION" default:"2s" description:"How often to look for work (and fetch, with workflow_auto_push)"`
+}
+
+// watchOut is the summary; its JSON is the Summary itself, ok included.
+type watchOut struct {
+	sum  *watch.Summary
+	code int
+}
+
+func (o watchOut) ExitCode() int { return o.code }
+
+func (o watchOut) MarshalJSON() ([]byte, error) { return json.Marshal(o.sum) }
+
+func (o watchOut) Human(w io.Writer) {
+	s := o.sum
+	fmt.Fprintf(w, "watch: %d run(s); DONE %d, BLOCKED %d, rejected %d\n", len(s.Runs), len(s.Done), len(s.Blocked), len(s.Rejected))
+	for _, id := range s.Blocked {
+		fmt.Fprintf(w, "  BLOCKED %s (git burl show %s says why)\n", id, id)
+	}
+	for _, id := range s.Rejected {
+		fmt.Fprintf(w, "  rejected %s (back in READY with the reason)\n", id)
+	}
+}
+
+func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) != 0 {
+		return nil, usageErr("watch", "takes no arguments")
+	}
+	every, err := time.ParseDuration(c.Interval)
+	if err != nil || every <= 0 {
+		return nil, errs.New(errs.User, "--interval %q is not a positive duration", c.Interval).WithFix("git burl watch --interval 5s")
+	}
+	stop := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var got os.Signal
+	go func() {
+		if s, ok := <-sigs; ok {
+			got = s
+			close(stop)
+		}
+	}()
+	sum, err := watch.Watch(watch.Options{Dir: ctx.Dir, Once: c.Once, Interval: every, Stderr: ctx.Stderr, Stop: stop})
+	if err != nil {
+		return nil, err
+	}
+	code := 0
+	switch {
+	case sum.Stopped:
+		// The shell's convention for "ended by this signal".
+		code = 128 + int(got.(syscall.Signal))
+	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0:
+		code = int(errs.Validation)
+	}
+	return watchOut{sum: sum, code: code}, nil
+}

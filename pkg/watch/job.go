@@ -1,0 +1,321 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// tailLines is how much of a failed run's output the next prompt carries.
+const tailLines = 20
+
+// job runs agent a on the claimed task id until a run is submitted, the
+// retries are spent (BLOCKED), or watch stops (released).
+func (s *supervisor) job(a agents.Agent, id string) {
+	actor := a.Name + "@" + s.host
+	failure := ""
+	for attempt := 1; ; attempt++ {
+		r, fail := s.run(a, actor, id, attempt, failure)
+		s.mu.Lock()
+		s.runs = append(s.runs, r)
+		s.mu.Unlock()
+		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
+		switch r.Result {
+		case ResultSubmitted, ResultLost:
+			return
+		case ResultStopped:
+			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
+				s.logf("%s: cannot release: %s", id, firstLine(e))
+			}
+			return
+		}
+		failure = fail
+		if attempt > a.Retries {
+			reason := fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
+			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
+				s.logf("%s: cannot block: %s", id, firstLine(e))
+			} else {
+				s.logf("%s: BLOCKED: %s", id, reason)
+			}
+			return
+		}
+	}
+}
+
+// run is one run of a on id: run_start (which grants the lease), the
+// prompt, the agent under a renewed lease, commit, submit, run_end. It
+// returns the run and, when it failed, what the next prompt must say.
+func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string) (r Run, failure string) {
+	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
+	began := time.Now()
+	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		r.Result = ResultLost
+		return r, err.Error()
+	}
+	w.Actor = actor
+	stamp := began.UTC().Format("20060102T150405.000Z")
+	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, a.Name, attempt))
+	logPath, promptPath := base+".log", base+".prompt.md"
+	r.Log = w.Rel(logPath)
+	lease := w.Config.LeaseSeconds
+	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log}
+	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", lease, details) })
+	if err != nil {
+		r.Result = ResultLost
+		s.logf("%s: cannot start run: %v", id, err)
+		if !errors.Is(err, errLost.Err) {
+			// Still ours: give it back rather than leave it in DOING unrun.
+			s.verbRetry(actor, "release", id, "--reason", "watch could not start a run: "+oneLine(err.Error(), 300))
+		}
+		return r, ""
+	}
+	defer func() { s.runEnd(w, id, &r, details, began) }()
+
+	e, err := w.Get(id)
+	if err != nil {
+		r.Result = ResultLost
+		return r, ""
+	}
+	t := e.Task
+	wt := w.WorktreePath(t)
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		r.Result = ResultFailed
+		return r, err.Error()
+	}
+	if err := fsx.WriteFile(promptPath, []byte(Prompt(w, e, attempt, prev))); err != nil {
+		r.Result = ResultFailed
+		return r, err.Error()
+	}
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		r.Result = ResultFailed
+		return r, err.Error()
+	}
+	defer log.Close()
+	taskFile := e.Path
+	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
+		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt)}
+	argv := Expand(a.Command, vals)
+	env := append(os.Environ(),
+		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
+		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
+		"BURL_ACTOR="+actor)
+	for k, v := range a.Env {
+		env = append(env, k+"="+v)
+	}
+
+	// The lease is renewed every third of lease_seconds while the agent
+	// runs; a renewal that finds the task gone stops the agent.
+	lost := make(chan struct{})
+	stop := make(chan struct{})
+	quitRenew := make(chan struct{})
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		s.renew(id, actor, lease, quitRenew, lost)
+	}()
+	go func() {
+		select {
+		case <-s.stop:
+		case <-s.opt.Stop:
+		case <-lost:
+		case <-quitRenew:
+			return
+		}
+		close(stop)
+	}()
+	o := runAgent(argv, wt, env, log, a.Timeout, stop)
+	close(quitRenew)
+	<-renewed
+	r.Exit = o.exit
+	select {
+	case <-lost:
+		r.Result = ResultLost
+		return r, ""
+	default:
+	}
+	switch {
+	case o.stopped:
+		r.Result = ResultStopped
+		return r, ""
+	case o.err != nil:
+		r.Result = ResultFailed
+		return r, fmt.Sprintf("the agent could not be started: %v", o.err)
+	case o.timedOut:
+		r.Result = ResultTimeout
+		return r, fmt.Sprintf("the agent timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(logPath))
+	case o.exit != 0:
+		r.Result = ResultFailed
+		return r, fmt.Sprintf("the agent exited with code %d; its last output:\n%s", o.exit, tail(logPath))
+	}
+	g := gitx.In(wt)
+	if err := commitLeftovers(g, t); err != nil {
+		r.Result = ResultGates
+		return r, "committing what the agent left failed:\n" + err.Error()
+	}
+	if n, err := g.Run("rev-list", "--count", t.BaseSHA()+"..HEAD"); err == nil && strings.TrimSpace(n) == "0" {
+		r.Result = ResultUnchanged
+		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
+	}
+	out, errOut, code := s.verbRetry(actor, "submit", id)
+	if code != 0 {
+		r.Result = ResultGates
+		return r, fmt.Sprintf("submit refused the work (exit %d):\n%s", code, strings.TrimSpace(string(errOut)+"\n"+string(out)))
+	}
+	r.Result = ResultSubmitted
+	return r, ""
+}
+
+func (s *supervisor) runEnd(w *workflow.Workflow, id string, r *Run, details map[string]any, began time.Time) {
+	r.DurationMS = time.Since(began).Milliseconds()
+	d := map[string]any{"exit": r.Exit, "duration_ms": r.DurationMS, "result": r.Result}
+	for k, v := range details {
+		d[k] = v
+	}
+	err := w.Mutate("run_end", func(int) (string, []string, error) {
+		sha, err := w.Event("run_end", id, d, "run_end "+id)
+		return sha, nil, err
+	})
+	if err != nil {
+		s.logf("%s: cannot record run_end: %v", id, err)
+	}
+}
+
+// renew renews the lease every third of seconds until quit; when the task
+// is no longer this watcher's it closes lost.
+func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, lost chan<- struct{}) {
+	every := time.Duration(seconds) * time.Second / 3
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-quit:
+			return
+		case <-t.C:
+		}
+		w, err := workflow.Open(s.opt.Dir)
+		if err != nil {
+			continue
+		}
+		w.Actor = actor
+		err = leaseTx(w, id, actor, "lease", seconds, nil)
+		if errors.Is(err, errLost.Err) || err != nil && !stillDoing(w, id) {
+			s.logf("%s: lost the task (%v); stopping its agent", id, err)
+			close(lost)
+			return
+		}
+		if err != nil {
+			s.logf("%s: cannot renew the lease (retrying): %v", id, err)
+		}
+	}
+}
+
+func stillDoing(w *workflow.Workflow, id string) bool {
+	e, err := w.Get(id)
+	return err == nil && e.Bucket == workflow.Doing
+}
+
+// commitLeftovers commits what the agent left uncommitted: the task title
+// as subject, a Burl-Task trailer.
+func commitLeftovers(g gitx.Git, t *task.Task) error {
+	if _, err := g.Run("add", "-A"); err != nil {
+		return err
+	}
+	if st, err := g.Run("status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(st) == "" {
+		return err
+	}
+	_, err := g.Run("commit", "-q", "-m", t.Title()+"\n\nBurl-Task: "+t.ID())
+	return err
+}
+
+// Expand substitutes {placeholders} inside each argv element. Values are
+// inserted as they are: no element is split or passed to a shell.
+func Expand(argv []string, vals map[string]string) []string {
+	pairs := make([]string, 0, 2*len(vals))
+	for k, v := range vals {
+		pairs = append(pairs, "{"+k+"}", v)
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// tail is the last lines of a run log.
+func tail(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const max = 8 << 10
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := st.Size() - max
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, st.Size()-off)
+	n, _ := f.ReadAt(buf, off)
+	lines := strings.Split(strings.TrimRight(string(buf[:n]), "\n"), "\n")
+	if len(lines) > tailLines {
+		lines = lines[len(lines)-tailLines:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
+
+// lockRetries bounds the waits for a lock another command holds; under a
+// busy queue the workflow lock's own wait can run out.
+const lockRetries = 10
+
+func lockPause(i int) { time.Sleep(time.Duration(100*(i+1)+rand.Intn(100)) * time.Millisecond) }
+
+// retryLocked runs f again while it fails on a lock held by someone else.
+func retryLocked(f func() error) error {
+	var err error
+	for i := 0; i < lockRetries; i++ {
+		if err = f(); err == nil || errs.KindOf(err) != errs.Lock || errors.Is(err, errLost.Err) {
+			return err
+		}
+		lockPause(i)
+	}
+	return err
+}
+
+// verbRetry is verb, run again while it exits 4 (locked, or a race lost
+// to another machine): contention is not the agent's failure.
+func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []byte, code int) {
+	for i := 0; ; i++ {
+		stdout, stderr, code = s.verb(actor, args...)
+		if code != int(errs.Lock) || i == lockRetries-1 {
+			return stdout, stderr, code
+		}
+		lockPause(i)
+	}
+}

@@ -1,0 +1,79 @@
+package watch
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// Grace is how long an agent's process group has between SIGTERM and
+// SIGKILL, on timeout and on a stop.
+const Grace = 10 * time.Second
+
+// outcome is how one agent process ended.
+type outcome struct {
+	exit     int // -1 when killed by a signal
+	timedOut bool
+	stopped  bool // watch was told to stop, or lost the task
+	err      error
+}
+
+// runAgent runs argv in its own process group with the run log as stdout
+// and stderr. The log is an *os.File, not a pipe: a grandchild that keeps
+// the descriptor open cannot make Wait hang. The goroutine stays locked to
+// its OS thread from start to wait because Linux sends the parent-death
+// signal when the creating thread exits, not the process.
+func runAgent(argv []string, dir string, env []string, log *os.File, timeout time.Duration, stop <-chan struct{}) outcome {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return outcome{exit: -1, err: err}
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var o outcome
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		o.timedOut = true
+		err = stopGroup(pgid, done)
+	case <-stop:
+		o.stopped = true
+		err = stopGroup(pgid, done)
+	}
+	// Whatever the leader did, nothing it started outlives the run.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	o.exit = 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		o.exit = ee.ExitCode()
+	case err != nil:
+		o.exit, o.err = -1, err
+	}
+	return o
+}
+
+// stopGroup is SIGTERM to the group, Grace, then SIGKILL to the group; it
+// returns the leader's Wait result.
+func stopGroup(pgid int, done <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(Grace):
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	return <-done
+}

@@ -1,0 +1,431 @@
+// Package watch is the supervisor of `git burl watch` (DESIGN §10): it
+// keeps the agents of agents.yaml busy on the backlog, one run being claim
+// → prompt → agent in its own process group → commit → submit, and lands
+// their work through the approve queue. Every state change goes through the
+// verbs' own binaries, so watch adds no second path around the gates.
+package watch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Options are the command line of watch.
+type Options struct {
+	Dir      string
+	Once     bool
+	Interval time.Duration
+	Stderr   io.Writer
+	// Stop is closed on SIGINT/SIGTERM.
+	Stop <-chan struct{}
+}
+
+// Run is one agent run, as --json reports it.
+type Run struct {
+	Task       string `json:"task"`
+	Agent      string `json:"agent"`
+	Attempt    int    `json:"attempt"`
+	Exit       int    `json:"exit"`
+	DurationMS int64  `json:"duration_ms"`
+	Result     string `json:"result"`
+	Log        string `json:"log"`
+}
+
+// Summary is watch's --json document.
+type Summary struct {
+	OK       bool     `json:"ok"`
+	Done     []string `json:"done"`
+	Blocked  []string `json:"blocked"`
+	Rejected []string `json:"rejected"`
+	Runs     []Run    `json:"runs"`
+	// Stopped: watch was stopped by a signal before it was done.
+	Stopped bool `json:"stopped"`
+}
+
+// Run results.
+const (
+	ResultSubmitted = "submitted"
+	ResultFailed    = "failed"    // non-zero exit
+	ResultTimeout   = "timeout"   // killed after the agent's timeout
+	ResultUnchanged = "unchanged" // exit 0 but nothing to submit
+	ResultGates     = "gates"     // commit or submit refused the work
+	ResultStopped   = "stopped"   // watch was stopped
+	ResultLost      = "lost"      // the task was taken from this watcher
+)
+
+type supervisor struct {
+	opt    Options
+	file   *agents.File
+	host   string
+	stop   chan struct{}
+	done   chan struct{} // a job finished
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	busy   map[string]int  // running jobs per agent
+	held   map[string]bool // tasks this watcher runs
+	skip   map[string]bool // QA tasks the queue cannot handle
+	touch  map[string]bool
+	reject map[string]bool
+	runs   []Run
+}
+
+// Watch runs the supervisor until --once finds nothing left, or Stop.
+func Watch(opt Options) (*Summary, error) {
+	w, err := workflow.Open(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	f, err := agents.Load(filepath.Join(w.Dir, agents.FileName))
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1),
+		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}}
+	stopped := false
+	for !stopped {
+		active, pending := s.tick()
+		s.mu.Lock()
+		running := len(s.held)
+		s.mu.Unlock()
+		if opt.Once && !active && !pending && running == 0 {
+			break
+		}
+		if active && running == 0 {
+			continue
+		}
+		select {
+		case <-s.done:
+		case <-time.After(opt.Interval):
+		case <-opt.Stop:
+			stopped = true
+		}
+	}
+	if stopped {
+		s.logf("stopping: no new claims; stopping %d agent(s)", len(s.held))
+	}
+	close(s.stop)
+	s.wg.Wait()
+	return s.summary(stopped), nil
+}
+
+func (s *supervisor) logf(format string, args ...any) {
+	fmt.Fprintf(s.opt.Stderr, "watch: "+format+"\n", args...)
+}
+
+func (s *supervisor) stopping() bool {
+	select {
+	case <-s.opt.Stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// tick is one pass: take over expired leases, run the approve queue,
+// start runs on free slots. It reports whether it did anything, and
+// whether the approve queue still holds work for a later pass.
+func (s *supervisor) tick() (active, pending bool) {
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		s.logf("%v", err)
+		return false, false
+	}
+	if w.AutoPush() {
+		if err := w.Mutate("sync", func(int) (string, []string, error) { return "", nil, nil }); err != nil {
+			s.logf("cannot pull the workflow branch: %v", err)
+		}
+	}
+	active = s.takeOvers(w)
+	if s.file.AutoApprove && !s.stopping() {
+		var did bool
+		did, pending = s.approveQueue(w)
+		active = active || did
+	}
+	for _, a := range s.file.Agents {
+		for !s.stopping() {
+			s.mu.Lock()
+			free := s.busy[a.Name] < a.MaxParallel
+			s.mu.Unlock()
+			if !free {
+				break
+			}
+			id, ok := s.claim(w, a)
+			if !ok {
+				break
+			}
+			active = true
+			s.start(a, id)
+		}
+	}
+	return active, pending
+}
+
+// takeOvers releases every DOING task whose lease expired.
+func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
+	doing, _, err := w.InBucket(workflow.Doing)
+	if err != nil {
+		return false
+	}
+	now := time.Now().UTC()
+	released := false
+	for _, e := range doing {
+		s.mu.Lock()
+		mine := s.held[e.ID]
+		s.mu.Unlock()
+		if mine || e.Task == nil || !Expired(e.Task, now) {
+			continue
+		}
+		took, err := takeOver(w, e.ID)
+		if err != nil {
+			s.logf("%s: cannot take over an expired lease: %v", e.ID, err)
+			continue
+		}
+		if took {
+			s.logf("%s: lease of %s expired; released it (branch kept)", e.ID, e.Task.Str(task.KeyAssignedTo))
+			released = true
+		}
+	}
+	return released
+}
+
+// claim takes the next task for agent a, as a.Name@host.
+func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) {
+	actor := a.Name + "@" + s.host
+	if len(a.Tags) == 0 {
+		return s.claimOne(actor, "")
+	}
+	ready, _, err := w.InBucket(workflow.Ready)
+	if err != nil {
+		return "", false
+	}
+	done, err := w.DoneSet()
+	if err != nil {
+		return "", false
+	}
+	var cands []*task.Task
+	for _, e := range ready {
+		if e.Task != nil && tagged(e.Task, a.Tags) && len(workflow.UnmetDeps(e.Task, done)) == 0 {
+			cands = append(cands, e.Task)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return workflow.ClaimOrderLess(cands[i], cands[j]) })
+	for _, t := range cands {
+		if id, ok := s.claimOne(actor, t.ID()); ok {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+func tagged(t *task.Task, want []string) bool {
+	for _, have := range t.List(task.KeyTags) {
+		for _, x := range want {
+			if have == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *supervisor) claimOne(actor, id string) (string, bool) {
+	args := []string{"claim", "--json"}
+	if id != "" {
+		args = append(args, id)
+	}
+	out, _, code := s.verb(actor, args...)
+	if code != 0 {
+		return "", false
+	}
+	var res struct {
+		Task struct {
+			ID string `json:"id"`
+		} `json:"task"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || res.Task.ID == "" {
+		s.logf("cannot read claim's output: %v", err)
+		return "", false
+	}
+	s.logf("%s: claimed by %s", res.Task.ID, actor)
+	return res.Task.ID, true
+}
+
+func (s *supervisor) start(a agents.Agent, id string) {
+	s.mu.Lock()
+	s.busy[a.Name]++
+	s.held[id] = true
+	s.touch[id] = true
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.job(a, id)
+		s.mu.Lock()
+		s.busy[a.Name]--
+		delete(s.held, id)
+		s.mu.Unlock()
+		// A wake-up only: one pending is enough, and a full buffer must
+		// never block a finished job (Watch waits for all of them).
+		select {
+		case s.done <- struct{}{}:
+		default:
+		}
+	}()
+}
+
+// verb runs `git burl <args>` as actor and returns its stdout, stderr and
+// exit code. The verb binary beside this one is preferred, so a watch runs
+// the verbs of its own installation.
+func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, code int) {
+	cmd := verbCommand(args)
+	cmd.Dir = s.opt.Dir
+	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if err != nil {
+		code = 1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			e.WriteString(err.Error())
+		}
+	}
+	return o.Bytes(), e.Bytes(), code
+}
+
+func verbCommand(args []string) *exec.Cmd {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "git-burl-"+args[0])
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return exec.Command(p, args[1:]...)
+		}
+	}
+	return exec.Command("git", append([]string{"burl"}, args...)...)
+}
+
+// approveQueue approves QA tasks one at a time in queue order (priority,
+// then submitted_at), each through the approve verb; a task its gates
+// refuse is rejected with approve's report as the reason. It is the one
+// place to switch to `approve --all` once batching exists.
+func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
+	qa, _, err := w.InBucket(workflow.QA)
+	if err != nil {
+		return false, false
+	}
+	var queue []*task.Task
+	for _, e := range qa {
+		if e.Task != nil && !s.skip[e.ID] {
+			queue = append(queue, e.Task)
+		}
+	}
+	sort.SliceStable(queue, func(i, j int) bool { return QueueLess(queue[i], queue[j]) })
+	for _, t := range queue {
+		if s.stopping() {
+			break
+		}
+		if s.approve(w, t.ID()) {
+			did = true
+		} else if !s.skip[t.ID()] {
+			pending = true
+		}
+	}
+	return did, pending
+}
+
+// QueueLess is the merge queue's order: priority, then submitted_at.
+func QueueLess(a, b *task.Task) bool {
+	ra, rb := task.PriorityRank(a.Priority()), task.PriorityRank(b.Priority())
+	if ra != rb {
+		return ra < rb
+	}
+	return a.Str(task.KeySubmittedAt) < b.Str(task.KeySubmittedAt)
+}
+
+func (s *supervisor) approve(w *workflow.Workflow, id string) bool {
+	out, errOut, code := s.verb(w.Actor, "approve", id)
+	s.mu.Lock()
+	s.touch[id] = true
+	s.mu.Unlock()
+	switch code {
+	case 0:
+		s.logf("%s: approved", id)
+		return true
+	case int(errs.Lock):
+		// Another approver has it, or main is busy: the next pass retries.
+		return false
+	case int(errs.Git):
+		// A rebase conflict or a moved main: approve rejected it already.
+		s.markRejected(id, "approve: "+firstLine(errOut))
+		return true
+	}
+	reason := strings.TrimSpace(string(errOut) + "\n" + string(out))
+	if _, rerr, rc := s.verbRetry(w.Actor, "reject", id, "--reason", "approve failed: "+reason); rc != 0 {
+		s.logf("%s: cannot reject after a failed approve: %s", id, firstLine(rerr))
+		s.mu.Lock()
+		s.skip[id] = true
+		s.mu.Unlock()
+		return false
+	}
+	s.markRejected(id, firstLine(errOut))
+	return true
+}
+
+func (s *supervisor) markRejected(id, why string) {
+	s.logf("%s: rejected: %s", id, why)
+	s.mu.Lock()
+	s.reject[id] = true
+	s.mu.Unlock()
+}
+
+func firstLine(b []byte) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return l
+}
+
+// summary reads where every task this watcher touched ended.
+func (s *supervisor) summary(stopped bool) *Summary {
+	sum := &Summary{Done: []string{}, Blocked: []string{}, Rejected: []string{}, Runs: s.runs, Stopped: stopped}
+	if sum.Runs == nil {
+		sum.Runs = []Run{}
+	}
+	w, err := workflow.Open(s.opt.Dir)
+	var ids []string
+	for id := range s.touch {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		var b workflow.Bucket
+		if err == nil {
+			if e, gerr := w.Get(id); gerr == nil {
+				b = e.Bucket
+			}
+		}
+		switch {
+		case b == workflow.Done:
+			sum.Done = append(sum.Done, id)
+		case b == workflow.Blocked:
+			sum.Blocked = append(sum.Blocked, id)
+		case s.reject[id] && b == workflow.Ready:
+			sum.Rejected = append(sum.Rejected, id)
+		}
+	}
+	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped
+	return sum
+}

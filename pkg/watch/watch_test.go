@@ -1,0 +1,54 @@
+package watch
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+func TestExpandKeepsEachElementWhole(t *testing.T) {
+	vals := map[string]string{"id": "TASK-001", "title": "a $(rm -rf /) `x` \"q\" ; {id}", "prompt_file": "/p.md"}
+	got := Expand([]string{"agent", "@{prompt_file}", "--title={title}", "{id}{id}", "{unknown}"}, vals)
+	want := []string{"agent", "@/p.md", "--title=a $(rm -rf /) `x` \"q\" ; {id}", "TASK-001TASK-001", "{unknown}"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func mustTask(t *testing.T, front string) *task.Task {
+	t.Helper()
+	tk, err := task.Parse([]byte("---\nid: TASK-001\ntitle: x\n" + front + "---\n\n## QA Report\n\n### Rejected (attempt 1) — now by a\n\nReason: first\n\n### Validation PASS\n\nReason: not a rejection\n\n### Rejected (attempt 2) — now by a\n\nReason: second\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+func TestLeaseCountsOnlyAfterTheClaim(t *testing.T) {
+	now := time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)
+	live := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T01:10:00Z\n")
+	dead := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T00:30:00Z\n")
+	stale := mustTask(t, "started_at: 2026-11-23T00:40:00Z\nlease_expires: 2026-11-23T00:30:00Z\n")
+	none := mustTask(t, "started_at: 2026-11-23T00:00:00Z\n")
+	if Expired(live, now) || !Expired(dead, now) || Expired(stale, now) || Expired(none, now) {
+		t.Errorf("live %v dead %v stale %v none %v", Expired(live, now), Expired(dead, now), Expired(stale, now), Expired(none, now))
+	}
+}
+
+func TestRejections(t *testing.T) {
+	got := Rejections(mustTask(t, ""))
+	if !reflect.DeepEqual(got, []string{"first", "second"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestQueueOrder(t *testing.T) {
+	a := mustTask(t, "priority: low\nsubmitted_at: 2026-11-23T00:00:00Z\n")
+	b := mustTask(t, "priority: high\nsubmitted_at: 2026-11-23T00:05:00Z\n")
+	c := mustTask(t, "priority: high\nsubmitted_at: 2026-11-23T00:01:00Z\n")
+	if !QueueLess(b, a) || !QueueLess(c, b) || QueueLess(a, c) {
+		t.Error("queue order is priority, then submitted_at")
+	}
+}
