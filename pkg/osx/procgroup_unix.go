@@ -32,3 +32,13 @@ func KillProcessGroup(cmd *exec.Cmd) error {
 	}
 	return err
 }
+
+// TermProcessGroup asks the process group of a command started with
+// SetProcessGroup to stop (SIGTERM), before a grace period and
+// KillProcessGroup.
+func TermProcessGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return errors.New("osx: term process group: command not started")
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+}

@@ -36,3 +36,7 @@ func KillProcessGroup(cmd *exec.Cmd) error {
 	}
 	return cmd.Process.Kill()
 }
+
+// TermProcessGroup cannot ask politely here (no SIGTERM): it kills the
+// tree at once.
+func TermProcessGroup(cmd *exec.Cmd) error { return KillProcessGroup(cmd) }

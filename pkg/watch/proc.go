@@ -5,8 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"syscall"
 	"time"
+
+	"github.com/burl-dev/burl/pkg/osx"
 )
 
 // Grace is how long an agent's process group has between SIGTERM and
@@ -32,11 +33,11 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	osx.SetProcessGroup(cmd)
+	osx.SetParentDeath(cmd)
 	if err := cmd.Start(); err != nil {
 		return outcome{exit: -1, err: err}
 	}
-	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
@@ -47,13 +48,13 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	case err = <-done:
 	case <-timer.C:
 		o.timedOut = true
-		err = stopGroup(pgid, done)
+		err = stopGroup(cmd, done)
 	case <-stop:
 		o.stopped = true
-		err = stopGroup(pgid, done)
+		err = stopGroup(cmd, done)
 	}
 	// Whatever the leader did, nothing it started outlives the run.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = osx.KillProcessGroup(cmd)
 	o.exit = 0
 	var ee *exec.ExitError
 	switch {
@@ -67,13 +68,13 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 
 // stopGroup is SIGTERM to the group, Grace, then SIGKILL to the group; it
 // returns the leader's Wait result.
-func stopGroup(pgid int, done <-chan error) error {
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+func stopGroup(cmd *exec.Cmd, done <-chan error) error {
+	_ = osx.TermProcessGroup(cmd)
 	select {
 	case err := <-done:
 		return err
 	case <-time.After(Grace):
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = osx.KillProcessGroup(cmd)
 	return <-done
 }
