@@ -34,19 +34,16 @@ victim_pull() {
 	(cd "$VICTIM" && git burl sync --pull >/dev/null 2>&1) || true
 }
 
-# set_field FILE KEY VALUE: write a raw frontmatter line (VALUE as YAML).
+# set_field FILE KEY VALUE: write a raw frontmatter line (VALUE as YAML,
+# byte for byte: ENVIRON, unlike awk -v, keeps backslashes).
 set_field() {
+	local tmp="$1.tmp"
 	if grep -q "^$2:" "$1"; then
-		python3 - "$1" "$2" "$3" <<'PY'
-import sys
-p, k, v = sys.argv[1:]
-lines = open(p).read().split("\n")
-lines = [f"{k}: {v}" if l.startswith(k + ":") else l for l in lines]
-open(p, "w").write("\n".join(lines))
-PY
+		K="$2" V="$3" awk 'index($0, ENVIRON["K"] ":") == 1 { print ENVIRON["K"] ": " ENVIRON["V"]; next } { print }' "$1" >"$tmp"
 	else
-		sed -i "2i $2: $3" "$1"
+		K="$2" V="$3" awk 'NR == 2 { print ENVIRON["K"] ": " ENVIRON["V"] } { print }' "$1" >"$tmp"
 	fi
+	mv "$tmp" "$1"
 }
 
 outside_untouched() {
