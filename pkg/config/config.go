@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/suggest"
 )
 
@@ -187,13 +188,25 @@ func nameField(get func(*Config) *string) field {
 	}}
 }
 
+// branchField is a branch name: the config lives on the shared workflow
+// branch, and the value reaches git's argv (see gitx.ValidBranch).
+func branchField(get func(*Config) *string) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		if v.Kind != yaml.ScalarNode || !gitx.ValidBranch(v.Value) {
+			return fmt.Errorf("must be a branch or remote name, not %q (a short branch name: no refs/ prefix, no leading -, no spaces, .. or ~^:?*[\\)", v.Value)
+		}
+		*get(c) = v.Value
+		return nil
+	}}
+}
+
 var fields = map[string]field{
 	"max_parallel":                 intField(0, func(c *Config) *int { return &c.MaxParallel }),
-	"workflow_branch":              nameField(func(c *Config) *string { return &c.WorkflowBranch }),
+	"workflow_branch":              branchField(func(c *Config) *string { return &c.WorkflowBranch }),
 	"workflow_worktree":            strField(nil, func(c *Config) *string { return &c.WorkflowWorktree }),
 	"workflow_auto_commit":         boolField(func(c *Config) *bool { return &c.WorkflowAutoCommit }),
 	"workflow_auto_push":           boolField(func(c *Config) *bool { return &c.WorkflowAutoPush }),
-	"main_branch":                  nameField(func(c *Config) *string { return &c.MainBranch }),
+	"main_branch":                  branchField(func(c *Config) *string { return &c.MainBranch }),
 	"remote":                       nameField(func(c *Config) *string { return &c.Remote }),
 	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
 	"push_main_on_approve":         boolField(func(c *Config) *bool { return &c.PushMainOnApprove }),
@@ -273,6 +286,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		if err := f.set(c, v); err != nil {
 			return nil, &Error{File: name, Line: k.Line, Key: k.Value, Msg: err.Error()}
 		}
+	}
+	if c.WorkflowBranch != "" && c.WorkflowBranch == c.MainBranch {
+		return nil, &Error{File: name, Line: seen["workflow_branch"], Key: "workflow_branch", Msg: fmt.Sprintf("is %q, the same branch as main_branch: task files would land in your code", c.WorkflowBranch)}
 	}
 	for i, p := range c.StubPatterns {
 		if _, err := regexp.Compile(p); err != nil {

@@ -86,6 +86,8 @@ func TestInvalidValues(t *testing.T) {
 		{"workflow_auto_commit", "maybe"},
 		{"workflow_auto_push", "[true]"},
 		{"main_branch", "-rf"},
+		{"main_branch", "refs/heads/x"},
+		{"workflow_branch", "x.lock"},
 		{"remote", "a:b"},
 		{"merge_strategy", "squash"},
 		{"push_main_on_approve", "2"},
@@ -206,5 +208,14 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// The workflow branch is never main: task files would land in the code.
+func TestWorkflowBranchIsNotMain(t *testing.T) {
+	_, err := Parse(file, []byte("main_branch: trunk\nworkflow_branch: trunk\n"))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "workflow_branch" || ce.Line != 2 {
+		t.Errorf("Parse = %v, want an error on workflow_branch, line 2", err)
 	}
 }

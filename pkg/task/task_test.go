@@ -404,6 +404,11 @@ func TestValidateLines(t *testing.T) {
 		{"qa_attempts", "priority: high", "qa_attempts: many", "", 4, "whole number"},
 		{"worktree", "priority: high", "worktree: ../../elsewhere", "", 4, "worktree"},
 		{"branch", "priority: high", "branch: -delete", "", 4, "branch"},
+		{"full ref branch", "priority: high", "branch: refs/heads/zz", "", 4, "short branch name"},
+		{"worktree via .git", "priority: high", "worktree: .worktrees/x/.git/hooks", "", 4, ".git folder"},
+		{"worktree outside", "priority: high", "worktree: .burl", "", 4, "not inside .worktrees/"},
+		{"short base_sha", "priority: high", "base_sha: abc123", "", 4, "full commit id"},
+		{"option base_sha", "priority: high", "base_sha: --output=/tmp/x", "", 4, "full commit id"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := strings.Replace(base, c.from, c.to, 1)

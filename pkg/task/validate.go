@@ -100,6 +100,11 @@ func (t *Task) Validate(fileID string) error {
 		if c := path.Clean(wt); !strings.HasPrefix(c, WorktreeRoot+"/") {
 			return perr(line(KeyWorktree), "worktree %q is not inside %s/, where burl keeps task worktrees", wt, WorktreeRoot)
 		}
+		for _, seg := range strings.Split(wt, "/") {
+			if strings.EqualFold(seg, ".git") {
+				return perr(line(KeyWorktree), "worktree %q goes through a .git folder", wt)
+			}
+		}
 	}
 	if b := t.Branch(); b != "" && !gitx.ValidBranch(b) {
 		return perr(line(KeyBranch), "branch %q is not a valid short branch name (no refs/ prefix, no leading -, no spaces, control characters, .., ~^:?*[\\)", b)

@@ -52,7 +52,11 @@ const initLock = "burl-init"
 func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 	// Refuse bad flags before touching anything: written into config.yaml
 	// they would make every later command fail on the config.
-	for flag, v := range map[string]string{"--main-branch": opts.MainBranch, "--remote": opts.Remote} {
+	if v := opts.MainBranch; v != "" && !gitx.ValidBranch(v) {
+		return nil, nil, errs.New(errs.User, "--main-branch %q is not a branch or remote name", v).
+			WithFix("git burl init --main-branch NAME (a short branch name: letters, digits, . _ / -; no refs/ prefix, no .., not starting with -)")
+	}
+	for flag, v := range map[string]string{"--remote": opts.Remote} {
 		if v != "" && !config.ValidName(v) {
 			return nil, nil, errs.New(errs.User, "%s %q is not a branch or remote name", flag, v).
 				WithFix("git burl init %s NAME (letters, digits, . _ / -; no .., not starting with -)", flag)
