@@ -32,7 +32,13 @@ func hasControl(s string, keepLines bool) bool {
 	return false
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// isControl: C0, DEL and C1 controls, and the Unicode characters that
+// break a line or reorder what a terminal shows (line and paragraph
+// separators, bidi embeddings, overrides and isolates).
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) ||
+		r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
 
 func writeRune(b *strings.Builder, r rune, keepLines bool) {
 	switch {

@@ -14,6 +14,8 @@ func TestEscape(t *testing.T) {
 		"c1 \u009b31m":         `c1 \u009b31m`,
 		"café ✓":               "café ✓",
 		"del\x7f":              `del\x7f`,
+		"bidi \u202egnp.exe":   `bidi \u202egnp.exe`,
+		"sep\u2028line":        `sep\u2028line`,
 		"bell\a and cr\r done": `bell\x07 and cr\r done`,
 	} {
 		if got := Escape(in); got != want {
