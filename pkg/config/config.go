@@ -44,6 +44,8 @@ type Config struct {
 	// LeaseSeconds is how long a task claimed by watch stays its own without
 	// a renewal; past it any watcher may take the task over.
 	LeaseSeconds int
+	// QueueBatch is how many tasks approve --all stacks under one build.
+	QueueBatch int
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -73,6 +75,7 @@ func Default() *Config {
 		MergeStrategy:       "rebase_ff_only",
 		LockStaleMinutes:    120,
 		LeaseSeconds:        900,
+		QueueBatch:          4,
 		UseGlobalClaimLock:  true,
 		QAMaxAttempts:       3,
 		AutoPriorityBoost:   true,
@@ -227,6 +230,7 @@ var fields = map[string]field{
 	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
 	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
 	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
+	"queue_batch":           intField(1, func(c *Config) *int { return &c.QueueBatch }),
 	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
 }
 

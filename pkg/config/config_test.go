@@ -18,7 +18,7 @@ func TestDefaults(t *testing.T) {
 		c.WorkflowAutoPush || c.MainBranch != "main" || c.Remote != "origin" || c.MergeStrategy != "rebase_ff_only" ||
 		c.PushMainOnApprove || c.PushTaskBranchOnSubmit || c.LockStaleMinutes != 120 || !c.UseGlobalClaimLock ||
 		c.QAMaxAttempts != 3 || !c.AutoPriorityBoost || c.BuildCommand != "" || c.BuildTimeout != 30*time.Minute ||
-		c.ConflictPolicy != "fail" {
+		c.ConflictPolicy != "fail" || c.QueueBatch != 4 {
 		t.Errorf("defaults differ from PRD 8.2: %+v", c)
 	}
 	if !reflect.DeepEqual(c.StubPatterns, DefaultStubPatterns) {
@@ -96,6 +96,8 @@ func TestInvalidValues(t *testing.T) {
 		{"lock_stale_minutes", "1.5"},
 		{"use_global_claim_lock", "{}"},
 		{"qa_max_attempts", "0"},
+		{"queue_batch", "0"},
+		{"queue_batch", "two"},
 		{"auto_priority_boost_on_retry", "often"},
 		{"build_command", "[make, test]"},
 		{"build_timeout", "soon"},

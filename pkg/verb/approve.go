@@ -25,6 +25,7 @@ func Approve() cli.Command { return &approveCmd{} }
 
 type approveCmd struct {
 	cli.JSONFlag
+	All bool `long:"all" description:"Approve every QA task in queue order, building batches of queue_batch tasks at once"`
 }
 
 type approveOut struct {
@@ -75,6 +76,16 @@ type approval struct {
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if c.All {
+		if len(args) > 0 {
+			return nil, usageErr("approve", "takes no task ID with --all")
+		}
+		w, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return ApproveAll(ctx, w)
+	}
 	id, err := taskArg(args, "approve")
 	if err != nil {
 		return nil, err
@@ -83,6 +94,11 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	return approveOne(ctx, w, id)
+}
+
+// approveOne is single approve of one task.
+func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, error) {
 	// Approving a DONE task again finishes what a crash after the commit of
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
@@ -90,14 +106,14 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		// in this clone only: finishing the approve finishes its push.
 		if m := integrate.For(w); w.Config.PushMainOnApprove && m.HasRemote() {
 			if _, err := m.PushAhead(); err != nil {
-				return nil, err
+				return approveOut{}, err
 			}
 		}
 		cleanup(w, e.Task)
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
 		if err := worktreeForQA(ctx, w, e); err != nil {
-			return nil, err
+			return approveOut{}, err
 		}
 	}
 	a := &approval{}
@@ -110,16 +126,16 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		Apply:   func(tx *workflow.Tx) error { a.record(w, tx); return nil },
 	})
 	if err != nil {
-		return nil, err
+		return approveOut{}, err
 	}
 	switch {
 	case a.conflict != nil:
-		return nil, errs.New(errs.Git, "rebasing %s onto %s conflicts in:\n  %s\n%s went back to %s (qa_attempts %d); main, the remote and the task branch are unchanged",
+		return approveOut{}, errs.New(errs.Git, "rebasing %s onto %s conflicts in:\n  %s\n%s went back to %s (qa_attempts %d); main, the remote and the task branch are unchanged",
 			res.Entry.Task.Branch(), w.Config.MainBranch, strings.Join(a.conflict.Files, "\n  "), id, res.Entry.Bucket, res.Entry.Task.Int(task.KeyQAAttempts)).
 			WithTitle("Cannot approve %s: rebase conflict", id).
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
 	case len(a.failed) > 0:
-		return nil, gateError(w, "approve", id, a.failed)
+		return approveOut{}, gateError(w, "approve", id, a.failed)
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
@@ -133,128 +149,190 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 // integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the
 // rebased base, fast-forward main, push. Step 7, cleanup, waits for the
 // commit of DONE. Every failure leaves the task branch at submitted_sha.
+// approve --all runs the same steps (branch, rebase, check, land) with the
+// build batched over a stack of tasks.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
-	submitted := t.Str(task.KeySubmittedSHA)
-	// An approve killed after it advanced main left the task in QA with its
-	// work in main, and maybe its worktree and branch removed: finish it.
-	// (merge_strategy manual expects main to hold the work; its path below.)
-	if w.Config.MergeStrategy != "manual" {
-		if in, err := integrate.WorkInMain(w.Repo.Git, w.Config.MainBranch, t.BaseSHA(), submitted); err != nil {
-			return err
-		} else if in {
-			return a.finishMerged(w, t)
-		}
+	if in, err := workAlreadyInMain(w, t); err != nil {
+		return err
+	} else if in {
+		return a.finishMerged(w, t)
 	}
-	// An approve killed mid-rebase left the worktree detached with the
-	// rebase stopped: undo it (the branch is still at submitted) rather
-	// than tell the user to switch branches, which git would refuse.
-	if p := w.WorktreePath(t); p != "" {
-		if aborted, err := integrate.AbortApproveRebase(gitx.In(p), t.Branch(), submitted); err != nil {
-			return err
-		} else if aborted {
-			fmt.Fprintf(w.Stderr, "burl: aborted the rebase an interrupted approve left in %s; starting again from %s\n", w.Rel(p), gitx.Short(submitted))
-		}
-	}
-	dir, g, err := taskWorktree(w, t)
+	dir, g, err := approvableBranch(w, t)
 	if err != nil {
 		return err
-	}
-	if dirty, err := g.Run("status", "--porcelain", "--untracked-files=all"); err != nil {
-		return err
-	} else if dirty != "" {
-		return errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
-			WithFix("commit or remove them; approve merges only submitted commits")
-	}
-	head, err := g.Run("rev-parse", "HEAD")
-	if err != nil {
-		return err
-	}
-	if submitted != "" && head != submitted && integrate.RebasedFrom(g, t.Branch()) == submitted {
-		// An approve killed after its rebase: the branch's reflog shows that
-		// nothing but that rebase moved it, so start again from the
-		// submitted commits (the worktree is clean, --keep loses nothing).
-		if _, err := g.Run("reset", "-q", "--keep", submitted); err != nil {
-			return err
-		}
-		head = submitted
-	}
-	if submitted == "" || head != submitted {
-		return errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), gitx.Short(head), t.ID(), gitx.Short(submitted)).
-			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
 	}
 	// Approvals advance main one at a time on this machine. The lock is
 	// held until DONE is committed (Run releases it): a rollback rewinds
 	// main, which only works if no other approve has built on it meanwhile.
-	if a.mainLock, err = w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now, Action: "approve"}, 5*time.Minute); err != nil {
+	if a.mainLock, err = lockMain(w, tx.Now); err != nil {
 		return err
 	}
 	m := integrate.For(w)
 	if a.base, err = m.Base(); err != nil {
 		return err
 	}
-	restore := func() error { _, err := g.Run("reset", "-q", "--hard", submitted); return err }
+	if done, err := a.rebase(w, t, g); err != nil || done {
+		return err
+	}
+	tx.OnRollback(func() error { return restoreBranch(g, t) })
+	if err := a.check(w, t, g, dir, tx.Now, true); err != nil {
+		return err
+	}
+	if len(a.failed) > 0 {
+		return restoreBranch(g, t)
+	}
+	return a.land(w, tx, m)
+}
+
+// workAlreadyInMain: an approve killed after it advanced main left the
+// task in QA with its work in main, and maybe its worktree and branch
+// removed. (merge_strategy manual expects main to hold the work; it takes
+// the ordinary path.)
+func workAlreadyInMain(w *workflow.Workflow, t *task.Task) (bool, error) {
+	if w.Config.MergeStrategy == "manual" {
+		return false, nil
+	}
+	return integrate.WorkInMain(w.Repo.Git, w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA))
+}
+
+// approvableBranch checks that the task's worktree is clean with its
+// branch at submitted_sha, undoing what an interrupted approve left, and
+// returns the worktree and a git runner in it.
+func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) {
+	submitted := t.Str(task.KeySubmittedSHA)
+	// An approve killed mid-rebase left the worktree detached with the
+	// rebase stopped: undo it (the branch is still at submitted) rather
+	// than tell the user to switch branches, which git would refuse.
+	if p := w.WorktreePath(t); p != "" {
+		if aborted, err := integrate.AbortApproveRebase(gitx.In(p), t.Branch(), submitted); err != nil {
+			return "", gitx.Git{}, err
+		} else if aborted {
+			fmt.Fprintf(w.Stderr, "burl: aborted the rebase an interrupted approve left in %s; starting again from %s\n", w.Rel(p), gitx.Short(submitted))
+		}
+	}
+	dir, g, err := taskWorktree(w, t)
+	if err != nil {
+		return "", gitx.Git{}, err
+	}
+	if dirty, err := g.Run("status", "--porcelain", "--untracked-files=all"); err != nil {
+		return "", gitx.Git{}, err
+	} else if dirty != "" {
+		return "", gitx.Git{}, errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
+			WithFix("commit or remove them; approve merges only submitted commits")
+	}
+	head, err := g.Run("rev-parse", "HEAD")
+	if err != nil {
+		return "", gitx.Git{}, err
+	}
+	if submitted != "" && head != submitted && integrate.RebasedFrom(g, t.Branch()) == submitted {
+		// An approve killed after its rebase: the branch's reflog shows that
+		// nothing but that rebase moved it, so start again from the
+		// submitted commits (the worktree is clean, --keep loses nothing).
+		if _, err := g.Run("reset", "-q", "--keep", submitted); err != nil {
+			return "", gitx.Git{}, err
+		}
+		head = submitted
+	}
+	if submitted == "" || head != submitted {
+		return "", gitx.Git{}, errs.New(errs.User, "%s is at %s but %s was submitted at %s; QA would approve code nobody validated", t.Branch(), gitx.Short(head), t.ID(), gitx.Short(submitted)).
+			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
+	}
+	return dir, g, nil
+}
+
+// lockMain takes the main lock for an approve (single or queue).
+func lockMain(w *workflow.Workflow, now time.Time) (*lock.Lock, error) {
+	return w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: now, Action: "approve"}, 5*time.Minute)
+}
+
+// restoreBranch puts the task branch back at submitted_sha, where every
+// approve that does not land leaves it.
+func restoreBranch(g gitx.Git, t *task.Task) error {
+	_, err := g.Run("reset", "-q", "--hard", t.Str(task.KeySubmittedSHA))
+	return err
+}
+
+// rebase puts the task's commits on a.base as merge_strategy says and sets
+// a.merged, or a.conflict when they do not apply. done: nothing is left
+// to check or land (a conflict, or manual, where main holds the work).
+func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done bool, err error) {
+	submitted := t.Str(task.KeySubmittedSHA)
 	switch w.Config.MergeStrategy {
 	case "manual":
 		if in, err := w.Repo.Git.Test("merge-base", "--is-ancestor", submitted, a.base); err != nil {
-			return err
+			return true, err
 		} else if !in {
-			return errs.New(errs.User, "merge_strategy is manual and %s does not contain %s yet", w.Config.MainBranch, gitx.Short(submitted)).
+			return true, errs.New(errs.User, "merge_strategy is manual and %s does not contain %s yet", w.Config.MainBranch, gitx.Short(submitted)).
 				WithFix("merge %s into %s yourself, then run git burl approve %s", t.Branch(), w.Config.MainBranch, t.ID())
 		}
 		a.merged = submitted
+		a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
+		return true, nil
 	case "ff_only":
-		if ok, err := w.Repo.Git.Test("merge-base", "--is-ancestor", a.base, head); err != nil {
-			return err
+		if ok, err := w.Repo.Git.Test("merge-base", "--is-ancestor", a.base, submitted); err != nil {
+			return true, err
 		} else if !ok {
 			a.conflict = &integrate.Conflict{Files: []string{"(non-fast-forward: " + w.Config.MainBranch + " moved since claim and merge_strategy is ff_only)"}}
-			return nil
+			return true, nil
 		}
 	default:
 		if err := integrate.Rebase(g, a.base); err != nil {
 			if c, ok := err.(*integrate.Conflict); ok {
 				a.conflict = c
-				return nil
+				return true, nil
 			}
-			return err
+			return true, err
 		}
 		faults.CrashPoint("approve", "rebase")
 	}
-	if a.merged == "" {
-		if a.merged, err = g.Run("rev-parse", "HEAD"); err != nil {
-			return err
-		}
-		tx.OnRollback(restore)
-		if a.diff, err = diffGates(w, t, g, a.base, a.merged); err != nil {
-			return err
-		}
-		runs, cmdV, err := runCommands(w, t, dir, tx.Now)
-		if err != nil {
-			return err
-		}
-		a.runs = runs
-		if a.failed = append(append(gate.Violations{}, a.diff...), cmdV...); len(a.failed) > 0 {
-			return restore()
-		}
-		if err := m.Advance(a.base, a.merged); err != nil {
-			return err
-		}
-		tx.OnRollback(func() error { return m.Rewind(a.merged, a.base) })
-		faults.CrashPoint("approve", "merge")
-		if w.Config.PushMainOnApprove && m.HasRemote() {
-			if w.AutoPush() {
-				// Pushed with the workflow branch in one atomic push: main and
-				// DONE land together or not at all.
-				a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
-			} else {
-				if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
-					return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
-						WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
-				}
-				faults.CrashPoint("approve", "push")
+	a.merged, err = g.Run("rev-parse", "HEAD")
+	return err != nil, err
+}
+
+// check runs the scope and stub gates on the rebased range a.base..a.merged
+// and the task's verify command, plus build_command when build is set
+// (approve --all builds a stack of tasks at once instead).
+func (a *approval) check(w *workflow.Workflow, t *task.Task, g gitx.Git, dir string, now time.Time, build bool) error {
+	var err error
+	if a.diff, err = diffGates(w, t, g, a.base, a.merged); err != nil {
+		return err
+	}
+	which := []string{"verify"}
+	if build {
+		which = []string{"build", "verify"}
+	}
+	runs, cmdV, err := runSome(w, t, dir, now, which...)
+	if err != nil {
+		return err
+	}
+	a.runs = append(a.runs, runs...)
+	a.failed = append(append(a.failed, a.diff...), cmdV...)
+	return nil
+}
+
+// land fast-forwards main from a.base to a.merged and pushes it as
+// push_main_on_approve says, registering the undo with tx.
+func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main) error {
+	t := tx.Task
+	if err := m.Advance(a.base, a.merged); err != nil {
+		return err
+	}
+	tx.OnRollback(func() error { return m.Rewind(a.merged, a.base) })
+	faults.CrashPoint("approve", "merge")
+	if w.Config.PushMainOnApprove && m.HasRemote() {
+		if w.AutoPush() {
+			// Pushed with the workflow branch in one atomic push: main and
+			// DONE land together or not at all.
+			a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
+		} else {
+			if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
+				return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
+					WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
 			}
-			a.pushed = true
+			faults.CrashPoint("approve", "push")
 		}
+		a.pushed = true
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
 	return nil

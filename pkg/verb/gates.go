@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,6 +161,12 @@ func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
 // runCommands runs build_command and the task's verify command in the
 // worktree, each logged to .workflow/logs/<ID>/.
 func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) ([]gate.RunResult, gate.Violations, error) {
+	return runSome(w, t, dir, now, "build", "verify")
+}
+
+// runSome is runCommands for the named commands only: approve --all runs
+// each task's verify alone and the build once per stack of tasks.
+func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
 	var results []gate.RunResult
 	var vs gate.Violations
 	// Milliseconds: a validate and the approve after it often start in
@@ -170,7 +177,7 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 		{"build", w.Config.BuildCommand, "build_command in " + w.Rel(filepath.Join(w.Dir, workflow.ConfigName))},
 		{"verify", t.Str(task.KeyVerify), "verify in the task file"},
 	} {
-		if strings.TrimSpace(c.cmd) == "" {
+		if strings.TrimSpace(c.cmd) == "" || !slices.Contains(names, c.name) {
 			continue
 		}
 		logPath := filepath.Join(w.LogsDir(), t.ID(), stamp+"-"+c.name+".log")

@@ -349,13 +349,7 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 }
 
 // QueueLess is the merge queue's order: priority, then submitted_at.
-func QueueLess(a, b *task.Task) bool {
-	ra, rb := task.PriorityRank(a.Priority()), task.PriorityRank(b.Priority())
-	if ra != rb {
-		return ra < rb
-	}
-	return a.Str(task.KeySubmittedAt) < b.Str(task.KeySubmittedAt)
-}
+func QueueLess(a, b *task.Task) bool { return task.QueueLess(a, b) }
 
 func (s *supervisor) approve(w *workflow.Workflow, id string) bool {
 	out, errOut, code := s.verb(w.Actor, "approve", id)

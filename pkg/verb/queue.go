@@ -1,0 +1,404 @@
+package verb
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// QueueResult is what approve --all did (DESIGN §11). Its JSON is the
+// pinned {"ok","approved","rejected"}.
+type QueueResult struct {
+	OK       bool           `json:"ok"`
+	Approved []string       `json:"approved"`
+	Rejected []QueueFailure `json:"rejected"`
+	// Builds counts the runs of build_command: with every task passing,
+	// one per batch of queue_batch tasks.
+	Builds int `json:"-"`
+	lines  []string
+	code   int
+}
+
+// QueueFailure is a task approve --all did not land, and why. Code is the
+// exit code single approve would have given for it.
+type QueueFailure struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	Code   int    `json:"-"`
+}
+
+// ExitCode is 0 when every task landed, else the first failure's code.
+func (r *QueueResult) ExitCode() int { return r.code }
+
+func (r *QueueResult) Human(w io.Writer) {
+	for _, l := range r.lines {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "approve --all: %d approved, %d not approved, %d build(s)\n", len(r.Approved), len(r.Rejected), r.Builds)
+}
+
+// stacked is a task rebased onto the one before it in its batch, its own
+// gates passed, waiting for the batch's build.
+type stacked struct {
+	e         workflow.Entry
+	a         *approval
+	dir       string
+	g         gitx.Git
+	submitted string
+}
+
+type queue struct {
+	ctx   *cli.Context
+	w     *workflow.Workflow
+	m     integrate.Main
+	res   *QueueResult
+	tries map[string]int
+}
+
+// landTries bounds how often a task whose landing lost a race (main moved
+// on the remote) is put back in the queue.
+const landTries = 3
+
+// ApproveAll is `git burl approve --all`, and the entry point for Go
+// callers (watch's auto_approve): every QA task in queue order, each
+// rebased onto what the one before it left, its own scope, stub and verify
+// gates run on its rebased range, build_command run once per batch of
+// queue_batch tasks on the top of the stack and bisected on failure. Main
+// only fast-forwards, one task (one DONE commit) at a time, so each landing
+// is the same transaction as single approve's. Per-task failures are in
+// the result; the error is for what stops the whole queue.
+func ApproveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
+	q := &queue{ctx: ctx, w: w, m: integrate.For(w), res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}}, tries: map[string]int{}}
+	pending, err := queueOrder(w)
+	if err != nil {
+		return nil, err
+	}
+	if w.Config.MergeStrategy == "manual" {
+		// Main holds the work already: nothing to rebase or build.
+		for _, id := range pending {
+			q.single(id)
+		}
+		return q.done(), nil
+	}
+	l, err := lockMain(w, time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	for len(pending) > 0 {
+		tip, err := q.m.Base()
+		if err != nil {
+			for _, id := range pending {
+				q.fail(id, err)
+			}
+			break
+		}
+		var stack []*stacked
+		for len(pending) > 0 && len(stack) < w.Config.QueueBatch {
+			id := pending[0]
+			pending = pending[1:]
+			if s := q.stage(id, tip); s != nil {
+				stack = append(stack, s)
+				tip = s.a.merged
+			}
+		}
+		good, culprit, after := q.bisect(stack)
+		again := q.landAll(good)
+		if len(again) > 0 {
+			// A landing lost a race: the rest of the batch, culprit too, is
+			// staged again on the new main.
+			if culprit != nil {
+				again = append(again, culprit)
+			}
+		} else if culprit != nil {
+			q.rejectBuild(culprit)
+		}
+		var ids []string
+		for _, s := range append(again, after...) {
+			if err := restoreBranch(s.g, s.e.Task); err != nil {
+				return nil, err
+			}
+			ids = append(ids, s.e.ID)
+		}
+		pending = append(ids, pending...)
+	}
+	return q.done(), nil
+}
+
+// queueOrder lists the QA tasks in queue order.
+func queueOrder(w *workflow.Workflow) ([]string, error) {
+	qa, _, err := w.InBucket(workflow.QA)
+	if err != nil {
+		return nil, err
+	}
+	var ts []*task.Task
+	for _, e := range qa {
+		if e.Task != nil {
+			ts = append(ts, e.Task)
+		}
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return task.QueueLess(ts[i], ts[j]) })
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID()
+	}
+	return ids, nil
+}
+
+func (q *queue) done() *QueueResult {
+	q.res.OK = len(q.res.Rejected) == 0
+	if !q.res.OK {
+		q.res.code = q.res.Rejected[0].Code
+	}
+	return q.res
+}
+
+func (q *queue) approved(id, line string) {
+	q.res.Approved = append(q.res.Approved, id)
+	q.res.lines = append(q.res.lines, line)
+}
+
+func (q *queue) failed(id, reason string, code int) {
+	q.res.Rejected = append(q.res.Rejected, QueueFailure{ID: id, Reason: reason, Code: code})
+	q.res.lines = append(q.res.lines, fmt.Sprintf("not approved %s: %s", id, reason))
+}
+
+// fail records an error that kept a task from landing, with its message
+// (title and reason) and the exit code single approve would give.
+func (q *queue) fail(id string, err error) {
+	msg := err.Error()
+	var e *errs.Error
+	if errors.As(err, &e) && e.Reason != "" {
+		msg = e.Reason
+	}
+	q.failed(id, oneLine(msg), int(errs.KindOf(err)))
+}
+
+// single approves one task as `git burl approve ID` does.
+func (q *queue) single(id string) {
+	out, err := approveOne(q.ctx, q.w, id)
+	if err != nil {
+		q.fail(id, err)
+		return
+	}
+	q.approved(id, fmt.Sprintf("approved %s: %s at %s", id, q.w.Config.MainBranch, gitx.Short(out.Merged)))
+}
+
+// stage rebases a task onto base and runs its own gates. It returns nil
+// when the task is out of the queue: moved meanwhile, approved already,
+// rejected (conflict) or failed.
+func (q *queue) stage(id, base string) *stacked {
+	w := q.w
+	e, err := w.Get(id)
+	if err != nil || e.Bucket != workflow.QA {
+		// Another approver or a reject moved it since the queue was read.
+		return nil
+	}
+	if err := worktreeForQA(q.ctx, w, e); err != nil {
+		q.fail(id, err)
+		return nil
+	}
+	if in, err := workAlreadyInMain(w, e.Task); err != nil {
+		q.fail(id, err)
+		return nil
+	} else if in {
+		// An interrupted approve: single approve finishes it.
+		q.single(id)
+		return nil
+	}
+	t := e.Task
+	dir, g, err := approvableBranch(w, t)
+	if err != nil {
+		q.fail(id, err)
+		return nil
+	}
+	a := &approval{base: base}
+	if _, err := a.rebase(w, t, g); err != nil {
+		q.fail(id, err)
+		return nil
+	}
+	if a.conflict != nil {
+		q.record(*e, a, fmt.Sprintf("rebase conflict in %s; back to READY", strings.Join(a.conflict.Files, ", ")), int(errs.Git))
+		return nil
+	}
+	if err := a.check(w, t, g, dir, time.Now().UTC(), false); err != nil {
+		_ = restoreBranch(g, t)
+		q.fail(id, err)
+		return nil
+	}
+	if len(a.failed) > 0 {
+		if err := restoreBranch(g, t); err != nil {
+			q.fail(id, err)
+			return nil
+		}
+		q.record(*e, a, "gates failed: "+gateNames(a.failed)+"; stays in QA with the report", int(errs.Validation))
+		return nil
+	}
+	return &stacked{e: *e, a: a, dir: dir, g: g, submitted: t.Str(task.KeySubmittedSHA)}
+}
+
+func gateNames(vs gate.Violations) string {
+	var names []string
+	for _, v := range vs {
+		if !strings.Contains(strings.Join(names, " "), v.Gate) {
+			names = append(names, v.Gate)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// record commits what approve records for a task that does not land (a
+// conflict turns into a reject, failed gates stay in QA with the report).
+func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
+	_, err := q.w.Run(workflow.Transition{Verb: "approve", ID: e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
+		Message: "approve " + e.ID,
+		Apply:   func(tx *workflow.Tx) error { a.record(q.w, tx); return nil }})
+	if err != nil {
+		q.fail(e.ID, err)
+		return
+	}
+	q.failed(e.ID, reason, code)
+}
+
+// build runs build_command on the top of a stack, in its worktree.
+func (q *queue) build(s *stacked) gate.RunResult {
+	runs, _, err := runSome(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
+	if err != nil {
+		// Cannot start the command: as good as a failed build, with why.
+		return gate.RunResult{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}
+	}
+	q.res.Builds++
+	return runs[0]
+}
+
+// bisect builds the top of the stack; when that fails it halves the stack
+// until the first task whose prefix breaks the build is found. good is the
+// prefix that built (main itself is taken as building), culprit the
+// breaking task, after the tasks stacked on it, to be staged again.
+func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, after []*stacked) {
+	if len(stack) == 0 || strings.TrimSpace(q.w.Config.BuildCommand) == "" {
+		return stack, nil, nil
+	}
+	n := len(stack)
+	top := q.build(stack[n-1])
+	if top.OK() {
+		for _, s := range stack {
+			s.a.runs = append(s.a.runs, top)
+		}
+		return stack, nil, nil
+	}
+	// The prefix of lo tasks builds, the prefix of hi tasks does not.
+	lo, hi, fail := 0, n, top
+	var pass *gate.RunResult
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if r := q.build(stack[mid-1]); r.OK() {
+			lo, pass = mid, &r
+		} else {
+			hi, fail = mid, r
+		}
+	}
+	for _, s := range stack[:lo] {
+		if pass != nil {
+			s.a.runs = append(s.a.runs, *pass)
+		}
+	}
+	c := stack[hi-1]
+	c.a.runs = append(c.a.runs, fail)
+	return stack[:lo], c, stack[hi:]
+}
+
+// landAll fast-forwards main over the tasks in order, one DONE commit each.
+// The tasks past one that did not land were built on it: they are returned
+// to be staged again, with that task itself when it lost a race and is
+// still in QA.
+func (q *queue) landAll(good []*stacked) (again []*stacked) {
+	for i, s := range good {
+		switch q.land(s) {
+		case landed:
+			continue
+		case lost:
+			return good[i:]
+		default:
+			return good[i+1:]
+		}
+	}
+	return nil
+}
+
+type landing int
+
+const (
+	landed    landing = iota
+	lost              // another machine moved main first; the task is still in QA
+	notLanded         // failed (recorded), or approved elsewhere meanwhile
+)
+
+// land is single approve's transaction for a task already rebased, checked
+// and built: fast-forward main, record DONE, clean up.
+func (q *queue) land(s *stacked) landing {
+	w, a := q.w, s.a
+	res, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
+		Message: "approve " + s.e.ID,
+		Prepare: func(tx *workflow.Tx) error {
+			if tx.Task.Str(task.KeySubmittedSHA) != s.submitted {
+				return errs.New(errs.User, "%s was submitted again while approve --all built it", s.e.ID).
+					WithFix("git burl approve %s", s.e.ID)
+			}
+			return a.land(w, tx, q.m)
+		},
+		Apply: func(tx *workflow.Tx) error { a.record(w, tx); return nil },
+	})
+	if err != nil {
+		// Every approve that does not land leaves the branch as submitted.
+		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		e, gerr := w.Get(s.e.ID)
+		switch {
+		case gerr == nil && e.Bucket == workflow.Done:
+			// Another machine landed it first: it landed once, not here.
+			q.res.lines = append(q.res.lines, fmt.Sprintf("skipped %s: approved elsewhere meanwhile", s.e.ID))
+			return notLanded
+		case gerr == nil && e.Bucket == workflow.QA && errs.KindOf(err) == errs.Lock && q.tries[s.e.ID] < landTries:
+			q.tries[s.e.ID]++
+			return lost
+		}
+		q.fail(s.e.ID, err)
+		return notLanded
+	}
+	cleanup(w, res.Entry.Task)
+	q.approved(s.e.ID, fmt.Sprintf("approved %s: %s fast-forwarded to %s (drift %d)", s.e.ID, w.Config.MainBranch, gitx.Short(a.merged), a.drift))
+	return landed
+}
+
+// rejectBuild rejects the task bisection found breaking the build, with
+// the build's output in its QA report (V1's reject: READY, qa_attempts+1).
+func (q *queue) rejectBuild(s *stacked) {
+	w, a := q.w, s.a
+	_, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
+		Message: "approve " + s.e.ID,
+		Apply: func(tx *workflow.Tx) error {
+			lines := strings.Split(strings.TrimRight(report("Approve --all: build_command failed on this task's rebased commits", tx.Now, w.Actor, a.base, a.merged, nil, a.runs), "\n"), "\n")
+			rejectTask(w, tx, "build_command failed once this task was stacked on main (approve --all bisected the batch to it)", lines)
+			tx.Action = "reject"
+			tx.Details["cause"] = "build"
+			return nil
+		}})
+	if err != nil {
+		q.fail(s.e.ID, err)
+		return
+	}
+	q.failed(s.e.ID, "build_command failed (bisected to it); back to READY", int(errs.Validation))
+}
