@@ -367,9 +367,12 @@ stub_check_extensions: [%s]
 
 # When declared scopes of a READY task and a DOING task overlap
 conflict_policy: %s            # fail | warn | ignore
+
+# approve --all stacks up to this many QA tasks under one build_command run
+queue_batch: %d
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
 		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
-		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy)
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch)
 	return b.Bytes()
 }
