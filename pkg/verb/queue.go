@@ -97,6 +97,7 @@ func ApproveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 	}
 	defer l.Release()
 	for len(pending) > 0 {
+		q.pull()
 		tip, err := q.m.Base()
 		if err != nil {
 			for _, id := range pending {
@@ -175,8 +176,15 @@ func (q *queue) failed(id, reason string, code int) {
 }
 
 // fail records an error that kept a task from landing, with its message
-// (title and reason) and the exit code single approve would give.
+// and the exit code single approve would give; unless another process or
+// machine moved the task meanwhile (its branch and worktree may be gone
+// with it), which is theirs to report.
 func (q *queue) fail(id string, err error) {
+	q.pull()
+	if e, gerr := q.w.Get(id); gerr == nil && e.Bucket != workflow.QA {
+		q.res.lines = append(q.res.lines, fmt.Sprintf("skipped %s: moved to %s elsewhere meanwhile", id, e.Bucket))
+		return
+	}
 	msg := err.Error()
 	var e *errs.Error
 	if errors.As(err, &e) && e.Reason != "" {
@@ -246,6 +254,14 @@ func (q *queue) stage(id, base string) *stacked {
 		return nil
 	}
 	return &stacked{e: *e, a: a, dir: dir, g: g, submitted: t.Str(task.KeySubmittedSHA)}
+}
+
+// pull brings the workflow branch up to the remote's (workflow_auto_push),
+// so that tasks another machine approved meanwhile are seen as DONE.
+func (q *queue) pull() {
+	if q.w.AutoPush() {
+		_ = q.w.Mutate("approve", func(int) (string, []string, error) { return "", nil, nil })
+	}
 }
 
 func gateNames(vs gate.Violations) string {
@@ -365,13 +381,7 @@ func (q *queue) land(s *stacked) landing {
 		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
-		e, gerr := w.Get(s.e.ID)
-		switch {
-		case gerr == nil && e.Bucket == workflow.Done:
-			// Another machine landed it first: it landed once, not here.
-			q.res.lines = append(q.res.lines, fmt.Sprintf("skipped %s: approved elsewhere meanwhile", s.e.ID))
-			return notLanded
-		case gerr == nil && e.Bucket == workflow.QA && errs.KindOf(err) == errs.Lock && q.tries[s.e.ID] < landTries:
+		if e, gerr := w.Get(s.e.ID); gerr == nil && e.Bucket == workflow.QA && errs.KindOf(err) == errs.Lock && q.tries[s.e.ID] < landTries {
 			q.tries[s.e.ID]++
 			return lost
 		}
