@@ -58,6 +58,12 @@ qa_tasks() {
 	[ "$(sort <<<"$output")" = "$(printf 'TASK-001\nTASK-002\nTASK-003')" ]
 }
 
+@test "git burl approve --a<TAB> offers --all" {
+	run complete_line git burl approve --a
+	assert_success
+	[ "$output" = "--all" ]
+}
+
 @test "task IDs are completed from a task worktree and a subdirectory too" {
 	git burl add "one" --affects-glob "one/**" >/dev/null
 	git burl add "two" >/dev/null

@@ -116,6 +116,7 @@ _git_burl ()
 		clean) flags="$flags --yes --force" ;;
 		sync) flags="$flags --pull --push" ;;
 		watch) flags="$flags --once --interval=" ;;
+		approve) flags="$flags --all" ;;
 		esac
 		__gitcomp "$flags"
 		return

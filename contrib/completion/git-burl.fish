@@ -60,6 +60,7 @@ complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task b
 complete -c git-burl -n __fish_use_subcommand -a watch -d 'Run the agents of agents.yaml on the backlog'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit when nothing is left to do'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'
+complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
 complete -c git-burl -n __fish_use_subcommand -a log -d 'Show the event log'
 complete -c git-burl -n __fish_use_subcommand -a lock -d 'List locks, or clear one left by a dead process'
 complete -c git-burl -n __fish_use_subcommand -a doctor -d 'Check the workflow for inconsistencies'
