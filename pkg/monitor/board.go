@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/task"
@@ -34,6 +35,9 @@ type Card struct {
 	// Conflicts are the tasks (or "main") its work is predicted to
 	// conflict with.
 	Conflicts []string
+	// Title, Owner and Priority come from a shared branch: they are kept
+	// with their control characters already escaped (cli.Escape), for
+	// every way the board is drawn.
 	// Waiting are the depends_on tasks that are not DONE yet.
 	Waiting   []string
 	DependsOn []string
@@ -118,7 +122,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, erro
 		_ = json.Unmarshal(s.Fields, &f)
 		str := func(k string) string { v, _ := f[k].(string); return v }
 		c := Card{
-			ID: s.ID, Bucket: s.Bucket, Priority: s.Priority, Title: s.Title, Owner: s.AssignedTo,
+			ID: s.ID, Bucket: s.Bucket, Priority: cli.Escape(s.Priority), Title: cli.Escape(s.Title), Owner: cli.Escape(s.AssignedTo),
 			Locked: locked[s.ID], Conflicts: conflicts[s.ID], DependsOn: s.DependsOn, Path: s.Path,
 		}
 		c.Created, _ = workflow.ParseCreated(s.Created)
@@ -154,7 +158,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, erro
 		p := filepath.Join(w.Repo.Root, filepath.FromSlash(b.Runs[i].Log))
 		if b.Runs[i].Log != "" {
 			b.runningLogs = append(b.runningLogs, p)
-			b.Runs[i].LastLine = lastLine(p)
+			b.Runs[i].LastLine = cli.Escape(lastLine(p))
 		}
 	}
 	if len(evs) > tailLen {

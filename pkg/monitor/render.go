@@ -102,9 +102,9 @@ func cardLines(c Card, now time.Time, w int) []string {
 	if m := c.Markers(); m != "" {
 		head += " " + m
 	}
-	ls := []string{fit(head, w), fit(" "+cli.Escape(c.Title), w)}
+	ls := []string{fit(head, w), fit(" "+c.Title, w)}
 	if c.Owner != "" {
-		ls = append(ls, fit(" @"+cli.Escape(c.Owner), w))
+		ls = append(ls, fit(" @"+c.Owner, w))
 	}
 	return ls
 }
