@@ -112,7 +112,7 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	assert_output_contains 'Evil \x1b[2J'
 	assert_output_contains "claim TASK-001 tester@bats"
 	# TASK-002 waits on TASK-001: marker W.
-	grep -qE 'TASK-002 m [0-9]+s W' <<<"$output"
+	grep -q 'TASK-002 m W' <<<"$output"
 	! grep -q $'\e' <<<"$output"
 	COLUMNS=80 run git burl monitor --once
 	assert_success
@@ -144,8 +144,8 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	printf '{"owner":"x","host":"h","pid":1,"created_at":"2020-01-01T00:00:00Z","action":"claim"}' >.burl/.workflow/locks/TASK-001.lock
 	run git burl monitor
 	assert_success
-	grep -qE 'TASK-001 m [0-9]+[smhd] L?S?E' <<<"$output"
-	grep -qE 'TASK-001 m [0-9]+[smhd] L' <<<"$output"
+	grep -qE 'TASK-001 m L?S?E' <<<"$output"
+	grep -q 'TASK-001 m L' <<<"$output"
 }
 
 @test "predicted conflicts are marked C on both tasks" {
@@ -159,8 +159,8 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	done
 	run git burl monitor
 	assert_success
-	grep -qE 'TASK-004 m [0-9]+s C' <<<"$output"
-	grep -qE 'TASK-005 m [0-9]+s C' <<<"$output"
+	grep -qE 'TASK-004 m [LSE]*C' <<<"$output"
+	grep -qE 'TASK-005 m [LSE]*C' <<<"$output"
 }
 
 @test "--html: one self-contained page with board, timeline, dependency graph and figures" {

@@ -91,22 +91,22 @@ func prioLetter(p string) string {
 	return p[:1]
 }
 
-// cardLines draws a card in w cells: "ID p age MARKERS", the title, and
-// the owner when the task has one.
+// cardLines draws a card in w cells: "ID p MARKERS" (the markers matter
+// more than anything cut off at the right), the title, then its age and
+// owner.
 func cardLines(c Card, now time.Time, w int) []string {
-	age := "-"
-	if !c.Since.IsZero() {
-		age = Age(now.Sub(c.Since))
-	}
-	head := fmt.Sprintf("%s %s %s", c.ID, prioLetter(c.Priority), age)
+	head := c.ID + " " + prioLetter(c.Priority)
 	if m := c.Markers(); m != "" {
 		head += " " + m
 	}
-	ls := []string{fit(head, w), fit(" "+c.Title, w)}
-	if c.Owner != "" {
-		ls = append(ls, fit(" @"+c.Owner, w))
+	foot := " -"
+	if !c.Since.IsZero() {
+		foot = " " + Age(now.Sub(c.Since))
 	}
-	return ls
+	if c.Owner != "" {
+		foot += " @" + c.Owner
+	}
+	return []string{fit(head, w), fit(" "+c.Title, w), fit(foot, w)}
 }
 
 // columnLines draws one bucket's column in w cells and at most h lines (h
@@ -291,7 +291,9 @@ func render(b *Board, l layout, st style) []string {
 		out = append(out, st.dim(fit(l.footer, w)))
 	}
 	if l.height > 0 && len(out) > l.height {
-		out = out[:l.height]
+		// Too small a terminal: the keys stay on the last line.
+		last := out[len(out)-1]
+		out = append(out[:l.height-1], last)
 	}
 	return out
 }
