@@ -72,6 +72,8 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	board_repo
 	start_board 80 24
 	[ "$(pane | wc -l)" -le 24 ]
+	# Widths in characters, not bytes: the board draws · ▌ ↓ ….
+	export LC_ALL=C.UTF-8
 	while IFS= read -r line; do
 		[ "${#line}" -le 80 ] || { echo "too wide: $line" >&2; false; }
 	done < <(pane)
@@ -88,15 +90,23 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
 }
 
-@test "NO_COLOR: the live board draws no colour" {
+@test "NO_COLOR: the live board draws no colour (and does without it)" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	board_repo
+	tm new-session -d -x 100 -y 30 -c "$REPO" "git burl monitor; sleep 60"
+	wait_until 10 pane_has "TASK-001"
+	# -e keeps the escape sequences: headings are bright blue (SGR 94).
+	run tm capture-pane -e -p -t 0
+	assert_output_contains $'\e[94m'
+	tm send-keys -t 0 q
+	tm kill-server
 	tm new-session -d -x 100 -y 30 -c "$REPO" "NO_COLOR=1 git burl monitor; sleep 60"
 	wait_until 10 pane_has "TASK-001"
-	# -e keeps the escape sequences: reverse video and bold, but no colour.
+	# No colour at all; the selected card still shows by its bar.
 	run tm capture-pane -e -p -t 0
-	refute_output_contains $'\e[3'
+	assert_output_contains "▌TASK-002 m W"
 	refute_output_contains $'\e[9'
+	refute_output_contains $'\e[3'
 	tm send-keys -t 0 q
 }
 
@@ -116,6 +126,7 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	! grep -q $'\e' <<<"$output"
 	COLUMNS=80 run git burl monitor --once
 	assert_success
+	export LC_ALL=C.UTF-8
 	while IFS= read -r line; do
 		[ "${#line}" -le 80 ] || { echo "too wide: $line" >&2; false; }
 	done <<<"$output"

@@ -97,7 +97,7 @@ func TestColumnScrollsToTheSelection(t *testing.T) {
 	sel := func(s string) string { return "[" + s + "]" }
 	ls := columnLines(b, workflow.Ready, 20, 8, 25, style{plain, sel, plain, plain})
 	joined := strings.Join(ls, "\n")
-	if !strings.Contains(joined, "[TASK-Z") || !strings.Contains(joined, "↑") || len(ls) > 8 {
+	if !strings.Contains(joined, "[▌TASK-Z") || !strings.Contains(joined, "↑") || len(ls) > 8 {
 		t.Fatalf("selected card 25 not in view:\n%s", joined)
 	}
 }

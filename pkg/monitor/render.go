@@ -119,13 +119,19 @@ func columnLines(b *Board, bk workflow.Bucket, w, h, sel int, st style) []string
 	}
 	var blocks [][]string
 	for i := 0; i < limit; i++ {
-		ls := cardLines(cards[i], b.Now, w)
+		var ls []string
 		if i == sel {
+			// A bar in the text as well as the style: under NO_COLOR
+			// (or a terminal without attributes) the selection still shows.
+			ls = cardLines(cards[i], b.Now, w-1)
 			for j := range ls {
-				ls[j] = st.sel(ls[j])
+				ls[j] = st.sel("▌" + ls[j])
 			}
-		} else if cards[i].Markers() != "" && cards[i].Markers() != "W" {
-			ls[0] = st.warn(ls[0])
+		} else {
+			ls = cardLines(cards[i], b.Now, w)
+			if m := cards[i].Markers(); m != "" && m != "W" {
+				ls[0] = st.warn(ls[0])
+			}
 		}
 		blocks = append(blocks, ls)
 	}
