@@ -102,7 +102,7 @@ func live(w *workflow.Workflow, load func() (*Board, error)) error {
 	// A low frame rate: bubbletea's renderer wakes at every frame even
 	// when nothing changed, and the board changes at most a few times a
 	// second.
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(10))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(5))
 	if _, err := p.Run(); err != nil {
 		return errs.New(errs.User, "monitor: %v", err)
 	}

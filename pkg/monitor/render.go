@@ -34,6 +34,9 @@ type layout struct {
 	footer        string
 }
 
+// snapshotEvents is how much of the event log's tail the snapshot shows.
+const snapshotEvents = 10
+
 // doneShown caps DONE in the snapshot: the most recent ones tell what just
 // happened; the full history is `git burl log`.
 const doneShown = 10
@@ -223,7 +226,7 @@ func render(b *Board, l layout, st style) []string {
 	if runRows == 0 {
 		runRows = 1
 	}
-	evRows := len(b.Tail)
+	evRows := snapshotEvents
 	boardH := 0
 	if l.height > 0 {
 		if runRows > 4 {

@@ -12,7 +12,7 @@ import (
 // pollEvery is how often the live board stats the files a transition
 // changes. A stat is a syscall, not a git process: idle, the board costs
 // a few dozen syscalls a second and redraws nothing.
-const pollEvery = 200 * time.Millisecond
+const pollEvery = 250 * time.Millisecond
 
 // refreshEvery redraws an idle board so ages and lease expiries move on.
 const refreshEvery = 30 * time.Second
