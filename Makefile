@@ -54,6 +54,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh
 
 clean:
 	rm -rf bin libexec dist

@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release watch log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release watch monitor log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -61,6 +61,9 @@ complete -c git-burl -n __fish_use_subcommand -a watch -d 'Run the agents of age
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit when nothing is left to do'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
+complete -c git-burl -n __fish_use_subcommand -a monitor -d 'Show a live board of the workflow, or write an HTML report'
+complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l once -d 'Print one plain-text snapshot and exit'
+complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l html -r -F -d 'Write a self-contained HTML report'
 complete -c git-burl -n __fish_use_subcommand -a log -d 'Show the event log'
 complete -c git-burl -n __fish_use_subcommand -a lock -d 'List locks, or clear one left by a dead process'
 complete -c git-burl -n __fish_use_subcommand -a doctor -d 'Check the workflow for inconsistencies'

@@ -28,6 +28,7 @@ var Verbs = []Verb{
 	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
 	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
+	{"monitor", "[--once] [--html FILE]", "Show a live board of the workflow (a plain-text snapshot when not on a terminal; --html writes a report)"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/monitor"
 )
 
 // constructors are every verb's, for tests that look at all of them (the
@@ -23,6 +24,7 @@ var constructors = map[string]func() cli.Command{
 	"init":       Init,
 	"lock":       Lock,
 	"log":        Log,
+	"monitor":    monitor.Command, // in its own package: only its binary links the TUI library
 	"reject":     Reject,
 	"release":    Release,
 	"scope":      Scope,

@@ -1,0 +1,250 @@
+#!/usr/bin/env bats
+# git burl monitor (issue 12): the live board under tmux, the plain
+# snapshot, the HTML report (by its contents and in a real headless
+# browser), and the TUI library linked into git-burl-monitor only.
+
+load helpers
+load lifecycle
+load watch
+
+# need TOOL: skip without TOOL on a developer's machine; CI installs every
+# tool (.ci/run), so there a missing one fails.
+need() {
+	command -v "$1" >/dev/null && return 0
+	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
+	skip "$1 is not installed (.ci/run installs it)"
+}
+
+# tm ARGS...: tmux on this test's own server.
+tm() { tmux -L "burl-$BATS_TEST_NUMBER-$$" "$@"; }
+
+teardown() {
+	tm kill-server 2>/dev/null || true
+}
+
+# board_repo: three READY tasks (one waiting on another), one DOING.
+board_repo() {
+	new_burl_repo
+	set_config max_parallel 0
+	git burl add "Parse the config" --affects src/a.go --priority high >/dev/null 2>&1
+	git burl add "Use the config" --affects src/b.go --depends-on TASK-001 >/dev/null 2>&1
+	git burl add "$(printf 'Evil \033[2J title')" --affects src/c.go >/dev/null 2>&1
+	git burl claim TASK-001 >/dev/null 2>&1
+}
+
+# start_board W H: the live board in a detached tmux pane of W×H; its exit
+# code lands in $BATS_TEST_TMPDIR/rc.
+start_board() {
+	rm -f "$BATS_TEST_TMPDIR/rc"
+	tm new-session -d -x "$1" -y "$2" -c "$REPO" \
+		"git burl monitor; echo \$? >'$BATS_TEST_TMPDIR/rc'; sleep 60"
+	wait_until 10 pane_has "TASK-001"
+}
+
+pane() { tm capture-pane -p -t 0; }
+pane_has() { pane | grep -qF -- "$1"; }
+exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
+
+@test "the live board: a task added from another shell appears within 2 s; arrows, Enter, q exits 0" {
+	need tmux
+	board_repo
+	start_board 120 40
+	pane_has "READY 2"
+	pane_has "DOING 1"
+	pane_has "@tester@bats"
+	# Control characters of a title are shown escaped, never sent.
+	pane_has 'Evil \x1b[2J'
+	start=$(date +%s%N)
+	git burl add "Added from another shell" --affects src/d.go >/dev/null 2>&1
+	wait_until 2 pane_has "TASK-004"
+	echo "redraw after $((($(date +%s%N) - start) / 1000000)) ms" >&3
+	pane_has "READY 3"
+	pane_has "add TASK-004"
+	# The first READY card is selected: Enter shows its file, Escape
+	# returns, Down selects the next one.
+	tm send-keys -t 0 Enter
+	wait_until 5 pane_has "title: Use the config"
+	tm send-keys -t 0 Escape
+	wait_until 5 pane_has "READY 3"
+	tm send-keys -t 0 Down Enter
+	wait_until 5 pane_has "id: TASK-003"
+	tm send-keys -t 0 Escape
+	wait_until 5 pane_has "READY 3"
+	tm send-keys -t 0 q
+	wait_until 5 exited
+	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
+}
+
+@test "the live board fits 80×24 and follows transitions in other buckets" {
+	need tmux
+	board_repo
+	start_board 80 24
+	[ "$(pane | wc -l)" -le 24 ]
+	# Widths in characters, not bytes: the board draws · ▌ ↓ ….
+	export LC_ALL=C.UTF-8
+	while IFS= read -r line; do
+		[ "${#line}" -le 80 ] || { echo "too wide: $line" >&2; false; }
+	done < <(pane)
+	pane_has "BLOCKED 0"
+	pane_has "RUNNING 0"
+	pane_has "EVENTS"
+	pane_has "q quit"
+	git burl release TASK-001 >/dev/null 2>&1
+	wait_until 2 pane_has "DOING 0"
+	git burl block TASK-003 --reason "waits for a human" >/dev/null 2>&1
+	wait_until 2 pane_has "BLOCKED 1"
+	tm send-keys -t 0 q
+	wait_until 5 exited
+	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
+}
+
+@test "NO_COLOR: the live board draws no colour (and does without it)" {
+	need tmux
+	board_repo
+	tm new-session -d -x 100 -y 30 -c "$REPO" "git burl monitor; sleep 60"
+	wait_until 10 pane_has "TASK-001"
+	# -e keeps the escape sequences: headings are bright blue (SGR 94).
+	run tm capture-pane -e -p -t 0
+	assert_output_contains $'\e[94m'
+	tm send-keys -t 0 q
+	tm kill-server
+	tm new-session -d -x 100 -y 30 -c "$REPO" "NO_COLOR=1 git burl monitor; sleep 60"
+	wait_until 10 pane_has "TASK-001"
+	# No colour at all; the selected card still shows by its bar.
+	run tm capture-pane -e -p -t 0
+	assert_output_contains "▌TASK-002 m W"
+	refute_output_contains $'\e[9'
+	refute_output_contains $'\e[3'
+	tm send-keys -t 0 q
+}
+
+@test "not a terminal: one plain snapshot, no escape sequence, exit 0; --once too" {
+	board_repo
+	run git burl monitor
+	assert_success
+	assert_output_contains "READY 2"
+	assert_output_contains "DOING 1"
+	assert_output_contains "TASK-002 m"
+	assert_output_contains "TASK-001 h"
+	assert_output_contains "@tester@bats"
+	assert_output_contains 'Evil \x1b[2J'
+	assert_output_contains "claim TASK-001 tester@bats"
+	# TASK-002 waits on TASK-001: marker W.
+	grep -q 'TASK-002 m W' <<<"$output"
+	! grep -q $'\e' <<<"$output" || false
+	COLUMNS=80 run git burl monitor --once
+	assert_success
+	export LC_ALL=C.UTF-8
+	while IFS= read -r line; do
+		[ "${#line}" -le 80 ] || { echo "too wide: $line" >&2; false; }
+	done <<<"$output"
+	run git burl monitor extra
+	assert_failure 1
+}
+
+@test "markers: lock, lease expired, and a running agent with its last log line" {
+	watch_repo
+	git burl add "Slow work" --affects src/slow.go >/dev/null 2>&1
+	agent slow 'echo "compiling step 7 of 9"; sleep 30'
+	one_agent slow
+	git burl watch >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
+	wpid=$!
+	wait_until 20 bash -c 'git burl monitor | grep -q "compiling step 7 of 9"'
+	run git burl monitor
+	assert_output_contains "RUNNING 1"
+	grep -qE 'TASK-001 bot#1 [0-9]+s  compiling step 7 of 9' <<<"$output"
+	kill -TERM "$wpid"
+	wait "$wpid" || true
+	# A lease in the past marks its DOING task E; a held task lock marks it L.
+	git burl claim TASK-001 >/dev/null 2>&1
+	f=$(ls .burl/.workflow/DOING/TASK-001-*.md)
+	awk '/^lease_expires:/ { next } /^assigned_to:/ { print; print "lease_expires: 2020-01-01T00:00:00Z"; next } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+	git -C .burl commit -q -am "lease in the past"
+	printf '{"owner":"x","host":"h","pid":1,"created_at":"2020-01-01T00:00:00Z","action":"claim"}' >.burl/.workflow/locks/TASK-001.lock
+	run git burl monitor
+	assert_success
+	grep -qE 'TASK-001 m L?S?E' <<<"$output"
+	grep -q 'TASK-001 m L' <<<"$output"
+}
+
+@test "predicted conflicts are marked C on both tasks" {
+	board_repo
+	printf 'one\n' >src/x.go && git add src/x.go && git commit -q -m x
+	for t in A B; do git burl add "Edit x $t" --affects src/x.go >/dev/null 2>&1; done
+	set_config conflict_policy ignore
+	for id in TASK-004 TASK-005; do
+		wt=$(claim_wt "$id")
+		(cd "$wt" && commit_file src/x.go "$id" "$id edits x")
+	done
+	run git burl monitor
+	assert_success
+	grep -qE 'TASK-004 m [LSE]*C' <<<"$output"
+	grep -qE 'TASK-005 m [LSE]*C' <<<"$output"
+}
+
+@test "--html: one self-contained page with board, timeline, dependency graph and figures" {
+	board_repo
+	git burl release TASK-001 >/dev/null 2>&1
+	wt=$(claim_wt TASK-001)
+	(cd "$wt" && commit_file src/a.go 'package src' "parse the config")
+	git burl submit TASK-001 >/dev/null 2>&1
+	git burl approve TASK-001 >/dev/null 2>&1
+	git burl add '"><script>alert(1)</script><svg onload=x>' --affects src/e.go --depends-on TASK-002 >/dev/null 2>&1
+	run git burl monitor --html "$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	page=$(cat "$BATS_TEST_TMPDIR/report.html")
+	grep -q '<h2 id="board">' <<<"$page"
+	grep -q '<h2 id="timeline">' <<<"$page"
+	grep -q '<h2 id="deps">' <<<"$page"
+	grep -q 'Cycle time (first claim → DONE)' <<<"$page"
+	[ "$(grep -c '<svg' <<<"$page")" -ge 3 ]
+	# The timeline has a DONE bar on tester@bats' lane; the graph has the
+	# chain 1 → 2 → 5, with none waiting (TASK-001 is DONE... TASK-002 is
+	# not, so TASK-005 waits).
+	grep -q '<rect class="done"' <<<"$page"
+	grep -q '<text x="4" y="[0-9]*" dy="14">tester@bats</text>' <<<"$page"
+	grep -q 'class="node node-READY waiting"' <<<"$page"
+	grep -q '1 READY task(s) wait on unfinished work' <<<"$page"
+	# Task data is escaped text, never markup; nothing is fetched.
+	! grep -q '<script>' <<<"$page" || false
+	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' <<<"$page"
+	! grep -qE '(src|href)=' <<<"$page" || false
+	! grep -qE 'https?://' <<<"$page" || false
+	! grep -q $'\e' <<<"$page" || false
+}
+
+@test "--html renders in headless chromium without console errors" {
+	need chromium
+	board_repo
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	prof="$BATS_TEST_TMPDIR/chrome"
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--enable-logging=stderr --v=0 --window-size=1280,1400 \
+		--screenshot="$BATS_TEST_TMPDIR/report.png" "file://$BATS_TEST_TMPDIR/report.html"
+	[ -s "$BATS_TEST_TMPDIR/report.png" ]
+	# Console messages of the page are logged as CONSOLE lines.
+	! grep -q 'CONSOLE' <<<"$output" || false
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--dump-dom "file://$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	assert_output_contains 'Parse the config'
+	assert_output_contains '<svg'
+	# The screenshot is a real picture, not a blank page: PNG magic and
+	# more than a few KiB of pixels.
+	[ "$(head -c 8 "$BATS_TEST_TMPDIR/report.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/report.png")" -gt 20000 ]
+}
+
+@test "the TUI library is linked into git-burl-monitor only" {
+	dir=$(git burl --exec-path)
+	for b in "$dir"/git-burl-*; do
+		case $b in */git-burl-monitor) continue ;; esac
+		run go version -m "$b"
+		refute_output_contains "bubbletea"
+		refute_output_contains "lipgloss"
+	done
+	run go version -m "$dir/git-burl-monitor"
+	assert_output_contains "github.com/charmbracelet/bubbletea"
+	[ "$(stat -c %s "$dir/git-burl-hook")" -lt "$(stat -c %s "$dir/git-burl-monitor")" ]
+	[ "$(stat -c %s "$(command -v git-burl)")" -lt "$(stat -c %s "$dir/git-burl-hook")" ]
+}

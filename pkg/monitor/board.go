@@ -1,0 +1,287 @@
+// Package monitor is `git burl monitor`: a board of the workflow read from
+// the task files, the locks and the event log (nothing is kept besides
+// them), drawn live on a terminal, as a plain-text snapshot, or as one
+// self-contained HTML page. It is the only package that links the TUI
+// library, and only cmd/git-burl-monitor imports it.
+package monitor
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/conflict"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Card is one task on the board.
+type Card struct {
+	ID, Priority, Title, Owner string
+	Bucket                     workflow.Bucket
+	// Since is when the task entered its bucket as far as its frontmatter
+	// says (created, started_at, submitted_at, completed_at): its age.
+	Since        time.Time
+	Created      time.Time
+	Completed    time.Time
+	Locked       bool
+	Stalled      bool
+	LeaseExpired bool
+	// Conflicts are the tasks (or "main") its work is predicted to
+	// conflict with.
+	Conflicts []string
+	// Title, Owner and Priority come from a shared branch: they are kept
+	// with their control characters already escaped (cli.Escape), for
+	// every way the board is drawn.
+	// Waiting are the depends_on tasks that are not DONE yet.
+	Waiting   []string
+	DependsOn []string
+	Path      string
+}
+
+// Markers are the one-letter flags drawn after a card's ID: L locked,
+// S stalled, E lease expired, C predicted conflict, W waiting on a
+// dependency.
+func (c Card) Markers() string {
+	var b strings.Builder
+	for _, m := range []struct {
+		on bool
+		r  byte
+	}{{c.Locked, 'L'}, {c.Stalled, 'S'}, {c.LeaseExpired, 'E'}, {len(c.Conflicts) > 0, 'C'}, {len(c.Waiting) > 0, 'W'}} {
+		if m.on {
+			b.WriteByte(m.r)
+		}
+	}
+	return b.String()
+}
+
+// Run is a watch agent's run that has started and not ended.
+type Run struct {
+	Task, Agent string
+	Attempt     int
+	Log         string // relative to the repository root
+	Since       time.Time
+	LastLine    string
+}
+
+// Board is everything drawn, read at Now.
+type Board struct {
+	Now     time.Time
+	Columns map[workflow.Bucket][]Card
+	Runs    []Run
+	// Tail is the end of the event log, oldest first.
+	Tail []events.Event
+	// Malformed counts task files that could not be read (status names them).
+	Malformed int
+	// runningLogs are the absolute paths of the running runs' logs, whose
+	// growth the live board watches.
+	runningLogs []string
+}
+
+// tailLen is how many events the board keeps; the terminal shows what fits.
+const tailLen = 50
+
+// recent is how far back the live board reads the event log: far enough
+// for any run still going (runs are bounded by their timeout and lease),
+// near enough that a year of history is never read on each redraw.
+const recent = 72 * time.Hour
+
+// Load reads the board. Events since `since` are read (zero: all of them),
+// for the runs and the tail.
+func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, error) {
+	sums, err := w.Summaries(true)
+	if err != nil {
+		return nil, err
+	}
+	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}}
+	locked := map[string]bool{}
+	if ls, err := w.Locks.List(); err == nil {
+		for _, l := range ls {
+			locked[l.Name] = true
+		}
+	}
+	done := map[string]bool{}
+	for _, s := range sums {
+		if s.Err == nil && s.Bucket == workflow.Done {
+			done[s.ID] = true
+		}
+	}
+	conflicts := predicted(w)
+	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
+	for _, s := range sums {
+		if s.Err != nil {
+			b.Malformed++
+			continue
+		}
+		var f map[string]any
+		_ = json.Unmarshal(s.Fields, &f)
+		str := func(k string) string { v, _ := f[k].(string); return v }
+		c := Card{
+			ID: s.ID, Bucket: s.Bucket, Priority: cli.Escape(s.Priority), Title: cli.Escape(s.Title), Owner: cli.Escape(s.AssignedTo),
+			Locked: locked[s.ID], Conflicts: conflicts[s.ID], DependsOn: s.DependsOn, Path: s.Path,
+		}
+		c.Created, _ = workflow.ParseCreated(s.Created)
+		c.Completed = parseTime(str(task.KeyCompletedAt))
+		switch s.Bucket {
+		case workflow.Ready:
+			c.Since = c.Created
+			for _, d := range s.DependsOn {
+				if !done[d] {
+					c.Waiting = append(c.Waiting, d)
+				}
+			}
+		case workflow.Doing:
+			c.Since = parseTime(s.StartedAt)
+			if exp := parseTime(str(task.KeyLeaseExpires)); !exp.IsZero() && exp.Before(now) {
+				c.LeaseExpired = true
+			}
+		case workflow.QA:
+			c.Since = parseTime(str(task.KeySubmittedAt))
+		case workflow.Done:
+			c.Since = c.Completed
+		default:
+			c.Since = c.Created
+		}
+		b.Columns[s.Bucket] = append(b.Columns[s.Bucket], c)
+	}
+	markStalled(w, b.Columns[workflow.Doing], now, stale)
+	for _, bk := range workflow.Buckets {
+		sortCards(b.Columns[bk], bk)
+	}
+	b.Runs = running(evs)
+	for i := range b.Runs {
+		p := filepath.Join(w.Repo.Root, filepath.FromSlash(b.Runs[i].Log))
+		if b.Runs[i].Log != "" {
+			b.runningLogs = append(b.runningLogs, p)
+			b.Runs[i].LastLine = cli.Escape(lastLine(p))
+		}
+	}
+	if len(evs) > tailLen {
+		evs = evs[len(evs)-tailLen:]
+	}
+	b.Tail = evs
+	return b, nil
+}
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// sortCards: DONE most recent first, the others in claim order (priority,
+// then age), as claim would take them.
+func sortCards(cs []Card, b workflow.Bucket) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if b == workflow.Done {
+			if !cs[i].Since.Equal(cs[j].Since) {
+				return cs[i].Since.After(cs[j].Since)
+			}
+			return idNum(cs[i].ID) > idNum(cs[j].ID)
+		}
+		if pi, pj := task.PriorityRank(cs[i].Priority), task.PriorityRank(cs[j].Priority); pi != pj {
+			return pi < pj
+		}
+		return idNum(cs[i].ID) < idNum(cs[j].ID)
+	})
+}
+
+func idNum(id string) int { n, _ := task.IDNumber(id); return n }
+
+// markStalled flags DOING tasks with no commit on their branch (and no
+// claim) for longer than lock_stale_minutes, as status does: one git
+// process reads every branch's last commit time.
+func markStalled(w *workflow.Workflow, doing []Card, now time.Time, stale time.Duration) {
+	if len(doing) == 0 {
+		return
+	}
+	out, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname:short) %(committerdate:unix)", "refs/heads/task-*")
+	if err != nil {
+		return
+	}
+	last := map[string]time.Time{}
+	for _, l := range strings.Split(out, "\n") {
+		name, ts, ok := strings.Cut(l, " ")
+		if n, err := strconv.ParseInt(ts, 10, 64); ok && err == nil {
+			last[name] = time.Unix(n, 0)
+		}
+	}
+	for i := range doing {
+		c := &doing[i]
+		l := c.Since
+		if e, _ := w.Get(c.ID); e != nil && e.Task != nil {
+			if t := last[e.Task.Branch()]; t.After(l) {
+				l = t
+			}
+		}
+		if !l.IsZero() && now.Sub(l) > stale {
+			c.Stalled = true
+		}
+	}
+}
+
+// predicted is `git burl conflicts` for the board: the same prediction,
+// remembered per pair of commits in logs/conflicts.cache as status does,
+// so a redraw with no branch moved runs no merge. A prediction that
+// cannot be made marks nothing.
+func predicted(w *workflow.Workflow) map[string][]string {
+	mainSHA, tips, err := conflict.InFlight(w)
+	if err != nil || len(tips) == 0 {
+		return nil
+	}
+	pairs, err := conflict.Cached(w.Repo.Git, filepath.Join(w.LogsDir(), "conflicts.cache"), mainSHA, tips)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, p := range pairs {
+		out[p.A] = append(out[p.A], p.B)
+		if p.B != conflict.Main {
+			out[p.B] = append(out[p.B], p.A)
+		}
+	}
+	return out
+}
+
+// running lists the runs with a run_start and no later run_end of the same
+// task, agent and attempt, oldest first.
+func running(evs []events.Event) []Run {
+	type key struct {
+		task, agent string
+		attempt     int
+	}
+	open := map[key]Run{}
+	var order []key
+	for _, e := range evs {
+		if e.Action != "run_start" && e.Action != "run_end" {
+			continue
+		}
+		agent, _ := e.Details["agent"].(string)
+		attempt, _ := e.Details["attempt"].(float64)
+		k := key{e.TaskID(), agent, int(attempt)}
+		if e.Action == "run_end" {
+			delete(open, k)
+			continue
+		}
+		log, _ := e.Details["log"].(string)
+		if _, seen := open[k]; !seen {
+			order = append(order, k)
+		}
+		open[k] = Run{Task: k.task, Agent: agent, Attempt: k.attempt, Log: log, Since: e.TS}
+	}
+	var out []Run
+	for _, k := range order {
+		if r, ok := open[k]; ok {
+			out = append(out, r)
+			delete(open, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,119 @@
+package monitor
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/natefinch/atomic"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Command is `git burl monitor`: what cmd/git-burl-monitor runs.
+func Command() cli.Command { return &command{} }
+
+type command struct {
+	Once bool   `long:"once" description:"Print one plain-text snapshot of the board and exit (the default when stdout is not a terminal)"`
+	HTML string `long:"html" value-name:"FILE" description:"Write a self-contained HTML report (board, timeline, dependency graph, throughput) to FILE and exit"`
+}
+
+// snapshotWidth is the snapshot's width when COLUMNS does not say.
+const snapshotWidth = 100
+
+type snapshotOut struct {
+	b     *Board
+	width int
+}
+
+func (o snapshotOut) Human(w io.Writer) { Snapshot(w, o.b, o.width) }
+
+type htmlOut struct{ path string }
+
+func (o htmlOut) Human(w io.Writer) { fmt.Fprintf(w, "wrote %s\n", o.path) }
+
+func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if len(args) > 0 {
+		return nil, errs.New(errs.User, "monitor takes no arguments").WithFix("git burl monitor [--once] [--html FILE]")
+	}
+	w, err := workflow.Open(ctx.Dir)
+	if err != nil {
+		return nil, err
+	}
+	w.Stderr = ctx.Stderr
+	if c.HTML != "" {
+		evs, _, err := events.Read(w.EventsDir(), events.Filter{})
+		if err != nil {
+			return nil, err
+		}
+		b, err := Load(w, time.Now(), evs)
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, b, evs); err != nil {
+			return nil, err
+		}
+		if err := atomic.WriteFile(c.HTML, &buf); err != nil {
+			return nil, errs.New(errs.User, "cannot write %s: %v", c.HTML, err)
+		}
+		return htmlOut{c.HTML}, nil
+	}
+	load := func() (*Board, error) {
+		now := time.Now()
+		evs, _, err := events.Read(w.EventsDir(), events.Filter{Since: now.Add(-recent)})
+		if err != nil {
+			return nil, err
+		}
+		return Load(w, now, evs)
+	}
+	if c.Once || !terminal(ctx.Stdout) || !terminal(os.Stdin) {
+		b, err := load()
+		if err != nil {
+			return nil, err
+		}
+		width := snapshotWidth
+		if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+			width = n
+		}
+		return snapshotOut{b, width}, nil
+	}
+	return nil, live(w, load)
+}
+
+// live runs the full-screen board until q.
+func live(w *workflow.Workflow, load func() (*Board, error)) error {
+	x := NewWatcher(w)
+	defer x.Stop()
+	m := NewModel(func() (*Board, error) {
+		b, err := load()
+		if err == nil {
+			x.Logs(b.runningLogs)
+		}
+		return b, err
+	}, x.C, os.Getenv("NO_COLOR") == "")
+	// A low frame rate: bubbletea's renderer wakes at every frame even
+	// when nothing changed, and the board changes at most a few times a
+	// second.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(5))
+	if _, err := p.Run(); err != nil {
+		return errs.New(errs.User, "monitor: %v", err)
+	}
+	return nil
+}
+
+func terminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := file.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,429 @@
+package monitor
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// The report is one page with its CSS inline and its pictures as inline
+// SVG: nothing is fetched. Task data only ever lands in text nodes
+// (html/template escapes them); SVG attributes hold numbers and class
+// names chosen here (golang/go #80158: some SVG attributes are not
+// escaped as URLs).
+
+// Bar is one task's stretch from claim to DONE (or to now) on a worker's lane.
+type Bar struct {
+	ID, Title, Class string
+	X, W             float64
+	Label            string
+}
+
+// Lane is one worker's row of the timeline.
+type Lane struct {
+	Worker string
+	Y      int
+	Bars   []Bar
+}
+
+// Node and Edge draw the dependency graph.
+type Node struct {
+	ID, Title, Class string
+	X, Y             int
+}
+
+type Edge struct{ X1, Y1, X2, Y2 int }
+
+// DayCount is one day's throughput.
+type DayCount struct {
+	Day     string
+	N       int
+	X, H, Y int
+}
+
+type report struct {
+	Board       *Board
+	Generated   string
+	Columns     []column
+	Lanes       []Lane
+	TimelineW   int
+	TimelineH   int
+	TimeFrom    string
+	TimeTo      string
+	Nodes       []Node
+	Edges       []Edge
+	GraphW      int
+	GraphH      int
+	Days        []DayCount
+	ThroughputW int
+	Done        int
+	LeadMedian  string
+	LeadP90     string
+	CycleMedian string
+	CycleP90    string
+	Waiting     int
+}
+
+type column struct {
+	Name  string
+	Cards []Card
+	More  int
+}
+
+const (
+	laneH      = 26
+	timelineW  = 960
+	labelW     = 180
+	maxBars    = 400
+	nodeW      = 150
+	nodeH      = 34
+	maxNodes   = 300
+	throughDay = 30
+)
+
+// WriteHTML writes the report of b, with figures from evs (the whole log).
+func WriteHTML(out io.Writer, b *Board, evs []events.Event) error {
+	r := report{Board: b, Generated: b.Now.UTC().Format("2006-01-02 15:04:05 UTC")}
+	for _, bk := range workflow.Buckets {
+		cs := b.Columns[bk]
+		col := column{Name: string(bk), Cards: cs}
+		if bk == workflow.Done && len(cs) > 50 {
+			col.Cards, col.More = cs[:50], len(cs)-50
+		}
+		r.Columns = append(r.Columns, col)
+	}
+	r.timeline(b, evs)
+	r.graph(b)
+	r.figures(b, evs)
+	return page.Execute(out, r)
+}
+
+// stretch is a task's claim→end on a worker.
+type stretch struct {
+	id, worker string
+	from, to   time.Time
+	done       bool
+}
+
+func (r *report) timeline(b *Board, evs []events.Event) {
+	open := map[string]*stretch{}
+	var all []*stretch
+	for _, e := range evs {
+		id := e.TaskID()
+		switch e.Action {
+		case "claim":
+			s := &stretch{id: id, worker: e.Actor, from: e.TS}
+			open[id] = s
+			all = append(all, s)
+		case "approve", "release", "reject", "block":
+			if s := open[id]; s != nil {
+				s.to, s.done = e.TS, e.Action == "approve"
+				delete(open, id)
+			}
+		}
+	}
+	if len(all) > maxBars {
+		all = all[len(all)-maxBars:]
+	}
+	if len(all) == 0 {
+		return
+	}
+	start, end := all[0].from, b.Now
+	for _, s := range all {
+		if s.from.Before(start) {
+			start = s.from
+		}
+	}
+	span := end.Sub(start).Seconds()
+	if span < 1 {
+		span = 1
+	}
+	titles := map[string]string{}
+	for _, cs := range b.Columns {
+		for _, c := range cs {
+			titles[c.ID] = c.Title
+		}
+	}
+	lanes := map[string]*Lane{}
+	var order []string
+	scale := float64(timelineW-labelW-10) / span
+	for _, s := range all {
+		l := lanes[s.worker]
+		if l == nil {
+			l = &Lane{Worker: s.worker}
+			lanes[s.worker] = l
+			order = append(order, s.worker)
+		}
+		to, class := s.to, "open"
+		if to.IsZero() {
+			to = end
+		} else if s.done {
+			class = "done"
+		} else {
+			class = "back"
+		}
+		w := to.Sub(s.from).Seconds() * scale
+		if w < 2 {
+			w = 2
+		}
+		l.Bars = append(l.Bars, Bar{ID: s.id, Title: titles[s.id], Class: class,
+			X: float64(labelW) + s.from.Sub(start).Seconds()*scale, W: w,
+			Label: fmt.Sprintf("%s → %s", s.from.UTC().Format("01-02 15:04:05"), to.UTC().Format("01-02 15:04:05"))})
+	}
+	sort.Strings(order)
+	for i, name := range order {
+		l := lanes[name]
+		l.Y = 20 + i*laneH
+		r.Lanes = append(r.Lanes, *l)
+	}
+	r.TimelineW, r.TimelineH = timelineW, 30+len(order)*laneH
+	r.TimeFrom, r.TimeTo = start.UTC().Format("2006-01-02 15:04"), end.UTC().Format("2006-01-02 15:04")
+}
+
+// graph lays the depends_on DAG out in layers (a task one layer right of
+// its deepest dependency). DONE tasks that no open task depends on are
+// left out: the graph is about what is still to come.
+func (r *report) graph(b *Board) {
+	cards := map[string]Card{}
+	for _, cs := range b.Columns {
+		for _, c := range cs {
+			cards[c.ID] = c
+		}
+	}
+	in := map[string]bool{}
+	for id, c := range cards {
+		if c.Bucket == workflow.Done || len(c.DependsOn) == 0 {
+			continue
+		}
+		in[id] = true
+		for _, d := range c.DependsOn {
+			in[d] = true
+		}
+	}
+	ids := make([]string, 0, len(in))
+	for id := range in {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return idNum(ids[i]) < idNum(ids[j]) })
+	if len(ids) > maxNodes {
+		ids = ids[:maxNodes]
+	}
+	keep := map[string]bool{}
+	for _, id := range ids {
+		keep[id] = true
+	}
+	depth := map[string]int{}
+	var level func(id string, seen map[string]bool) int
+	level = func(id string, seen map[string]bool) int {
+		if d, ok := depth[id]; ok {
+			return d
+		}
+		if seen[id] {
+			return 0 // a cycle: claim refuses it; draw it flat
+		}
+		seen[id] = true
+		d := 0
+		for _, p := range cards[id].DependsOn {
+			if keep[p] {
+				if l := level(p, seen) + 1; l > d {
+					d = l
+				}
+			}
+		}
+		depth[id] = d
+		return d
+	}
+	rows := map[int]int{}
+	pos := map[string][2]int{}
+	maxRow, maxCol := 0, 0
+	for _, id := range ids {
+		d := level(id, map[string]bool{})
+		x, y := 10+d*(nodeW+40), 10+rows[d]*(nodeH+16)
+		rows[d]++
+		if rows[d] > maxRow {
+			maxRow = rows[d]
+		}
+		if d > maxCol {
+			maxCol = d
+		}
+		pos[id] = [2]int{x, y}
+		c, known := cards[id]
+		class := "node-missing"
+		if known {
+			class = "node-" + string(c.Bucket)
+			if len(c.Waiting) > 0 {
+				class += " waiting"
+				r.Waiting++
+			}
+		}
+		r.Nodes = append(r.Nodes, Node{ID: id, Title: c.Title, Class: class, X: x, Y: y})
+	}
+	for _, id := range ids {
+		for _, d := range cards[id].DependsOn {
+			if p, ok := pos[d]; ok {
+				q := pos[id]
+				r.Edges = append(r.Edges, Edge{p[0] + nodeW, p[1] + nodeH/2, q[0], q[1] + nodeH/2})
+			}
+		}
+	}
+	if len(ids) > 0 {
+		r.GraphW, r.GraphH = 20+(maxCol+1)*(nodeW+40), 20+maxRow*(nodeH+16)
+	}
+}
+
+// figures: tasks approved per day over the last days, and lead time
+// (created → DONE) and cycle time (first claim → DONE) of the DONE tasks.
+func (r *report) figures(b *Board, evs []events.Event) {
+	firstClaim := map[string]time.Time{}
+	perDay := map[string]int{}
+	var cycle []time.Duration
+	for _, e := range evs {
+		id := e.TaskID()
+		switch e.Action {
+		case "claim":
+			if _, ok := firstClaim[id]; !ok {
+				firstClaim[id] = e.TS
+			}
+		case "approve":
+			perDay[e.TS.UTC().Format("2006-01-02")]++
+			if t, ok := firstClaim[id]; ok {
+				cycle = append(cycle, e.TS.Sub(t))
+			}
+		}
+	}
+	var lead []time.Duration
+	for _, c := range b.Columns[workflow.Done] {
+		if !c.Created.IsZero() && !c.Completed.IsZero() {
+			lead = append(lead, c.Completed.Sub(c.Created))
+		}
+	}
+	r.Done = len(b.Columns[workflow.Done])
+	r.LeadMedian, r.LeadP90 = quantile(lead, 50), quantile(lead, 90)
+	r.CycleMedian, r.CycleP90 = quantile(cycle, 50), quantile(cycle, 90)
+	peak := 1
+	for i := throughDay - 1; i >= 0; i-- {
+		d := b.Now.UTC().AddDate(0, 0, -i).Format("2006-01-02")
+		if perDay[d] > peak {
+			peak = perDay[d]
+		}
+	}
+	for i := throughDay - 1; i >= 0; i-- {
+		d := b.Now.UTC().AddDate(0, 0, -i).Format("2006-01-02")
+		h := perDay[d] * 100 / peak
+		r.Days = append(r.Days, DayCount{Day: d, N: perDay[d], X: 10 + (throughDay-1-i)*30, H: h, Y: 110 - h})
+	}
+	r.ThroughputW = 20 + throughDay*30
+}
+
+func quantile(ds []time.Duration, q int) string {
+	if len(ds) == 0 {
+		return "–"
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	d := ds[(len(ds)-1)*q/100]
+	return d.Round(time.Second).String()
+}
+
+func ageOf(now, since time.Time) string {
+	if since.IsZero() {
+		return "-"
+	}
+	return Age(now.Sub(since))
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>burl report · {{.Generated}}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1f24;background:#fff}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+.board{display:grid;grid-template-columns:repeat(5,minmax(0,1fr));gap:10px}
+.col{background:#f3f4f6;border-radius:6px;padding:6px}
+.col h3{margin:2px 4px 6px;font-size:1em}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:5px;padding:4px 6px;margin-bottom:6px}
+.card .id{font-weight:600}.card .meta{color:#57606a;font-size:.85em}
+.mark{color:#cf222e;font-weight:700;margin-left:.3em}
+.figs td,.figs th{padding:2px 12px 2px 0;text-align:left}
+svg text{font:11px system-ui,sans-serif}
+.open{fill:#0969da}.done{fill:#1a7f37}.back{fill:#bf8700}
+.node-READY rect{fill:#ddf4ff}.node-DOING rect{fill:#fff8c5}.node-QA rect{fill:#fbefff}
+.node-DONE rect{fill:#dafbe1}.node-BLOCKED rect{fill:#ffebe9}.node-missing rect{fill:#eee}
+.node rect{stroke:#57606a}.waiting rect{stroke:#cf222e;stroke-width:2;stroke-dasharray:4 2}
+.edge{stroke:#8c959f;stroke-width:1.2;marker-end:url(#arrow)}
+.bar{fill:#0969da}
+</style>
+</head>
+<body>
+<h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency.</p>
+
+<h2 id="board">Board</h2>
+<div class="board">
+{{- range .Columns}}
+<section class="col"><h3>{{.Name}} ({{len .Cards}}{{if .More}}+{{.More}}{{end}})</h3>
+{{- range .Cards}}
+<div class="card"><span class="id">{{.ID}}</span> <span class="meta">{{.Priority}} · {{age $.Board.Now .Since}}</span>{{with .Markers}}<span class="mark">{{.}}</span>{{end}}
+<div>{{.Title}}</div>{{if .Owner}}<div class="meta">@{{.Owner}}</div>{{end}}
+{{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
+{{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
+</div>
+{{- end}}
+{{- if .More}}<div class="meta">… {{.More}} older</div>{{end}}
+</section>
+{{- end}}
+</div>
+
+<h2 id="running">Running agents</h2>
+{{if .Board.Runs}}<ul>{{range .Board.Runs}}<li>{{.Task}} · {{.Agent}} #{{.Attempt}} · since {{.Since.UTC.Format "15:04:05"}} · <code>{{.Log}}</code>{{if .LastLine}} — {{.LastLine}}{{end}}</li>{{end}}</ul>{{else}}<p>No agent is running.</p>{{end}}
+
+<h2 id="figures">Throughput and lead time</h2>
+<table class="figs">
+<tr><th>DONE tasks</th><td>{{.Done}}</td></tr>
+<tr><th>Lead time (created → DONE), median / p90</th><td>{{.LeadMedian}} / {{.LeadP90}}</td></tr>
+<tr><th>Cycle time (first claim → DONE), median / p90</th><td>{{.CycleMedian}} / {{.CycleP90}}</td></tr>
+</table>
+<svg id="throughput" width="{{.ThroughputW}}" height="140" viewBox="0 0 {{.ThroughputW}} 140" role="img" aria-label="tasks approved per day">
+{{- range .Days}}
+<rect class="bar" x="{{.X}}" y="{{.Y}}" width="24" height="{{.H}}"><title>{{.Day}}: {{.N}} approved</title></rect>
+{{- if .N}}<text x="{{.X}}" y="{{.Y}}" dy="-2">{{.N}}</text>{{end}}
+{{- end}}
+<text x="10" y="130">approved per day, last 30 days (UTC)</text>
+</svg>
+
+<h2 id="timeline">Timeline: claim → DONE per worker</h2>
+{{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked).</p>
+<svg width="{{.TimelineW}}" height="{{.TimelineH}}" viewBox="0 0 {{.TimelineW}} {{.TimelineH}}" role="img" aria-label="timeline">
+{{- range .Lanes}}
+<text x="4" y="{{.Y}}" dy="14">{{.Worker}}</text>
+{{- $y := .Y}}
+{{- range .Bars}}
+<rect class="{{.Class}}" x="{{printf "%.1f" .X}}" y="{{$y}}" width="{{printf "%.1f" .W}}" height="18" rx="2"><title>{{.ID}} {{.Title}} ({{.Label}})</title></rect>
+{{- end}}
+{{- end}}
+</svg>{{else}}<p>No task has been claimed yet.</p>{{end}}
+
+<h2 id="deps">Dependency graph</h2>
+{{if .Nodes}}<p>Arrows point from a dependency to the task that waits for it. {{.Waiting}} READY task(s) wait on unfinished work (red dashed border).</p>
+<svg width="{{.GraphW}}" height="{{.GraphH}}" viewBox="0 0 {{.GraphW}} {{.GraphH}}" role="img" aria-label="dependency graph">
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="#8c959f"/></marker></defs>
+{{- range .Edges}}
+<line class="edge" x1="{{.X1}}" y1="{{.Y1}}" x2="{{.X2}}" y2="{{.Y2}}"/>
+{{- end}}
+{{- range .Nodes}}
+<g class="node {{.Class}}"><rect x="{{.X}}" y="{{.Y}}" width="150" height="34" rx="4"/><text x="{{.X}}" y="{{.Y}}" dx="6" dy="14">{{.ID}}</text><text x="{{.X}}" y="{{.Y}}" dx="6" dy="28">{{printf "%.22s" .Title}}</text><title>{{.ID}} {{.Title}}</title></g>
+{{- end}}
+</svg>{{else}}<p>No open task has dependencies.</p>{{end}}
+
+<h2 id="events">Recent events</h2>
+<ol>{{range .Board.Tail}}<li>{{.TS.UTC.Format "2006-01-02 15:04:05"}} {{.Action}} {{.TaskID}} {{.Actor}}</li>{{end}}</ol>
+</body>
+</html>
+`))

@@ -1,0 +1,219 @@
+package monitor
+
+import (
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Messages of the live board.
+type (
+	// changedMsg: a watched file changed (or ages need redrawing).
+	changedMsg struct{}
+	// boardMsg carries a freshly read board.
+	boardMsg struct {
+		b   *Board
+		err error
+	}
+)
+
+// Model is the live board's bubbletea model. Update is pure apart from
+// the commands it returns, so tests drive it directly.
+type Model struct {
+	load    func() (*Board, error)
+	changes <-chan struct{}
+	board   *Board
+	err     error
+	width   int
+	height  int
+	col     int
+	row     int
+	// loading: a read is under way; dirty: another change came meanwhile.
+	loading, dirty bool
+	// detail is the selected task's file, shown after Enter.
+	detail    []string
+	detailTop int
+	st        style
+}
+
+const keysHelp = "←→↑↓ select · enter show task · q quit"
+
+// NewModel is the board reading with load, woken by changes.
+func NewModel(load func() (*Board, error), changes <-chan struct{}, color bool) *Model {
+	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true}
+}
+
+func tuiStyle(color bool) style {
+	r := lipgloss.NewRenderer(os.Stdout)
+	head := r.NewStyle().Bold(true)
+	sel := r.NewStyle().Reverse(true)
+	warn := r.NewStyle().Bold(true)
+	dim := r.NewStyle().Faint(true)
+	if color {
+		head = head.Foreground(lipgloss.Color("12"))
+		warn = warn.Foreground(lipgloss.Color("9"))
+	}
+	return style{render1(head), render1(sel), render1(warn), render1(dim)}
+}
+
+func render1(s lipgloss.Style) func(string) string {
+	return func(t string) string { return s.Render(t) }
+}
+
+func (m *Model) read() tea.Msg {
+	b, err := m.load()
+	return boardMsg{b, err}
+}
+
+func (m *Model) wait() tea.Msg {
+	if _, ok := <-m.changes; !ok {
+		return nil
+	}
+	return changedMsg{}
+}
+
+// Init reads the board and starts waiting for changes.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.read, m.wait) }
+
+// Update handles keys, sizes, changes and fresh boards.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case changedMsg:
+		if m.loading {
+			m.dirty = true
+			return m, m.wait
+		}
+		m.loading = true
+		return m, tea.Batch(m.read, m.wait)
+	case boardMsg:
+		m.loading = false
+		m.board, m.err = msg.b, msg.err
+		m.clamp()
+		if m.dirty {
+			m.dirty, m.loading = false, true
+			return m, m.read
+		}
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "q", "ctrl+c":
+		return m, tea.Quit
+	}
+	if m.detail != nil {
+		switch k.String() {
+		case "esc", "enter", "backspace", "left":
+			m.detail = nil
+		case "up", "k":
+			if m.detailTop > 0 {
+				m.detailTop--
+			}
+		case "down", "j", " ":
+			if m.detailTop < len(m.detail)-1 {
+				m.detailTop++
+			}
+		}
+		return m, nil
+	}
+	switch k.String() {
+	case "left", "h":
+		m.col = (m.col + len(workflow.Buckets) - 1) % len(workflow.Buckets)
+	case "right", "l", "tab":
+		m.col = (m.col + 1) % len(workflow.Buckets)
+	case "up", "k":
+		m.row--
+	case "down", "j":
+		m.row++
+	case "enter":
+		if c, ok := m.Selected(); ok {
+			m.detail = taskText(c)
+			m.detailTop = 0
+		}
+	}
+	m.clamp()
+	return m, nil
+}
+
+// clamp keeps the selection on a card of the selected column.
+func (m *Model) clamp() {
+	n := 0
+	if m.board != nil {
+		n = len(m.board.Columns[workflow.Buckets[m.col]])
+	}
+	if m.row >= n {
+		m.row = n - 1
+	}
+	if m.row < 0 {
+		m.row = 0
+	}
+}
+
+// Selected is the card under the cursor.
+func (m *Model) Selected() (Card, bool) {
+	if m.board == nil {
+		return Card{}, false
+	}
+	cs := m.board.Columns[workflow.Buckets[m.col]]
+	if m.row < len(cs) {
+		return cs[m.row], true
+	}
+	return Card{}, false
+}
+
+// taskText is the task file, every line escaped.
+func taskText(c Card) []string {
+	data, err := os.ReadFile(c.Path)
+	if err != nil {
+		return []string{c.ID + ": " + err.Error()}
+	}
+	ls := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	for i := range ls {
+		ls[i] = cli.Escape(strings.ReplaceAll(ls[i], "\t", "    "))
+	}
+	return ls
+}
+
+// View draws the board, or the selected task after Enter.
+func (m *Model) View() string {
+	if m.board == nil {
+		if m.err != nil {
+			return "burl monitor: " + cli.Escape(m.err.Error()) + "\n(q quits)\n"
+		}
+		return "burl monitor: reading the workflow…\n"
+	}
+	if m.detail != nil {
+		h := m.height - 1
+		if h < 1 {
+			h = 1
+		}
+		end := m.detailTop + h
+		if end > len(m.detail) {
+			end = len(m.detail)
+		}
+		ls := make([]string, 0, m.height)
+		for _, l := range m.detail[m.detailTop:end] {
+			ls = append(ls, fit(l, m.width))
+		}
+		for len(ls) < h {
+			ls = append(ls, "")
+		}
+		ls = append(ls, m.st.dim(fit("↑↓ scroll · esc back · q quit", m.width)))
+		return strings.Join(ls, "\n")
+	}
+	footer := keysHelp
+	if m.err != nil {
+		footer = "error: " + cli.Escape(m.err.Error())
+	}
+	return strings.Join(render(m.board, layout{width: m.width, height: m.height, col: m.col, row: m.row, selecting: true, footer: footer}, m.st), "\n")
+}
