@@ -319,64 +319,79 @@ func verbCommand(args []string) *exec.Cmd {
 	return exec.Command("git", append([]string{"burl"}, args...)...)
 }
 
-// approveQueue approves QA tasks one at a time in queue order (priority,
-// then submitted_at), each through the approve verb; a task its gates
-// refuse is rejected with approve's report as the reason. It is the one
-// place to switch to `approve --all` once batching exists.
+// approveQueue runs the merge queue, `approve --all`, over the QA tasks:
+// its builds are batched and bisected, conflicts and broken builds are
+// rejected by the queue itself. A task the queue leaves in QA failed its
+// own gates, and is rejected here with the queue's reason, so that the
+// next run's prompt carries it; unless its lock is held (someone else is
+// at it), which a later pass retries.
 func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	qa, _, err := w.InBucket(workflow.QA)
 	if err != nil {
 		return false, false
 	}
-	var queue []*task.Task
+	waiting := false
 	for _, e := range qa {
 		if e.Task != nil && !s.skip[e.ID] {
-			queue = append(queue, e.Task)
+			waiting = true
 		}
 	}
-	sort.SliceStable(queue, func(i, j int) bool { return QueueLess(queue[i], queue[j]) })
-	for _, t := range queue {
-		if s.stopping() {
-			break
+	if !waiting || s.stopping() {
+		return false, false
+	}
+	out, errOut, code := s.verb(w.Actor, "approve", "--all", "--json")
+	var res struct {
+		Approved []string `json:"approved"`
+		Rejected []struct {
+			ID     string `json:"id"`
+			Reason string `json:"reason"`
+		} `json:"rejected"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		if code != int(errs.Lock) {
+			s.logf("approve --all: %s", firstLine(errOut))
 		}
-		if s.approve(w, t.ID()) {
+		// Main or the queue is busy (another approver): a later pass retries.
+		return false, true
+	}
+	s.mu.Lock()
+	for _, id := range res.Approved {
+		s.touch[id] = true
+	}
+	for _, r := range res.Rejected {
+		s.touch[r.ID] = true
+	}
+	s.mu.Unlock()
+	for _, id := range res.Approved {
+		s.logf("%s: approved", id)
+		did = true
+	}
+	for _, r := range res.Rejected {
+		e, err := w.Get(r.ID)
+		switch {
+		case err != nil || e.Bucket != workflow.QA:
+			// The queue sent it back to READY (conflict, build) already.
+			s.markRejected(r.ID, "approve: "+r.Reason)
 			did = true
-		} else if !s.skip[t.ID()] {
+		case w.Locks.Held(r.ID):
 			pending = true
+		case s.rejectFailed(w, r.ID, r.Reason):
+			did = true
 		}
 	}
 	return did, pending
 }
 
-// QueueLess is the merge queue's order: priority, then submitted_at.
-func QueueLess(a, b *task.Task) bool { return task.QueueLess(a, b) }
-
-func (s *supervisor) approve(w *workflow.Workflow, id string) bool {
-	out, errOut, code := s.verb(w.Actor, "approve", id)
-	s.mu.Lock()
-	s.touch[id] = true
-	s.mu.Unlock()
-	switch code {
-	case 0:
-		s.logf("%s: approved", id)
-		return true
-	case int(errs.Lock):
-		// Another approver has it, or main is busy: the next pass retries.
-		return false
-	case int(errs.Git):
-		// A rebase conflict or a moved main: approve rejected it already.
-		s.markRejected(id, "approve: "+firstLine(errOut))
-		return true
-	}
-	reason := strings.TrimSpace(string(errOut) + "\n" + string(out))
-	if _, rerr, rc := s.verbRetry(w.Actor, "reject", id, "--reason", "approve failed: "+reason); rc != 0 {
+// rejectFailed sends a task that failed approve back to READY with why.
+func (s *supervisor) rejectFailed(w *workflow.Workflow, id, why string) bool {
+	if _, rerr, rc := s.verbRetry(w.Actor, "reject", id, "--reason", "approve failed: "+why); rc != 0 {
 		s.logf("%s: cannot reject after a failed approve: %s", id, firstLine(rerr))
 		s.mu.Lock()
 		s.skip[id] = true
 		s.mu.Unlock()
 		return false
 	}
-	s.markRejected(id, firstLine(errOut))
+	s.markRejected(id, why)
 	return true
 }
 

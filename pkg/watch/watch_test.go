@@ -43,12 +43,3 @@ func TestRejections(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
-
-func TestQueueOrder(t *testing.T) {
-	a := mustTask(t, "priority: low\nsubmitted_at: 2026-11-23T00:00:00Z\n")
-	b := mustTask(t, "priority: high\nsubmitted_at: 2026-11-23T00:05:00Z\n")
-	c := mustTask(t, "priority: high\nsubmitted_at: 2026-11-23T00:01:00Z\n")
-	if !QueueLess(b, a) || !QueueLess(c, b) || QueueLess(a, c) {
-		t.Error("queue order is priority, then submitted_at")
-	}
-}
