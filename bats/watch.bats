@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 load lifecycle
 load watch
+load queue
 
 @test "watch --once takes a backlog to DONE with a good agent: main fast-forwarded, --json lists every run" {
 	watch_repo
@@ -345,4 +346,25 @@ agents:
 	[ "$(git rev-parse 'main^{tree}')" = "$(git -C "$S" rev-parse 'HEAD^{tree}')" ]
 	[ "$(git rev-list --count --merges main)" = 0 ]
 	[ "$(git rev-list --count "$(git -C "$S" rev-parse HEAD~40)..main")" = 40 ]
+}
+
+@test "auto_approve lands QA through the merge queue: a task that breaks the batch's build goes back to READY with the bisection's reason, and the agent's next run fixes it" {
+	queue_setup
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	qa 1 high
+	qa 2 high BROKEN
+	qa 3 high
+	agent fixer 'n=$(echo "$BURL_TASK" | sed "s/TASK-0*//"); echo "fixed $n" >"f$n.txt"'
+	MAXP=1 one_agent fixer
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_success
+	for i in 1 2 3; do [ "$(bucket_of "TASK-00$i")" = DONE ]; done
+	# The queue bisected the first batch to TASK-002 and rejected it; that
+	# reason is what the agent's prompt carried.
+	grep -q 'approve --all bisected the batch to it' "$AGENTS/prompts/TASK-002-1.md"
+	[ "$(field TASK-002 qa_attempts)" = 1 ]
+	[ ! -e "$AGENTS/prompts/TASK-001-1.md" ]
+	[ "$(git show main:f2.txt)" = "fixed 2" ]
+	[ "$(git rev-list --count --merges main)" = 0 ]
 }

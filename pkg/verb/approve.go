@@ -84,7 +84,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ApproveAll(ctx, w)
+		return approveAll(ctx, w)
 	}
 	id, err := taskArg(args, "approve")
 	if err != nil {

@@ -70,15 +70,14 @@ type queue struct {
 // on the remote) is put back in the queue.
 const landTries = 3
 
-// ApproveAll is `git burl approve --all`, and the entry point for Go
-// callers (watch's auto_approve): every QA task in queue order, each
-// rebased onto what the one before it left, its own scope, stub and verify
-// gates run on its rebased range, build_command run once per batch of
+// approveAll is `git burl approve --all` (watch runs it for auto_approve):
+// every QA task in queue order, each rebased onto what the one before it
+// left, its own scope, stub and verify gates run on its rebased range, build_command run once per batch of
 // queue_batch tasks on the top of the stack and bisected on failure. Main
 // only fast-forwards, one task (one DONE commit) at a time, so each landing
 // is the same transaction as single approve's. Per-task failures are in
 // the result; the error is for what stops the whole queue.
-func ApproveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
+func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 	q := &queue{ctx: ctx, w: w, m: integrate.For(w), res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}}, tries: map[string]int{}}
 	pending, err := queueOrder(w)
 	if err != nil {
