@@ -35,7 +35,8 @@ __git_burl_task_ids ()
 	dir="$(__git_burl_workflow_dir)"
 	[ -n "$dir" ] || return
 	for b in "$@"; do
-		for f in "$dir/$b"/TASK-*.md; do
+		# DONE keeps its tasks in month shards (DONE/2026-11/).
+		for f in "$dir/$b"/TASK-*.md "$dir/$b"/[0-9][0-9][0-9][0-9]-[0-9][0-9]/TASK-*.md; do
 			[ -e "$f" ] || continue
 			f="${f##*/}"
 			n="${f#TASK-}"

@@ -24,7 +24,8 @@ end
 function __git_burl_tasks
     set -l dir (__git_burl_workflow_dir); or return
     for b in $argv
-        for f in $dir/$b/TASK-*.md
+        # DONE keeps its tasks in month shards (DONE/2026-11/).
+        for f in $dir/$b/TASK-*.md $dir/$b/*-*/TASK-*.md
             string match -r '^TASK-[0-9]+' -- (string replace -r '.*/' '' -- $f)
         end
     end

@@ -468,7 +468,7 @@ func (c *checker) mismatch(e workflow.Entry, vs []string) {
 		c.add(f)
 		return
 	}
-	dst := filepath.Join(c.w.BucketDir(to), filepath.Base(e.Path))
+	dst := c.w.DestPath(to, e.Task, filepath.Base(e.Path))
 	f.Message = fmt.Sprintf("%s is in %s but its frontmatter says %s: an interrupted %s wrote it and was killed before moving the file", id, e.Bucket, to, verb)
 	f.Fix = fmt.Sprintf("%s moves it to %s", repairCmd, c.w.Rel(dst))
 	f.Repairable = true
@@ -593,7 +593,7 @@ func (c *checker) restore(e workflow.Entry) func() (*change, error) {
 // are git burl clean's to remove.
 func (c *checker) interruptedApprove(e workflow.Entry) {
 	main := c.w.Config.MainBranch
-	dst := filepath.Join(c.w.BucketDir(workflow.Done), filepath.Base(e.Path))
+	dst := c.w.DestPath(workflow.Done, nil, filepath.Base(e.Path))
 	f := Finding{Kind: InterruptedApprove, Task: strp(e.ID), Path: c.w.Rel(e.Path), Repairable: true}
 	f.Message = fmt.Sprintf("%s is in QA but its commits are in %s already: an approve was interrupted after it advanced %s", e.ID, main, main)
 	f.Fix = fmt.Sprintf("%s records it as approved and moves it to %s (or: git burl approve %s)", repairCmd, c.w.Rel(dst), e.ID)

@@ -183,6 +183,10 @@ func apply(w *workflow.Workflow, f Finding) (*Repaired, error) {
 // moveFile moves a task file between buckets; a move that had to copy
 // across filesystems still moved it.
 func moveFile(src, dst string) error {
+	// A DONE month shard may not exist yet.
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
 	err := fsx.Move(src, dst)
 	var deg *fsx.Degraded
 	if errors.As(err, &deg) {

@@ -94,7 +94,7 @@ const recent = 72 * time.Hour
 // Load reads the board. Events since `since` are read (zero: all of them),
 // for the runs and the tail.
 func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, error) {
-	sums, err := w.Summaries(true)
+	sums, err := w.Summaries(true, true)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	done, err := w.DoneSet()
+	done, err := w.DoneSet(tasks(ready)...)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +368,7 @@ func heldBy(w *workflow.Workflow, e *workflow.Entry) error {
 
 // claimable checks an explicitly named task the way claimNext filters.
 func claimable(w *workflow.Workflow, t *task.Task) error {
-	done, err := w.DoneSet()
+	done, err := w.DoneSet(t)
 	if err != nil {
 		return err
 	}

@@ -120,7 +120,8 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := w.Summaries(ctx.JSON)
+	// Without --json DONE is only counted: its summaries are a history's worth.
+	entries, err := w.Summaries(ctx.JSON, ctx.JSON)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +168,34 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, e := range entries {
 		if e.ID != "" {
 			files[e.ID] = append(files[e.ID], w.Rel(e.Path))
+		}
+	}
+	if !ctx.JSON {
+		// DONE only counted, and looked at for copies of open tasks (doctor
+		// checks the rest of the history); the dependencies READY tasks
+		// wait for are looked up newest month first.
+		if out.Counts[string(workflow.Done)], err = w.Count(workflow.Done); err != nil {
+			return nil, err
+		}
+		var open []string
+		var deps []string
+		for _, e := range entries {
+			open = append(open, e.Path)
+			if e.Bucket == workflow.Ready {
+				deps = append(deps, e.DependsOn...)
+			}
+		}
+		copies, err := w.DoneCopies(open)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			for _, c := range copies[e.Path] {
+				files[e.ID] = append(files[e.ID], w.Rel(c))
+			}
+		}
+		if done, err = w.DoneAmong(deps); err != nil {
+			return nil, err
 		}
 	}
 	for id, ps := range files {

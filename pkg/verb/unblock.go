@@ -24,7 +24,7 @@ func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	return move{verb: "unblock", label: "Unblocked", from: []workflow.Bucket{workflow.Blocked}, to: workflow.Ready,
 		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
-			done, err := w.DoneSet()
+			done, err := w.DoneSet(tx.Task)
 			if err != nil {
 				return err
 			}

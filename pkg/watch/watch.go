@@ -213,7 +213,13 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	if err != nil {
 		return "", false
 	}
-	done, err := w.DoneSet()
+	var open []*task.Task
+	for _, e := range ready {
+		if e.Task != nil {
+			open = append(open, e.Task)
+		}
+	}
+	done, err := w.DoneSet(open...)
 	if err != nil {
 		return "", false
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 // InitOptions are init's choices.
@@ -38,8 +39,11 @@ type InitResult struct {
 	Uncommitted []string `json:"uncommitted,omitempty"`
 	// Migrated counts the events moved from the single events.ndjson of
 	// earlier versions into day shards.
-	Migrated int    `json:"migrated_events,omitempty"`
-	Commit   string `json:"commit,omitempty"`
+	Migrated int `json:"migrated_events,omitempty"`
+	// MigratedDone counts the DONE tasks moved from flat DONE/ into month
+	// shards (DONE/2026-11/).
+	MigratedDone int    `json:"migrated_done,omitempty"`
+	Commit       string `json:"commit,omitempty"`
 }
 
 // initLock is the lock, in the git directory, that init holds while it
@@ -97,6 +101,12 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		return nil, nil, err
 	}
 	res.How = how
+	// The workflow worktree holds a file per task ever done: a split index
+	// (version 4, paths prefix-compressed) makes each transition write the
+	// few entries it changed instead of the whole index.
+	if _, err := gitx.In(r.Worktree).Run("update-index", "--split-index", "--index-version", "4"); err != nil {
+		return nil, nil, err
+	}
 	if c, err := config.Load(filepath.Join(w.Dir, ConfigName)); err == nil {
 		w.Config = c
 	}
@@ -134,6 +144,12 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		return nil, nil, err
 	}
 	res.Migrated = n
+	moved, nd, err := migrateDone(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.MigratedDone = nd
+	migrated = append(migrated, moved...)
 	if len(created)+len(res.Uncommitted)+len(migrated) > 0 {
 		var paths []string
 		for _, c := range append(append([]string{}, created...), res.Uncommitted...) {
@@ -148,6 +164,9 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		details := map[string]any{"how": how, "files": len(created)}
 		if n > 0 {
 			details["migrated_events"] = n
+		}
+		if nd > 0 {
+			details["migrated_done"] = nd
 		}
 		sha, err := w.Event("init", "", details, "init", paths...)
 		if err != nil {
@@ -403,6 +422,9 @@ func (r *InitResult) String() string {
 	if n := len(r.Created); n > 0 {
 		fmt.Fprintf(&b, "Wrote %d file(s): buckets READY DOING QA DONE BLOCKED, events/, config.yaml\n", n)
 	}
+	if r.MigratedDone > 0 {
+		fmt.Fprintf(&b, "Moved %d DONE task(s) into one folder per month (DONE/YYYY-MM/)\n", r.MigratedDone)
+	}
 	if r.Migrated > 0 {
 		fmt.Fprintf(&b, "Moved %d event(s) from events/events.ndjson into one file per day (events/YYYY/MM/YYYY-MM-DD.ndjson)\n", r.Migrated)
 	}
@@ -413,6 +435,47 @@ func (r *InitResult) String() string {
 // unionShards makes git merge the day shards of two machines by keeping
 // both sides' lines, as it did the single log.
 const unionShards = "events/**/*.ndjson merge=union\n"
+
+// migrateDone moves the task files of a flat DONE/ (earlier versions) into
+// month shards, by completed_at (the month of the migration when a task
+// has none). It returns DONE/ itself, for init's one commit, when it moved
+// any; a malformed file stays where it is (every reader still reads flat
+// DONE/, and doctor names it), so a second init moves nothing.
+func migrateDone(w *Workflow) ([]string, int, error) {
+	dir := w.BucketDir(Done)
+	ns, err := names(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := 0
+	for _, name := range ns {
+		id, ok := task.IDFromFileName(name)
+		if !ok {
+			continue
+		}
+		e := Entry{ID: id, Bucket: Done, Path: filepath.Join(dir, name)}
+		w.Read(&e)
+		if e.Err != nil {
+			continue
+		}
+		dst := w.DestPath(Done, e.Task, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return nil, 0, err
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			// The same file in its shard already: leave both for doctor.
+			continue
+		}
+		if err := os.Rename(e.Path, dst); err != nil {
+			return nil, 0, err
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, 0, nil
+	}
+	return []string{dir}, n, nil
+}
 
 // migrateEvents moves the single events/events.ndjson of earlier versions
 // into day shards, in file order within each day, and teaches

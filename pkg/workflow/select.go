@@ -130,17 +130,65 @@ func conflictWith(t *task.Task, doing []*task.Task, overlap func(a, b *task.Task
 	return ""
 }
 
-// DoneSet is the IDs in DONE, from file names alone.
-func (w *Workflow) DoneSet() (map[string]bool, error) {
-	ns, err := names(w.BucketDir(Done))
+// DoneSet is which of the tasks' depends_on are DONE, from file names
+// alone. A dependency in an open bucket is not DONE; the rest are looked
+// for in DONE newest month first, and only until all are found, so that
+// a claim does not list a history's worth of files.
+func (w *Workflow) DoneSet(ts ...*task.Task) (map[string]bool, error) {
+	var deps []string
+	for _, t := range ts {
+		deps = append(deps, t.List(task.KeyDependsOn)...)
+	}
+	return w.DoneAmong(deps)
+}
+
+// DoneAmong is which of ids are DONE (see DoneSet).
+func (w *Workflow) DoneAmong(ids []string) (map[string]bool, error) {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	done := map[string]bool{}
+	for _, b := range Buckets {
+		if b == Done || len(want) == 0 {
+			continue
+		}
+		ns, err := names(w.BucketDir(b))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			if id, ok := task.IDFromFileName(n); ok {
+				delete(want, id)
+			}
+		}
+	}
+	if len(want) == 0 {
+		return done, nil
+	}
+	top, err := names(w.BucketDir(Done))
 	if err != nil {
 		return nil, err
 	}
-	done := make(map[string]bool, len(ns))
-	for _, n := range ns {
-		if id, ok := task.IDFromFileName(n); ok {
-			done[id] = true
+	shards, err := w.doneShards(top)
+	if err != nil {
+		return nil, err
+	}
+	take := func(ns []string) {
+		for _, n := range ns {
+			if id, ok := task.IDFromFileName(n); ok && want[id] {
+				done[id] = true
+				delete(want, id)
+			}
 		}
+	}
+	take(top)
+	for i := len(shards) - 1; i >= 0 && len(want) > 0; i-- {
+		ns, err := names(shards[i])
+		if err != nil {
+			return nil, err
+		}
+		take(ns)
 	}
 	return done, nil
 }
@@ -148,29 +196,31 @@ func (w *Workflow) DoneSet() (map[string]bool, error) {
 // InBucket parses every task of one bucket; malformed ones are returned
 // separately so callers can report them.
 func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
-	ns, err := names(w.BucketDir(b))
+	fs, err := w.folders(b)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, n := range ns {
-		id, ok := task.IDFromFileName(n)
-		if !ok {
-			// A markdown file someone put in a bucket by hand: report it, so
-			// it is never silently ignored (it has no ID to act on).
-			if strings.HasSuffix(n, ".md") {
-				p := filepath.Join(w.BucketDir(b), n)
-				bad = append(bad, Entry{Bucket: b, Path: p, Err: errs.New(errs.User,
-					"%s is not a task file name (expected TASK-001-<slug>.md); burl ignores it", w.Rel(p)).
-					WithFix("rename it, or move it out of %s", w.Rel(w.BucketDir(b)))})
+	for _, f := range fs {
+		for _, n := range f.names {
+			id, ok := task.IDFromFileName(n)
+			if !ok {
+				// A markdown file someone put in a bucket by hand: report it, so
+				// it is never silently ignored (it has no ID to act on).
+				if strings.HasSuffix(n, ".md") {
+					p := filepath.Join(f.dir, n)
+					bad = append(bad, Entry{Bucket: b, Path: p, Err: errs.New(errs.User,
+						"%s is not a task file name (expected TASK-001-<slug>.md); burl ignores it", w.Rel(p)).
+						WithFix("rename it, or move it out of %s", w.Rel(f.dir))})
+				}
+				continue
 			}
-			continue
-		}
-		e := Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)}
-		w.Read(&e)
-		if e.Err != nil {
-			bad = append(bad, e)
-		} else {
-			good = append(good, e)
+			e := Entry{ID: id, Bucket: b, Path: filepath.Join(f.dir, n)}
+			w.Read(&e)
+			if e.Err != nil {
+				bad = append(bad, e)
+			} else {
+				good = append(good, e)
+			}
 		}
 	}
 	return good, bad, nil
@@ -178,14 +228,16 @@ func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
 
 // Count is the number of tasks in bucket b, from file names alone.
 func (w *Workflow) Count(b Bucket) (int, error) {
-	ns, err := names(w.BucketDir(b))
+	fs, err := w.folders(b)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, name := range ns {
-		if _, ok := task.IDFromFileName(name); ok {
-			n++
+	for _, f := range fs {
+		for _, name := range f.names {
+			if _, ok := task.IDFromFileName(name); ok {
+				n++
+			}
 		}
 	}
 	return n, nil

@@ -53,7 +53,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 3\n"
+const statusCacheMagic = "burl status cache 4\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -68,22 +68,49 @@ type statKey = osx.FileKey
 // its old key. A missing, unreadable or corrupt cache is rebuilt. Fields
 // is filled only withFields (status --json): the rest of the cache is a
 // third of its size.
-func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
+//
+// DONE, which holds the whole history, has a cache file of its own and is
+// summarized only withDone; status without --json shows no more of DONE
+// than DoneFiles tells, so that at 100,000 tasks it reads what it does at
+// 100 plus one file name per task.
+func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
 	cachePath := filepath.Join(w.LogsDir(), StatusCacheName)
+	var open []Bucket
+	for _, b := range Buckets {
+		if b != Done {
+			open = append(open, b)
+		}
+	}
+	out, err := w.summaries(open, cachePath, withFields)
+	if err != nil {
+		return nil, err
+	}
+	if withDone {
+		done, err := w.summaries([]Bucket{Done}, cachePath+"-done", withFields)
+		return append(out, done...), err
+	}
+	return out, nil
+}
+
+// summaries is Summaries over some buckets, with the cache at cachePath.
+func (w *Workflow) summaries(buckets []Bucket, cachePath string, withFields bool) ([]Summary, error) {
 	cache := openStatusCache(cachePath, w.Dir)
 	if withFields && !cache.loadFields() {
 		cache.close()
 		cache = &statusCache{}
 	}
 	defer func() { cache.close() }()
-	all := make([][]string, len(Buckets))
+	all := make([][]folder, len(buckets))
 	total := 0
-	for i, b := range Buckets {
-		ns, err := names(w.BucketDir(b))
+	for i, b := range buckets {
+		fs, err := w.folders(b)
 		if err != nil {
 			return nil, err
 		}
-		all[i], total = ns, total+len(ns)
+		all[i] = fs
+		for _, f := range fs {
+			total += len(f.names)
+		}
 	}
 	var (
 		out    = make([]Summary, 0, total)
@@ -91,24 +118,27 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 		misses []int
 		hits   int
 	)
-	for bi, b := range Buckets {
-		dir, ns := w.BucketDir(b), all[bi]
-		for i, k := range osx.StatNames(dir, ns, forChunks) {
-			n := ns[i]
-			if s, ok := cache.lookup(b, n, k); ok {
-				s.Bucket, s.Path = b, dir+string(filepath.Separator)+n
-				out = append(out, s)
+	for bi, b := range buckets {
+		for _, f := range all[bi] {
+			ns := f.names
+			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
+				n := ns[i]
+				p := f.dir + string(filepath.Separator) + n
+				if s, ok := cache.lookup(b, w.inBucket(b, p), k); ok {
+					s.Bucket, s.Path = b, p
+					out = append(out, s)
+					keys = append(keys, k)
+					hits++
+					continue
+				}
+				id, ok := task.IDFromFileName(n)
+				if !ok {
+					continue
+				}
+				misses = append(misses, len(out))
+				out = append(out, Summary{ID: id, Bucket: b, Path: p})
 				keys = append(keys, k)
-				hits++
-				continue
 			}
-			id, ok := task.IDFromFileName(n)
-			if !ok {
-				continue
-			}
-			misses = append(misses, len(out))
-			out = append(out, Summary{ID: id, Bucket: b, Path: filepath.Join(dir, n)})
-			keys = append(keys, k)
 		}
 	}
 	if len(misses) == 0 && hits == cache.n {
@@ -144,7 +174,7 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 	if !withFields && hits > 0 && cache.loadFields() {
 		for i := range out {
 			if out[i].Fields == nil && out[i].Err == nil {
-				out[i].Fields = cache.fieldsOf(out[i].Bucket, filepath.Base(out[i].Path))
+				out[i].Fields = cache.fieldsOf(out[i].Bucket, w.inBucket(out[i].Bucket, out[i].Path))
 			}
 		}
 	}
@@ -167,6 +197,17 @@ func (w *Workflow) Summaries(withFields bool) ([]Summary, error) {
 		}
 	}
 	return out, nil
+}
+
+// inBucket is a task file's path within its bucket: its name, or
+// "2026-11/<name>" in a DONE shard. The cache is keyed by it.
+func (w *Workflow) inBucket(b Bucket, p string) string { return inBucketDir(w.BucketDir(b), p) }
+
+func inBucketDir(bucketDir, p string) string {
+	if rel, err := filepath.Rel(bucketDir, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(p)
 }
 
 // parseSummaries reads and parses the files at out[idx] on every core.
@@ -253,7 +294,7 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		}
 		s, k := &out[i], keys[i]
 		idx = putString(idx, string(s.Bucket))
-		idx = putString(idx, filepath.Base(s.Path))
+		idx = putString(idx, inBucketDir(filepath.Join(dir, string(s.Bucket)), s.Path))
 		idx = binary.AppendVarint(idx, k.Size)
 		idx = binary.AppendVarint(idx, k.Mtime)
 		idx = binary.AppendVarint(idx, k.Ctime)

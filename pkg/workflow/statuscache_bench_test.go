@@ -15,12 +15,12 @@ func BenchmarkSummaries(b *testing.B) {
 	// Files written this instant are not cached yet (see Summaries).
 	time.Sleep(30 * time.Millisecond)
 	b.Run("warm", func(b *testing.B) {
-		if _, err := w.Summaries(true); err != nil {
+		if _, err := w.Summaries(true, true); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()
 		for range b.N {
-			if _, err := w.Summaries(true); err != nil {
+			if _, err := w.Summaries(true, true); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -28,7 +28,7 @@ func BenchmarkSummaries(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		for range b.N {
 			os.Remove(filepath.Join(w.LogsDir(), StatusCacheName))
-			if _, err := w.Summaries(true); err != nil {
+			if _, err := w.Summaries(true, true); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -42,7 +42,7 @@ func writeTask(t testing.TB, w *Workflow, b Bucket, i int, title string) {
 
 func titles(t *testing.T, w *Workflow) map[string]string {
 	t.Helper()
-	sums, err := w.Summaries(true)
+	sums, err := w.Summaries(true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,12 +174,12 @@ func TestSummariesReportsMalformedEveryTime(t *testing.T) {
 func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 	w := cacheWorkflow(t, 3)
 	ageFiles(t, w)
-	if _, err := w.Summaries(false); err != nil {
+	if _, err := w.Summaries(false, true); err != nil {
 		t.Fatal(err)
 	}
 	writeTask(t, w, Ready, 2, "Changed")
 	ageFiles(t, w)
-	sums, err := w.Summaries(false)
+	sums, err := w.Summaries(false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 			t.Fatalf("%s: fields loaded without --json", s.ID)
 		}
 	}
-	if sums, err = w.Summaries(true); err != nil {
+	if sums, err = w.Summaries(true, true); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range sums {

@@ -266,17 +266,39 @@ func names(dir string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// Locate finds the bucket(s) holding id without parsing anything.
+// Locate finds the bucket(s) holding id without parsing anything. Only
+// the open buckets are listed when the task is there: a copy of it in
+// DONE (a move a crash interrupted, or a merge) keeps its file name, which
+// is looked up in each DONE folder instead of listing a history's worth of
+// files. A task in no open bucket is searched for in all of DONE.
 func (w *Workflow) Locate(id string) ([]Entry, error) {
-	var found []Entry
-	for _, b := range Buckets {
-		ns, err := names(w.BucketDir(b))
+	found, err := w.locateActive(id)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		fs, err := w.folders(Done)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range ns {
-			if fid, ok := task.IDFromFileName(n); ok && fid == id {
-				found = append(found, Entry{ID: id, Bucket: b, Path: filepath.Join(w.BucketDir(b), n)})
+		return findIn(fs, Done, id), nil
+	}
+	dirs, err := w.DoneShardDirs()
+	if err != nil {
+		return nil, err
+	}
+	dirs = append([]string{w.BucketDir(Done)}, dirs...)
+	seen := map[string]bool{}
+	for _, e := range found {
+		base := filepath.Base(e.Path)
+		if seen[base] {
+			continue
+		}
+		seen[base] = true
+		for _, d := range dirs {
+			p := filepath.Join(d, base)
+			if _, err := os.Lstat(p); err == nil {
+				found = append(found, Entry{ID: id, Bucket: Done, Path: p})
 			}
 		}
 	}
@@ -368,21 +390,77 @@ func (w *Workflow) Scan() ([]Entry, error) {
 	return out, nil
 }
 
-// IDs lists every task ID in use, from file names alone.
+// IDs lists the task IDs a new ID must exceed, from file names alone:
+// every ID of the open buckets and of a flat DONE/, and those of the DONE
+// month shards, newest first, down to the month before the one the
+// highest ID so far was created in. A task with a higher ID was created
+// later, so it was done in that month or after (the month before allows
+// for clocks that disagree); older shards are not read, and a new ID
+// costs the same at 100,000 tasks as at 100.
 func (w *Workflow) IDs() ([]string, error) {
 	var ids []string
+	maxN, maxPath := -1, ""
+	take := func(dir string, ns []string) {
+		for _, n := range ns {
+			if id, ok := task.IDFromFileName(n); ok {
+				ids = append(ids, id)
+				if num, ok := task.IDNumber(id); ok && num > maxN {
+					maxN, maxPath = num, filepath.Join(dir, n)
+				}
+			}
+		}
+	}
+	var top []string
 	for _, b := range Buckets {
 		ns, err := names(w.BucketDir(b))
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range ns {
-			if id, ok := task.IDFromFileName(n); ok {
-				ids = append(ids, id)
-			}
+		take(w.BucketDir(b), ns)
+		if b == Done {
+			top = ns
 		}
 	}
+	shards, err := w.doneShards(top)
+	if err != nil {
+		return nil, err
+	}
+	boundOf, bound := "", ""
+	for i := len(shards) - 1; i >= 0; i-- {
+		if boundOf != maxPath {
+			boundOf, bound = maxPath, w.monthBefore(maxPath)
+		}
+		if filepath.Base(shards[i]) < bound {
+			break
+		}
+		ns, err := names(shards[i])
+		if err != nil {
+			return nil, err
+		}
+		take(shards[i], ns)
+	}
 	return ids, nil
+}
+
+// monthBefore is the month shard name before the one the task file at p
+// was created in; "" (read every shard) when that cannot be told.
+func (w *Workflow) monthBefore(p string) string {
+	if p == "" {
+		return ""
+	}
+	e := Entry{Path: p}
+	if id, ok := task.IDFromFileName(filepath.Base(p)); ok {
+		e.ID = id
+	}
+	w.Read(&e)
+	if e.Err != nil {
+		return ""
+	}
+	created, err := time.Parse(time.RFC3339, e.Task.Str(task.KeyCreated))
+	if err != nil {
+		return ""
+	}
+	return DoneShard(time.Date(created.Year(), created.Month()-1, 1, 0, 0, 0, 0, time.UTC))
 }
 
 func token() string {
