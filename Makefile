@@ -52,6 +52,7 @@ demo: build
 
 bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/history.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh

@@ -55,9 +55,13 @@ commit_file() {
 
 # bucket_of ID: the bucket directory holding the task, checked for uniqueness.
 bucket_of() {
-	local f found=()
-	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md; do
-		[ -e "$f" ] && found+=("$(basename "$(dirname "$f")")")
+	local f b found=()
+	# DONE keeps its tasks in month shards: DONE/2026-11/TASK-….md.
+	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md "$REPO"/.burl/.workflow/DONE/*/"$1"-*.md; do
+		[ -e "$f" ] || continue
+		b=$(basename "$(dirname "$f")")
+		[[ $b =~ ^[0-9]{4}-[0-9]{2}$ ]] && b=DONE
+		found+=("$b")
 	done
 	[ "${#found[@]}" -le 1 ] || { echo "DUPLICATE:${found[*]}"; return 1; }
 	echo "${found[@]}"

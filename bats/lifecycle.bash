@@ -5,7 +5,7 @@
 # task_file ID: the task's file, in whatever bucket it is.
 task_file() {
 	local f
-	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md; do
+	for f in "$REPO"/.burl/.workflow/*/"$1"-*.md "$REPO"/.burl/.workflow/DONE/*/"$1"-*.md; do
 		[ -e "$f" ] && echo "$f" && return 0
 	done
 	echo "task_file: no file for $1" >&2
@@ -62,7 +62,7 @@ task_ids() {
 	local buckets=(READY DOING QA DONE BLOCKED) b f
 	[ $# -eq 0 ] || buckets=("$@")
 	for b in "${buckets[@]}"; do
-		for f in "$REPO/.burl/.workflow/$b"/TASK-*.md; do
+		for f in "$REPO/.burl/.workflow/$b"/TASK-*.md "$REPO/.burl/.workflow/$b"/[0-9][0-9][0-9][0-9]-[0-9][0-9]/TASK-*.md; do
 			[[ ${f##*/} =~ ^(TASK-[0-9]+) ]] && echo "${BASH_REMATCH[1]}"
 		done
 	done

@@ -41,7 +41,7 @@ load lifecycle
 		done
 		# Every task is DONE on origin, once; the two clones' approved lists
 		# split the six tasks between them with no task in both.
-		[ "$(git --git-dir="$ORIGIN" ls-tree --name-only burl:.workflow/DONE | grep -c '^TASK-')" -eq 6 ]
+		[ "$(git --git-dir="$ORIGIN" ls-tree -r --name-only burl:.workflow/DONE | grep -c '/TASK-')" -eq 6 ]
 		[ "$(git --git-dir="$ORIGIN" ls-tree --name-only burl:.workflow/QA | grep -c '^TASK-' || true)" -eq 0 ]
 		both=$(jq -r '.approved[]' "$R/a.out" "$R/b.out" | sort)
 		[ "$(printf '%s\n' "$both" | wc -l)" -eq 6 ] || { echo "round $round: approved lists: $both"; false; }

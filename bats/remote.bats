@@ -28,7 +28,8 @@ remote_setup() {
 
 # origin_count BUCKET: task files in BUCKET on origin's workflow branch.
 origin_count() {
-	git --git-dir="$ORIGIN" ls-tree --name-only "burl:.workflow/$1" | grep -c '^TASK-' || true
+	# -r: DONE keeps its tasks in month shards.
+	git --git-dir="$ORIGIN" ls-tree -r --name-only "burl:.workflow/$1" | grep -c '\(^\|/\)TASK-' || true
 }
 
 claim_loop() {

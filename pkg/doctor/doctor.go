@@ -304,7 +304,15 @@ func (c *checker) checkTask(id string, es []workflow.Entry) {
 	}
 }
 
-func bucketOf(p string) string { return filepath.Base(filepath.Dir(p)) }
+// bucketOf is the bucket of a task file's path: its folder, or DONE for a
+// file in a DONE month shard.
+func bucketOf(p string) string {
+	dir := filepath.Dir(p)
+	if workflow.IsDoneShard(filepath.Base(dir)) && filepath.Base(filepath.Dir(dir)) == string(workflow.Done) {
+		return string(workflow.Done)
+	}
+	return filepath.Base(dir)
+}
 
 func (c *checker) duplicate(id string, es []workflow.Entry) {
 	var where []string
@@ -852,7 +860,7 @@ func (c *checker) uncommitted() {
 		rest, inWorkflow := strings.CutPrefix(p, workflowPrefix)
 		id, isTask := "", false
 		if inWorkflow {
-			if _, ok := workflow.ParseBucket(path.Dir(rest)); ok {
+			if _, ok := workflow.BucketOfDir(path.Dir(rest)); ok {
 				id, isTask = task.IDFromFileName(path.Base(rest))
 			}
 		}

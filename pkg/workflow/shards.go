@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/task"
@@ -28,6 +29,15 @@ func IsDoneShard(n string) bool {
 		}
 	}
 	return n[5:] >= "01" && n[5:] <= "12"
+}
+
+// BucketOfDir is the bucket of a task folder given relative to the
+// workflow directory: "READY", or "DONE/2026-11" for a DONE shard.
+func BucketOfDir(rel string) (Bucket, bool) {
+	if top, shard, ok := strings.Cut(rel, "/"); ok {
+		return Done, top == string(Done) && IsDoneShard(shard)
+	}
+	return ParseBucket(rel)
 }
 
 // DestDir is the folder a task moved into bucket b at now goes to, created
