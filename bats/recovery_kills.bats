@@ -342,3 +342,58 @@ live_main_lock() {
 	assert_output_contains "main"
 	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
 }
+
+# stranded_approve: auto-push and push_main_on_approve; TASK-001 approved
+# here by an approve killed after its workflow commit, before its push:
+# local main and the DONE commit exist in this clone only.
+stranded_approve() {
+	new_burl_repo
+	set_config workflow_auto_push true
+	set_config push_main_on_approve true
+	git -C .burl push -q origin burl
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	run env BURL_CRASH_AFTER=approve:commit git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" != "$(git rev-parse main)" ]
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/QA | grep -q TASK-001
+	rm -f .burl/.workflow/locks/*.lock
+}
+
+@test "an approve killed between its commit and its push: the next push of this clone carries main with the DONE" {
+	stranded_approve
+	run git burl add "Later"
+	assert_success
+	# DONE reached the remote, and with it the work it records.
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+}
+
+@test "an approve killed before its push while another clone moved main: DONE never reaches the remote without the work; the approve is redone" {
+	stranded_approve
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(
+		cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null
+		wt=$(git burl claim TASK-002 | tail -n 1)
+		(cd "$wt" && commit_file lib/other.go 'package lib' "other" && git burl submit TASK-002 >/dev/null)
+		git burl approve TASK-002 >/dev/null
+	)
+	run git burl add "Later"
+	assert_success
+	assert_output_contains "approve those tasks again"
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/QA | grep -q TASK-001
+	[ "$(bucket_of TASK-001)" = QA ]
+	# Local main held only the killed approve's commits, all on the task
+	# branch: approve moves it back to the remote's main and lands the task.
+	run git burl approve TASK-001
+	assert_success
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+	git --git-dir="$ORIGIN" show main:lib/other.go | grep -q 'package lib'
+	[ -z "$(git --git-dir="$ORIGIN" rev-list --merges main)" ]
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+	run git burl doctor
+	assert_success
+}

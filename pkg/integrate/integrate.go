@@ -204,12 +204,33 @@ func (m Main) settle(local, remote string) (string, error) {
 	} else if ahead {
 		return local, nil
 	}
+	if held, err := m.heldElsewhere(local, remote); err == nil && held {
+		// Every commit only local main has is on another branch: an approve
+		// killed after its fast-forward and before its push left them, and
+		// its task branch keeps them. The remote's main is the truth; local
+		// main goes back to it, and that approve is redone from the branch.
+		if err := m.Rewind(local, remote); err == nil {
+			if m.Warn != nil {
+				fmt.Fprintf(m.Warn, "burl: warning: local %s (%s) held only commits of an approve that never reached %s, all still on their task branch; %s is back at %s/%s (%s)\n",
+					m.Branch, gitx.Short(local), m.Remote, m.Branch, m.Remote, m.Branch, gitx.Short(remote))
+			}
+			return remote, nil
+		}
+	}
 	r := m.Remote + "/" + m.Branch
 	return "", &DivergedError{Err: errs.New(errs.Git, "local %s (%s) and %s (%s) have diverged, and no burl approve is running on this machine", m.Branch, gitx.Short(local), r, gitx.Short(remote)).
 		WithFix("nothing is lost while you look: git cherry -v %s %s lists what only local %s has, marking with - what %s has already (as approved copies). "+
 			"All -: move %s to %s (git branch -f %s %s, or git reset --keep %s where it is checked out). "+
 			"Any +: that is approved work not pushed yet: git rebase %s %s && git push %s %s",
 			r, m.Branch, m.Branch, r, m.Branch, r, m.Branch, r, r, r, m.Branch, m.Remote, m.Branch)}
+}
+
+// heldElsewhere reports whether every commit of local that remote lacks is
+// on a task branch (task-*), so that moving main off them loses nothing and
+// leaves alone a main with commits of the user's own.
+func (m Main) heldElsewhere(local, remote string) (bool, error) {
+	out, err := m.Git.Run("rev-list", "-n", "1", local, "--not", remote, "--branches=task-*")
+	return err == nil && out == "", err
 }
 
 // Advance moves main from old to new, fast-forward only, never switching a

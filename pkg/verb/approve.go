@@ -153,7 +153,18 @@ func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, 
 // build batched over a stack of tasks.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
-	if in, err := workAlreadyInMain(w, t); err != nil {
+	in, err := workAlreadyInMain(w, t)
+	if err == nil && in && w.Config.PushMainOnApprove && integrate.For(w).HasRemote() {
+		// The work may be in local main only, left there by an approve
+		// killed before its push while the remote's main moved on: Base
+		// then moves local main back to the remote's, and the approve is
+		// redone rather than finished.
+		if _, err := integrate.For(w).Base(); err != nil {
+			return err
+		}
+		in, err = workAlreadyInMain(w, t)
+	}
+	if err != nil {
 		return err
 	} else if in {
 		return a.finishMerged(w, t)

@@ -70,9 +70,17 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		}
 		push := w.AutoPush()
 		var pre string
+		var carry []string
 		if push {
+			var pr *PullResult
 			if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err == nil {
-				_, err = w.PullWorkflow()
+				pr, err = w.PullWorkflow()
+			}
+			if err == nil && pr.Ahead > 0 && w.Config.PushMainOnApprove {
+				carry, err = w.strandedApproves(pr)
+				if err == nil {
+					pre, err = w.gitWT().Run("rev-parse", "HEAD")
+				}
 			}
 			if err != nil {
 				wl.Release()
@@ -83,6 +91,11 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		if err != nil || !push || commit == "" {
 			wl.Release()
 			return err
+		}
+		for _, c := range carry {
+			if !pushesRef(extra, c) {
+				extra = append(extra, c)
+			}
 		}
 		res, perr := w.push(commit, extra)
 		if res == pushWon {
@@ -107,6 +120,61 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		// Jitter keeps losers from colliding again in lockstep.
 		time.Sleep(time.Duration(20+rand.Intn(80*attempt)) * time.Millisecond)
 	}
+}
+
+// strandedApproves handles approves this clone committed and never pushed
+// (killed between the commit and the push): with push_main_on_approve an
+// approve publishes DONE and main together, so such a commit must not
+// reach the remote without main. When local main is a fast-forward of the
+// remote's, it returns the refspec that carries main along with the next
+// push. When the remote's main has moved on meanwhile, those commits
+// record work main cannot take as it is: they are dropped (the tasks are
+// back where the remote has them, in QA), and the next approve redoes
+// them from their branches (integrate.Main moves local main back to the
+// remote's, as every commit only it has is on a task branch).
+func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
+	g, branch := w.Repo.Git, w.Repo.Branch
+	subjects, err := g.Run("log", "--format=%s", pr.Remote+"..refs/heads/"+branch)
+	if err != nil || !strings.Contains("\n"+subjects, "\nburl: approve ") {
+		return nil, err
+	}
+	main := w.Config.MainBranch
+	if err := g.FetchTracking(w.Config.Remote, main); err != nil {
+		// Unreachable: the push that follows finds out.
+		return nil, nil
+	}
+	local, _ := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+main)
+	remote, _ := g.Run("rev-parse", "-q", "--verify", gitx.Tracking(w.Config.Remote, main))
+	if local == "" || local == remote {
+		return nil, nil
+	}
+	if ahead, err := g.Test("merge-base", "--is-ancestor", remote, local); remote == "" || (err == nil && ahead) {
+		return []string{local + ":refs/heads/" + main}, nil
+	}
+	if behind, err := g.Test("merge-base", "--is-ancestor", local, remote); err != nil || behind {
+		return nil, err
+	}
+	if _, err := w.gitWT().Run("reset", "-q", "--hard", pr.Remote); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d workflow commit(s) of this clone that never reached %s, among them an approve whose %s was not pushed before %s/%s moved on; approve those tasks again:\n%s\n",
+		strings.Count(subjects, "\n")+1, w.Config.Remote, main, w.Config.Remote, main, indentLines(subjects))
+	return nil, nil
+}
+
+// pushesRef reports whether refspecs already push to the destination of c.
+func pushesRef(refspecs []string, c string) bool {
+	_, dst, _ := strings.Cut(c, ":")
+	for _, r := range refspecs {
+		if _, d, _ := strings.Cut(r, ":"); d == dst {
+			return true
+		}
+	}
+	return false
+}
+
+func indentLines(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
 }
 
 // pushResult is how one push of the workflow branch ended.
