@@ -228,3 +228,26 @@ HOOK
 	run git burl status --json
 	assert_output_contains '"behind":1'
 }
+
+@test "doctor in one clone names a task claimed in another as living there, not as a lost branch" {
+	remote_setup 2
+	cd "$R/b"
+	git burl claim TASK-001 >/dev/null
+	run git burl doctor
+	assert_success
+	refute_output_contains "another clone"
+	cd "$R/a"
+	git burl claim TASK-002 >/dev/null
+	run git burl doctor
+	assert_success
+	assert_output_contains "TASK-001 is claimed in another clone, $(hostname):$(cd "$R/b" && pwd -P)"
+	run git burl doctor --json
+	[ "$(jq -r '.elsewhere[0].task' <<<"$output")" = TASK-001 ]
+	[ "$(jq '.findings | length' <<<"$output")" = 0 ]
+	# A branch lost in the clone that claimed it is still a problem there.
+	git worktree remove --force "$(git burl worktree TASK-002)"
+	git branch -D -q task-002-task-2
+	run git burl doctor
+	assert_failure 2
+	assert_output_contains "missing_branch"
+}

@@ -132,9 +132,12 @@ while read -r c msg; do
 	git -C "$W/$c" log --all --format=%s | grep -xF "$msg" >/dev/null || git --git-dir="$o" log --all --format=%s | grep -xF "$msg" >/dev/null || lost=$((lost + 1))
 done <"$W/work"
 [ "$lost" -eq 0 ] || bad "$lost work commit(s) lost"
-done_remote=$(git --git-dir="$o" ls-tree -r --name-only burl -- .workflow/DONE | grep -c 'TASK-' || true)
-in_main=$(git --git-dir="$o" log main --format=%s | grep -c '^work on TASK-' || true)
-[ "$in_main" -ge "$done_remote" ] || bad "$done_remote DONE task(s) on the remote but only $in_main work commit(s) in its main"
+git --git-dir="$o" ls-tree -r --name-only burl -- .workflow/DONE | awk -F/ '$NF ~ /^TASK-/ { split($NF, p, "-"); print p[1] "-" p[2] }' | sort -u >"$W/done"
+git --git-dir="$o" log main --format=%s | sed -n 's/^work on \(TASK-[0-9]*\) .*/\1/p' | sort -u >"$W/in_main"
+done_remote=$(wc -l <"$W/done")
+in_main=$(wc -l <"$W/in_main")
+missing=$(comm -23 "$W/done" "$W/in_main" | tr '\n' ' ')
+[ -z "$missing" ] || bad "DONE on the remote without their work in its main: $missing"
 echo "soak: ${SECONDS_TOTAL}s, 3 clones × 3 workers, auto-push + push_main_on_approve"
-echo "soak: SIGKILLs sent $(grep -c sent "$W/events"), burl commands killed $(grep -c kill "$W/events"); work commits $(wc -l <"$W/work"), DONE on the remote $done_remote, work commits in the remote's main $in_main; problems $problems"
+echo "soak: SIGKILLs sent $(grep -c sent "$W/events"), burl commands killed $(grep -c kill "$W/events"); work commits $(wc -l <"$W/work"), DONE on the remote $done_remote, tasks with work in the remote's main $in_main; problems $problems"
 [ "$problems" -eq 0 ]

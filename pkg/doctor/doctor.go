@@ -96,6 +96,16 @@ type change struct {
 type Report struct {
 	Findings []Finding `json:"findings"`
 	Tasks    int       `json:"tasks"`
+	// Elsewhere are DOING and QA tasks claimed in another clone whose
+	// branch was never pushed: it lives there, so it is not a problem
+	// here.
+	Elsewhere []Elsewhere `json:"elsewhere"`
+}
+
+// Elsewhere is a task whose branch lives in another clone.
+type Elsewhere struct {
+	Task  string `json:"task"`
+	Clone string `json:"clone"`
 }
 
 // Healthy reports whether the check found nothing.
@@ -106,9 +116,11 @@ const repairCmd = "git burl doctor --repair --force"
 // checker holds what one check reads once: git's worktrees and branches,
 // the workflow worktree's status, and the task files.
 type checker struct {
-	w         *workflow.Workflow
-	g         gitx.Git
-	wg        gitx.Git // in the workflow worktree
+	w  *workflow.Workflow
+	g  gitx.Git
+	wg gitx.Git // in the workflow worktree
+	// clones is the clone of each task's last claim (claimedIn).
+	clones    map[string]string
 	worktrees []workspace.Worktree
 	branches  map[string]string // local branch -> tip
 	status    map[string]string // workflow-worktree-relative path -> porcelain XY
@@ -123,7 +135,7 @@ type checker struct {
 
 // Check inspects the workflow and reports every finding. It only reads.
 func Check(w *workflow.Workflow) (*Report, error) {
-	c := &checker{w: w, g: w.Repo.Git, report: &Report{Findings: []Finding{}}, fileTrouble: map[string]bool{}}
+	c := &checker{w: w, g: w.Repo.Git, report: &Report{Findings: []Finding{}, Elsewhere: []Elsewhere{}}, fileTrouble: map[string]bool{}}
 	if err := c.load(); err != nil {
 		return nil, err
 	}
@@ -536,6 +548,9 @@ func (c *checker) gitSide(e workflow.Entry) {
 			f.Repairable = true
 			f.Fix = fmt.Sprintf("%s recreates it from %s with its worktree (as git burl worktree --ensure %s does)", repairCmd, tracking, id)
 			f.repair = c.restore(e)
+		} else if clone := c.claimedIn(id); clone != "" && clone != c.w.Clone() {
+			c.report.Elsewhere = append(c.report.Elsewhere, Elsewhere{Task: id, Clone: clone})
+			return
 		} else {
 			f.Fix = fmt.Sprintf("git burl sync --pull fetches it if another machine pushed it; if the work is lost: git burl release %s, then claim it again", id)
 		}

@@ -42,6 +42,21 @@ func replay(evs []events.Event) map[string]workflow.Bucket {
 	return out
 }
 
+// claimedIn is the clone the last claim of id was made in, from the event
+// log ("" when no claim recorded one).
+func (c *checker) claimedIn(id string) string {
+	if c.clones == nil {
+		c.clones = map[string]string{}
+		evs, _, _ := events.Read(c.w.EventsDir(), events.Filter{Action: "claim"})
+		for _, e := range evs {
+			if clone, ok := e.Details["clone"].(string); ok {
+				c.clones[e.TaskID()] = clone
+			}
+		}
+	}
+	return c.clones[id]
+}
+
 // crossCheck compares every task's folder with the log's replay. A task
 // the log knows and no bucket holds has been lost (a file deleted by hand,
 // or a move killed half way): repair restores its last version from the

@@ -321,6 +321,9 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			tx.Details["worktree"] = t.Worktree()
 			tx.Details["base_sha"] = t.BaseSHA()
 			tx.Details["reused"] = reused
+			// The branch lives in this clone until it is pushed: doctor in
+			// another clone tells such a task from a lost branch.
+			tx.Details["clone"] = w.Clone()
 			if w.Config.PushTaskBranchOnSubmit {
 				tx.PushRefs = append(tx.PushRefs, "refs/heads/"+branch+":refs/heads/"+branch)
 			}

@@ -25,9 +25,10 @@ type doctorCmd struct {
 
 // doctorOut is the check's result; exit 2 when it found problems.
 type doctorOut struct {
-	Healthy  bool             `json:"healthy"`
-	Findings []doctor.Finding `json:"findings"`
-	tasks    int
+	Healthy   bool               `json:"healthy"`
+	Findings  []doctor.Finding   `json:"findings"`
+	Elsewhere []doctor.Elsewhere `json:"elsewhere"`
+	tasks     int
 }
 
 func (o doctorOut) ExitCode() int {
@@ -38,6 +39,9 @@ func (o doctorOut) ExitCode() int {
 }
 
 func (o doctorOut) Human(w io.Writer) {
+	for _, e := range o.Elsewhere {
+		fmt.Fprintf(w, "%s is claimed in another clone, %s: its branch lives there\n", e.Task, e.Clone)
+	}
 	if o.Healthy {
 		fmt.Fprintf(w, "✓ The workflow is healthy (%d task(s) checked)\n", o.tasks)
 		return
@@ -125,7 +129,7 @@ func (c *doctorCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		return doctorOut{Healthy: rep.Healthy(), Findings: rep.Findings, tasks: rep.Tasks}, nil
+		return doctorOut{Healthy: rep.Healthy(), Findings: rep.Findings, Elsewhere: rep.Elsewhere, tasks: rep.Tasks}, nil
 	}
 	if !c.Force {
 		rep, err := doctor.Check(w)
@@ -152,6 +156,6 @@ func (c *doctorCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	left := res.Remaining
-	return doctorRepairOut{doctorOut: doctorOut{Healthy: left.Healthy(), Findings: left.Findings, tasks: left.Tasks},
+	return doctorRepairOut{doctorOut: doctorOut{Healthy: left.Healthy(), Findings: left.Findings, Elsewhere: left.Elsewhere, tasks: left.Tasks},
 		Repaired: res.Repaired, Failed: res.Failed}, nil
 }

@@ -189,6 +189,10 @@ func actorName(gitEmail func() string) string {
 	return "uid" + strconv.Itoa(os.Getuid())
 }
 
+// Clone names this clone of the repository: host and path, as a claim
+// records it.
+func (w *Workflow) Clone() string { return w.Host + ":" + w.Repo.Root }
+
 // gitWT runs git in the workflow worktree.
 func (w *Workflow) gitWT() gitx.Git { return gitx.In(w.Repo.Worktree) }
 
