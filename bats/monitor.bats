@@ -101,7 +101,9 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 @test "NO_COLOR: the live board draws no colour (and does without it)" {
 	need tmux
 	board_repo
-	tm new-session -d -x 100 -y 30 -c "$REPO" "git burl monitor; sleep 60"
+	# The colour library takes a set CI for "not a terminal" (as the man
+	# page says): CI runs this suite with CI=true, a user's shell has none.
+	tm new-session -d -x 100 -y 30 -c "$REPO" "env -u CI git burl monitor; sleep 60"
 	wait_until 10 pane_has "TASK-001"
 	# -e keeps the escape sequences: headings are bright blue (SGR 94).
 	run tm capture-pane -e -p -t 0
