@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -89,13 +90,13 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 		<-done
 		return out, err
 	}
-	vs, err := gatesOn(w, e.Task, diff)
+	vs, err := taskgate.CheckDiff(w, e.Task, diff)
 	<-done
 	if err != nil {
 		return nil, err
 	}
 	if len(vs) > 0 {
-		return nil, gateError(w, "commit to", e.ID, vs)
+		return nil, taskgate.Error(w, "commit to", e.ID, vs)
 	}
 	if merr != nil {
 		return nil, merr
@@ -147,8 +148,8 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 				return nil, errs.New(errs.User, "%s has no base_sha, so its pushed commits cannot be checked", e.ID).WithFix("git burl doctor")
 			}
 			g := gitx.In(ctx.Dir)
-			base := diffBase(w, e.Task, g, r.LocalSHA)
-			vs, err := diffGates(w, e.Task, g, base, r.LocalSHA)
+			base := taskgate.Base(w, e.Task, g, r.LocalSHA)
+			vs, err := taskgate.CheckRange(w, e.Task, g, base, r.LocalSHA)
 			if err != nil {
 				return nil, err
 			}
@@ -156,7 +157,7 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 			if len(vs) > 0 {
 				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
 				var ge *errs.Error
-				if errors.As(gateError(w, "push", e.ID, vs), &ge) {
+				if errors.As(taskgate.Error(w, "push", e.ID, vs), &ge) {
 					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))
 					fix = ge.Fix
 				}
