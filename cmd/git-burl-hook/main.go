@@ -4,7 +4,8 @@ package main
 import (
 	"os"
 
-	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/hook"
 )
 
-func main() { os.Exit(verb.Main("hook", verb.Hook(), os.Args[1:])) }
+func main() { os.Exit(cli.Main("hook", hook.Command(), os.Args[1:])) }

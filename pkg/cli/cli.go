@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/jessevdk/go-flags"
 
+	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/errs"
 )
 
@@ -58,11 +60,35 @@ type JSONFlag struct {
 // Wants reports whether --json was given.
 func (j JSONFlag) Wants() bool { return j.JSON }
 
-// Main parses args into cmd, runs it and returns the exit code.
-func Main(verb, usage, summary string, cmd Command, args []string) int {
+// softMemoryLimit leaves room under 30 MiB for the runtime and binary.
+const softMemoryLimit = 20 << 20
+
+// Main runs cmd, the catalog's verb called name, with args and returns the
+// exit code. Each binary passes its own verb's constructor: no registry
+// holds every verb, so the linker leaves the others out.
+func Main(name string, cmd Command, args []string) int {
+	v, ok := catalog.Find(name)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "burl: internal error: verb %q is not registered\n", name)
+		return 1
+	}
+	// A soft heap limit: commands are short-lived and meant to stay small
+	// (30 MiB peak); past it the GC works harder rather than letting a burst
+	// of garbage (status parsing thousands of files) grow the heap. An
+	// explicit GOMEMLIMIT still wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 	ctx := &Context{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}
 	ctx.Dir, _ = os.Getwd()
-	return Exec(ctx, verb, usage, summary, cmd, args)
+	return Exec(ctx, name, v.Usage, v.Summary, cmd, args)
+}
+
+// UsageError is the exit-1 error for arguments a verb cannot take: what
+// names the problem, and the fix shows the verb's synopsis.
+func UsageError(verb, what string) error {
+	v, _ := catalog.Find(verb)
+	return errs.New(errs.User, "git burl %s %s", verb, what).WithFix("usage: git burl %s %s", verb, v.Usage)
 }
 
 // Exec is Main with explicit streams, for tests.

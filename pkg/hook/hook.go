@@ -1,9 +1,10 @@
-// Package hook is burl's side of git's hooks: the pieces the entry points
-// `git burl hook commit-msg|pre-push` need (which task a branch belongs to,
-// the ref lines git feeds pre-push, the Burl-Task trailer), and installing
+// Package hook is burl's side of git's hooks: the entry points `git burl
+// hook commit-msg|pre-push` (Command) and the pieces they need (which task a
+// branch belongs to, the ref lines git feeds pre-push, the Burl-Task
+// trailer), and installing
 // the shims into the hooks directory git reads without losing a hook that
-// was already there. The gates themselves live in pkg/gate; pkg/verb runs
-// them, exactly as submit does.
+// was already there. The gates themselves live in pkg/gate; the entry
+// points run them through pkg/taskgate, exactly as submit does.
 package hook
 
 import (

@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -135,7 +136,7 @@ func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, 
 			WithTitle("Cannot approve %s: rebase conflict", id).
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
 	case len(a.failed) > 0:
-		return approveOut{}, gateError(w, "approve", id, a.failed)
+		return approveOut{}, taskgate.Error(w, "approve", id, a.failed)
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
@@ -306,7 +307,7 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 // (approve --all builds a stack of tasks at once instead).
 func (a *approval) check(w *workflow.Workflow, t *task.Task, g gitx.Git, dir string, now time.Time, build bool) error {
 	var err error
-	if a.diff, err = diffGates(w, t, g, a.base, a.merged); err != nil {
+	if a.diff, err = taskgate.CheckRange(w, t, g, a.base, a.merged); err != nil {
 		return err
 	}
 	which := []string{"verify"}

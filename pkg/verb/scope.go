@@ -12,19 +12,13 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// scopeOf is a task's declared scope, as the gates see it.
-func scopeOf(t *task.Task) gate.Scope {
-	return gate.Scope{
-		Affects:      t.List(task.KeyAffects),
-		AffectsGlobs: t.List(task.KeyAffectsGlobs),
-		MustNotTouch: t.List(task.KeyMustNotTouch),
-	}
+func overlap(a, b *task.Task) (bool, string) {
+	return gate.Overlap(taskgate.Scope(a), taskgate.Scope(b))
 }
-
-func overlap(a, b *task.Task) (bool, string) { return gate.Overlap(scopeOf(a), scopeOf(b)) }
 
 // checkScopeArg checks one --affects path (glob false) or glob, as add and
 // scope take them; title heads the error.

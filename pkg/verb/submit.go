@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -69,7 +70,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
 				return err
 			}
-			base := diffBase(w, t, g, head)
+			base := taskgate.Base(w, t, g, head)
 			n, err := g.Run("rev-list", "--count", "--end-of-options", base+".."+head)
 			if err != nil {
 				return err
@@ -78,12 +79,12 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return errs.New(errs.User, "branch %s has no commits of its own since %s", t.Branch(), gitx.Short(base)).
 					WithFix("commit your work in %s first", dir)
 			}
-			vs, err := diffGates(w, t, g, base, head)
+			vs, err := taskgate.CheckRange(w, t, g, base, head)
 			if err != nil {
 				return err
 			}
 			if len(vs) > 0 {
-				return gateError(w, "submit", id, vs)
+				return taskgate.Error(w, "submit", id, vs)
 			}
 			return nil
 		},

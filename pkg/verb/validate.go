@@ -7,6 +7,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -66,8 +67,8 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
 				return err
 			}
-			base = diffBase(w, t, g, head)
-			if diff, err = diffGates(w, t, g, base, head); err != nil {
+			base = taskgate.Base(w, t, g, head)
+			if diff, err = taskgate.CheckRange(w, t, g, base, head); err != nil {
 				return err
 			}
 			var cmdV gate.Violations
@@ -93,7 +94,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if len(failed) > 0 {
-		return nil, gateError(w, "validate", id, failed)
+		return nil, taskgate.Error(w, "validate", id, failed)
 	}
 	if runs == nil {
 		runs = []gate.RunResult{}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/monitor"
 )
 
@@ -19,7 +20,7 @@ var constructors = map[string]func() cli.Command{
 	"completion": Completion,
 	"conflicts":  Conflicts,
 	"doctor":     Doctor,
-	"hook":       Hook,
+	"hook":       hook.Command, // in pkg/hook: the binary git runs on every commit links no other verb
 	"hooks":      Hooks,
 	"init":       Init,
 	"lock":       Lock,

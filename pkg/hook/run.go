@@ -1,4 +1,4 @@
-package verb
+package hook
 
 import (
 	"errors"
@@ -12,14 +12,15 @@ import (
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
-	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// Hook is `git burl hook`: what cmd/git-burl-hook runs. Only the
-// verbs a binary names are linked into it.
-func Hook() cli.Command { return &hookCmd{} }
+// Command is `git burl hook`: what cmd/git-burl-hook runs. It lives here,
+// not in pkg/verb, so that the binary every commit and push waits for
+// links only what the two hooks need.
+func Command() cli.Command { return &hookCmd{} }
 
 type hookCmd struct {
 	cli.JSONFlag
@@ -41,7 +42,7 @@ func (c *hookCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case len(args) == 3 && args[0] == "pre-push":
 		return prePushHook(ctx, args[1])
 	}
-	return nil, usageErr("hook", "takes commit-msg FILE or pre-push REMOTE URL, as git passes them")
+	return nil, cli.UsageError("hook", "takes commit-msg FILE or pre-push REMOTE URL, as git passes them")
 }
 
 // commitMsgHook checks what is about to be committed on a DOING task's
@@ -75,27 +76,27 @@ func commitMsgHook(ctx *cli.Context, file string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tr *hook.Trailered
+	var tr *Trailered
 	var merr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr, merr = hook.AddTrailer(g, file, id)
+		tr, merr = AddTrailer(g, file, id)
 	}()
-	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
+	tasks := Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
 	w, e, err := tasks.Find(branch, workflow.Doing)
 	if err != nil || e == nil {
 		diff.Abandon()
 		<-done
 		return out, err
 	}
-	vs, err := gatesOn(w, e.Task, diff)
+	vs, err := taskgate.CheckDiff(w, e.Task, diff)
 	<-done
 	if err != nil {
 		return nil, err
 	}
 	if len(vs) > 0 {
-		return nil, gateError(w, "commit to", e.ID, vs)
+		return nil, taskgate.Error(w, "commit to", e.ID, vs)
 	}
 	if merr != nil {
 		return nil, merr
@@ -122,13 +123,13 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 			WithTitle("git burl hook pre-push is not meant to be run by hand").
 			WithFix("git burl hooks install, then git push")
 	}
-	refs, err := hook.ParsePush(ctx.Stdin)
+	refs, err := ParsePush(ctx.Stdin)
 	if err != nil {
 		return nil, errs.New(errs.User, "%v", err)
 	}
 	out := hookOut{Hook: "pre-push", Checked: []string{}}
-	tasks := hook.Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
-	var blocked hook.BlockedRefs
+	tasks := Tasks{Dir: ctx.Dir, Stderr: ctx.Stderr}
+	var blocked BlockedRefs
 	var reasons []string
 	var fix string
 	for _, r := range refs {
@@ -147,16 +148,16 @@ func prePushHook(ctx *cli.Context, remote string) (cli.Output, error) {
 				return nil, errs.New(errs.User, "%s has no base_sha, so its pushed commits cannot be checked", e.ID).WithFix("git burl doctor")
 			}
 			g := gitx.In(ctx.Dir)
-			base := diffBase(w, e.Task, g, r.LocalSHA)
-			vs, err := diffGates(w, e.Task, g, base, r.LocalSHA)
+			base := taskgate.Base(w, e.Task, g, r.LocalSHA)
+			vs, err := taskgate.CheckRange(w, e.Task, g, base, r.LocalSHA)
 			if err != nil {
 				return nil, err
 			}
 			out.Checked = append(out.Checked, e.ID)
 			if len(vs) > 0 {
-				blocked = append(blocked, hook.Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
+				blocked = append(blocked, Blocked{Ref: r.LocalRef, Task: e.ID, Base: base, Head: r.LocalSHA, Violations: vs})
 				var ge *errs.Error
-				if errors.As(gateError(w, "push", e.ID, vs), &ge) {
+				if errors.As(taskgate.Error(w, "push", e.ID, vs), &ge) {
 					reasons = append(reasons, fmt.Sprintf("%s: %s", r.LocalRef, strings.ReplaceAll(ge.Reason, "\n", "; ")))
 					fix = ge.Fix
 				}

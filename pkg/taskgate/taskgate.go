@@ -1,0 +1,139 @@
+// Package taskgate gates one task's work as every verb that checks it does
+// (submit, validate, approve, and the commit-msg and pre-push hooks): the
+// task's scope and the workflow's stub patterns over its diff, from where
+// its own changes start, and the exit-2 error naming what failed with one
+// fix per gate. pkg/gate holds the gates themselves; this package feeds
+// them a task and its workflow, and imports nothing the hooks do not need.
+package taskgate
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Scope is a task's declared scope, as the gates see it.
+func Scope(t *task.Task) gate.Scope {
+	return gate.Scope{
+		Affects:      t.List(task.KeyAffects),
+		AffectsGlobs: t.List(task.KeyAffectsGlobs),
+		MustNotTouch: t.List(task.KeyMustNotTouch),
+	}
+}
+
+// Base is where the task's own changes start: base_sha, or a newer
+// main the worker has since rebased onto or merged, as approve's conflict
+// message tells them to. Diffing from base_sha would then charge the task
+// with everything main gained meanwhile (other tasks' files, their added
+// lines). base_sha itself is never rewritten (PRD 11.6).
+func Base(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
+	base := t.BaseSHA()
+	mains := []string{"refs/heads/" + w.Config.MainBranch}
+	if w.Repo.HasRemote(w.Config.Remote) {
+		mains = append(mains, gitx.Tracking(w.Config.Remote, w.Config.MainBranch))
+	}
+	// With both mains, git answers for head and a merge of the two: the
+	// newest commit head shares with either, in one process.
+	mb, err := g.Run(append([]string{"merge-base", head}, mains...)...)
+	if err != nil && len(mains) > 1 {
+		// The remote's main was never fetched.
+		mb, err = g.Run("merge-base", head, mains[0])
+	}
+	if err != nil || mb == base {
+		return base
+	}
+	if newer, err := g.Test("merge-base", "--is-ancestor", base, mb); err == nil && newer {
+		return mb
+	}
+	return base
+}
+
+// CheckRange runs the scope and stub gates over base..head. base comes
+// from the task file: --end-of-options keeps git from ever reading it as
+// an option, whatever slipped past validation.
+func CheckRange(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
+	stubs, err := stubScanner(w)
+	if err != nil {
+		return nil, err
+	}
+	return gate.CheckDiff(g, []string{"--end-of-options", base + ".." + head}, Scope(t), stubs)
+}
+
+// CheckDiff is CheckRange for a diff started before the task was known
+// (commit-msg starts `git diff --cached` while it looks the task up).
+func CheckDiff(w *workflow.Workflow, t *task.Task, d *gate.Diff) (gate.Violations, error) {
+	stubs, err := stubScanner(w)
+	if err != nil {
+		d.Abandon()
+		return nil, err
+	}
+	return d.Check(Scope(t), stubs)
+}
+
+// stubScanner compiles the workflow's stub_patterns; a bad one names the
+// configuration file to fix.
+func stubScanner(w *workflow.Workflow) (*gate.StubScanner, error) {
+	stubs, err := gate.NewStubScanner(w.Config.StubPatterns, w.Config.StubCheckExtensions)
+	if err != nil {
+		return nil, errs.New(errs.User, "stub_patterns in %s: %v", w.Rel(filepath.Join(w.Dir, workflow.ConfigName)), err)
+	}
+	return stubs, nil
+}
+
+// Error is the exit-2 failure carrying the violations, with a fix for
+// each gate that failed: the one line that helps, not all of them.
+func Error(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
+	var what, fixes, scopeFiles, stubLines []string
+	kinds := map[string]bool{}
+	for _, v := range vs {
+		kinds[v.Gate] = true
+		switch v.Gate {
+		case "scope":
+			scopeFiles = append(scopeFiles, v.File)
+		case "stub":
+			stubLines = append(stubLines, fmt.Sprintf("%s:%d", v.File, v.Line))
+		}
+	}
+	if kinds["scope"] {
+		what = append(what, "Scope violation: "+id+" touched files outside its allowed scope")
+		fixes = append(fixes, scopeFix(w, verb, id, scopeFiles))
+	}
+	if kinds["stub"] {
+		what = append(what, "Stub patterns found in added lines")
+		fixes = append(fixes, "stubs: replace the added lines at "+strings.Join(stubLines, ", ")+" with real code and commit")
+	}
+	for _, c := range []struct{ gate, what string }{{"build", "build_command failed"}, {"verify", "the task's verify command failed"}} {
+		if kinds[c.gate] {
+			what = append(what, c.what)
+			fixes = append(fixes, c.gate+": fix what the last lines of its output above show (the whole output is in the log named there), commit, and run it again")
+		}
+	}
+	return &errs.Error{Kind: errs.Validation, Title: fmt.Sprintf("Cannot %s %s", verb, id),
+		Reason: strings.Join(what, "\n"), Violations: vs, Fix: strings.Join(fixes, "\n     ")}
+}
+
+// scopeFix names the task file and the scope command that would allow
+// files (the first one as the example), or reverting them; a task past
+// DOING goes back through reject first, as scope changes only READY and
+// DOING tasks.
+func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
+	file := "FILE"
+	if len(files) > 0 && files[0] != "" {
+		file = files[0]
+	}
+	where := "the task file"
+	if found, err := w.Locate(id); err == nil && len(found) == 1 {
+		where = w.Rel(found[0].Path)
+	}
+	cmd := fmt.Sprintf(`git burl scope %s --affects %s --reason "why the task needs it"`, id, file)
+	if verb == "validate" || verb == "approve" {
+		return fmt.Sprintf(`scope: if the task needs those files, reject it (git burl reject %s --reason "...") and widen its scope: %s; the scope is affects/affects_globs in %s`, id, cmd, where)
+	}
+	return fmt.Sprintf("scope: revert the changes to those files, or, if the task needs them, widen its scope: %s (the scope is affects/affects_globs in %s)", cmd, where)
+}
