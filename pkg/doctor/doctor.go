@@ -99,7 +99,7 @@ type Report struct {
 	// Elsewhere are DOING and QA tasks claimed in another clone whose
 	// branch was never pushed: it lives there, so it is not a problem
 	// here.
-	Elsewhere []Elsewhere `json:"elsewhere"`
+	Elsewhere []Elsewhere `json:"elsewhere,omitempty"`
 }
 
 // Elsewhere is a task whose branch lives in another clone.

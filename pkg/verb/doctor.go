@@ -27,7 +27,7 @@ type doctorCmd struct {
 type doctorOut struct {
 	Healthy   bool               `json:"healthy"`
 	Findings  []doctor.Finding   `json:"findings"`
-	Elsewhere []doctor.Elsewhere `json:"elsewhere"`
+	Elsewhere []doctor.Elsewhere `json:"elsewhere,omitempty"`
 	tasks     int
 }
 
