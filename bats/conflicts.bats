@@ -64,3 +64,46 @@ work() {
 	assert_success
 	[ "$(jq -c .conflicts <<<"$output")" = "[]" ]
 }
+
+@test "claim applies conflict_policy to a reused branch's real conflicts: fail refuses, warn warns; a conflict with main only warns" {
+	new_burl_repo
+	printf 'one\ntwo\nthree\n' >src/x.go
+	git add src/x.go && git commit -q -m "x" && git push -q origin main
+	git burl add "Task A" --affects src/x.go >/dev/null 2>&1
+	git burl add "Task B" --affects src/x.go >/dev/null 2>&1
+	set_config max_parallel 0
+	# B's work stays on its branch when B goes back to READY.
+	work TASK-002 src/x.go "$(printf 'uno\ntwo\nthree')"
+	git burl release TASK-002 --reason "agent died" >/dev/null
+	work TASK-001 src/x.go "$(printf 'ONE\ntwo\nthree')"
+	git burl submit TASK-001 >/dev/null
+	# A is in QA: no declared overlap (that looks at DOING), a real conflict.
+	run git burl claim TASK-002
+	assert_failure 4
+	assert_output_contains "TASK-002: its work conflicts with TASK-001's in src/x.go"
+	assert_output_contains "conflict_policy: warn"
+	[ "$(bucket_of TASK-002)" = READY ]
+	# Claiming the next task passes it over, and says why.
+	run git burl claim
+	assert_failure 4
+	assert_output_contains "TASK-002: its work conflicts with TASK-001's in src/x.go"
+	[ "$(bucket_of TASK-002)" = READY ]
+	set_config conflict_policy warn
+	run git burl claim TASK-002
+	assert_success
+	assert_output_contains "warning: TASK-002: its work conflicts with TASK-001's in src/x.go (conflict_policy: warn)"
+	[ "$(bucket_of TASK-002)" = DOING ]
+	git burl release TASK-002 --reason "again" >/dev/null
+	# Once A landed, B's work conflicts with main: only its claimer can
+	# resolve that, so even fail lets the claim through, with the advice.
+	git burl approve TASK-001 >/dev/null
+	set_config conflict_policy fail
+	git burl claim TASK-002 --json >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	[ "$(jq -c '.conflicts' "$BATS_TEST_TMPDIR/out")" = '[{"a":"TASK-002","b":"main","files":["src/x.go"]}]' ]
+	[ "$(jq -r '.main_moved' "$BATS_TEST_TMPDIR/out")" -ge 1 ]
+	[ "$(bucket_of TASK-002)" = DOING ]
+	git burl release TASK-002 --reason "once more" >/dev/null
+	run git burl claim TASK-002
+	assert_success
+	assert_output_contains "TASK-002's work conflicts with main in src/x.go: rebase it on main"
+}

@@ -40,6 +40,18 @@ func Predict(g gitx.Git, mainSHA string, tips []Tip) ([]Pair, error) {
 	return predict(g, mainSHA, tips, nil)
 }
 
+// With predicts the conflicts of one task's work t with main and with the
+// work of each of others: the merges a claim needs, not every pair.
+func With(g gitx.Git, mainSHA string, t Tip, others []Tip) ([]Pair, error) {
+	ms := []merge{{t.ID, Main, t.Head, mainSHA}}
+	for _, o := range others {
+		if o.ID != t.ID && o.Head != t.Head {
+			ms = append(ms, merge{t.ID, o.ID, t.Head, o.Head})
+		}
+	}
+	return run(g, ms, map[string][]string{})
+}
+
 // merge is one prediction: tasks a and b (b may be Main) at commits ra, rb.
 type merge struct{ a, b, ra, rb string }
 
@@ -66,7 +78,16 @@ func predict(g gitx.Git, mainSHA string, tips []Tip, known map[string][]string) 
 	if len(tips) == 0 {
 		return nil, nil
 	}
-	all := mergesOf(mainSHA, tips)
+	if known == nil {
+		known = map[string][]string{}
+	}
+	return run(g, mergesOf(mainSHA, tips), known)
+}
+
+// run answers the merges all, in one git process for those known (merge
+// key -> conflicting files, nil when clean) does not answer yet; known
+// learns the new answers.
+func run(g gitx.Git, all []merge, known map[string][]string) ([]Pair, error) {
 	var todo []merge
 	var in bytes.Buffer
 	for _, m := range all {
@@ -80,9 +101,6 @@ func predict(g gitx.Git, mainSHA string, tips []Tip, known map[string][]string) 
 		}
 		todo = append(todo, m)
 		fmt.Fprintf(&in, "%s %s\n", m.ra, m.rb)
-	}
-	if known == nil {
-		known = map[string][]string{}
 	}
 	if len(todo) > 0 {
 		out, err := g.RunInput(in.Bytes(), "merge-tree", "--stdin", "--write-tree", "--name-only", "-z", "--no-messages")

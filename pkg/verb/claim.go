@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -36,6 +37,9 @@ type claimOut struct {
 	// MainMoved counts the commits main gained since the task's base_sha
 	// (Liza's staleness check); 0 for a fresh branch.
 	MainMoved int `json:"main_moved"`
+	// Conflicts are where a reused branch's work is predicted to conflict
+	// with main or with another task in flight (DESIGN §11).
+	Conflicts []conflict.Pair `json:"conflicts,omitempty"`
 	entry     workflow.Entry
 }
 
@@ -141,6 +145,11 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		if err == nil {
 			return out, nil
 		}
+		var rc *conflictRefusal
+		if errors.As(err, &rc) {
+			skipped = append(skipped, workflow.Skip{ID: t.ID(), Reason: rc.why})
+			continue
+		}
 		// Another process got this one between our read and our lock, or
 		// even finished claiming it before we looked at the lock: take the
 		// next, as a human would.
@@ -176,6 +185,57 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 	}
 	return nil, errs.New(errs.Lock, "%s", reason).WithTitle("Nothing to claim now").
 		WithFix("wait until what they wait for is done (git burl status), then run git burl claim again")
+}
+
+// branchConflicts predicts where a reused branch's work (its commits past
+// base) conflicts with main (at mainSHA, local main when "") and with the
+// work of every DOING and QA task: git merge-tree, no worktree touched.
+func branchConflicts(w *workflow.Workflow, id, branch, base, mainSHA string) ([]conflict.Pair, error) {
+	g := w.Repo.Git
+	heads, err := workspace.Tips(g, branch)
+	if err != nil {
+		return nil, err
+	}
+	head := heads[branch]
+	if head == "" || head == base {
+		return nil, nil
+	}
+	local, others, err := conflict.InFlight(w)
+	if err != nil {
+		return nil, err
+	}
+	if mainSHA == "" {
+		mainSHA = local
+	}
+	return conflict.With(g, mainSHA, conflict.Tip{ID: id, Head: head}, others)
+}
+
+// conflictRefusal is the cause of a claim refused by conflict_policy:
+// fail because the task's work conflicts with another task's; claimNext
+// takes the next candidate instead, as it does for a declared overlap.
+type conflictRefusal struct{ why string }
+
+func (r *conflictRefusal) Error() string { return r.why }
+
+// refuseConflicts applies conflict_policy to predicted conflicts with
+// other tasks, as to declared overlaps. A conflict with main never
+// refuses: only the worker who claims the task can resolve it.
+func refuseConflicts(w *workflow.Workflow, id string, pairs []conflict.Pair) error {
+	for _, p := range pairs {
+		if p.B == conflict.Main || w.Config.ConflictPolicy == "ignore" {
+			continue
+		}
+		why := fmt.Sprintf("its work conflicts with %s's in %s", p.B, strings.Join(p.Files, ", "))
+		if w.Config.ConflictPolicy == "warn" {
+			fmt.Fprintf(w.Stderr, "burl: warning: %s: %s (conflict_policy: warn)\n", id, why)
+			continue
+		}
+		e := errs.New(errs.Lock, "%s: %s", id, why).
+			WithFix("wait for %s to land (git burl conflicts shows what is left), or set conflict_policy: warn", p.B)
+		e.Err = &conflictRefusal{why}
+		return e
+	}
+	return nil
 }
 
 // reclaimFrom is where a task claimed before starts again when its branch
@@ -223,6 +283,7 @@ func tasks(es []workflow.Entry) []*task.Task {
 func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, locked func()) (cli.Output, error) {
 	var reused bool
 	var moved int
+	var conflicts []conflict.Pair
 	var wtPath, branch, rel, base string
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
@@ -298,9 +359,16 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 				// worker hears how far it has moved since.
 				m := integrate.For(w)
 				m.Behind = true
-				if cur, err := m.Base(); err == nil {
+				cur, err := m.Base()
+				if err == nil {
 					moved = integrate.Drift(g, base, cur)
 				}
+				// A prediction is advice: a git that cannot make it
+				// (older than 2.38) must not stop the work.
+				if conflicts, err = branchConflicts(w, id, branch, base, cur); err != nil {
+					fmt.Fprintf(w.Stderr, "burl: warning: cannot predict %s's conflicts: %v\n", id, err)
+				}
+				return refuseConflicts(w, id, conflicts)
 			}
 			return nil
 		},
@@ -347,7 +415,15 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 		fmt.Fprintf(ctx.Stderr, "%s moved %d commit(s) since %s's base %s: rebase early to meet conflicts now (git -C %s rebase %s)\n",
 			w.Config.MainBranch, moved, id, gitx.Short(base), wtPath, w.Config.MainBranch)
 	}
-	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, MainMoved: moved, entry: res.Entry}, nil
+	if !ctx.JSON {
+		for _, p := range conflicts {
+			if p.B == conflict.Main {
+				fmt.Fprintf(ctx.Stderr, "burl: warning: %s's work conflicts with %s in %s: rebase it on %s in the worktree and resolve them\n",
+					id, w.Config.MainBranch, strings.Join(p.Files, ", "), w.Config.MainBranch)
+			}
+		}
+	}
+	return claimOut{Task: taskObject(w, res.Entry), Worktree: wtPath, Reused: reused, Rejections: rej, MainMoved: moved, Conflicts: conflicts, entry: res.Entry}, nil
 }
 
 // heldBy is the refusal to claim a DOING task: who has it, since when and
