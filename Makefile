@@ -56,6 +56,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/queue.sh
 
 clean:
 	rm -rf bin libexec dist
