@@ -228,17 +228,12 @@ func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
 
 // Count is the number of tasks in bucket b, from file names alone.
 func (w *Workflow) Count(b Bucket) (int, error) {
-	fs, err := w.folders(b)
+	if b == Done {
+		return w.countDone()
+	}
+	ns, err := names(w.BucketDir(b))
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, f := range fs {
-		for _, name := range f.names {
-			if _, ok := task.IDFromFileName(name); ok {
-				n++
-			}
-		}
-	}
-	return n, nil
+	return countNames(ns), nil
 }

@@ -1,0 +1,106 @@
+package workflow
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// doneShard makes DONE/<month>/ with the tasks ids, its mtime an hour ago.
+func doneShard(t *testing.T, w *Workflow, month string, ids ...int) string {
+	t.Helper()
+	dir := filepath.Join(w.BucketDir(Done), month)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range ids {
+		if err := os.WriteFile(filepath.Join(dir, task.FileName(task.FormatID(i), "done")), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(dir, old, old); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func count(t *testing.T, w *Workflow) int {
+	t.Helper()
+	n, err := w.Count(Done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCountDoneRemembersOldShardsAndSeesChanges(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	if err := os.MkdirAll(w.LogsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := doneShard(t, w, "2025-01", 1, 2, 3)
+	doneShard(t, w, "2025-02", 4)
+	writeTask(t, w, Done, 5, "flat DONE of an earlier version")
+	if got := count(t, w); got != 5 {
+		t.Fatalf("count = %d, want 5", got)
+	}
+	cache := filepath.Join(w.LogsDir(), DoneCountCacheName)
+	if b, err := os.ReadFile(cache); err != nil || len(b) == 0 {
+		t.Fatalf("no count cache written: %v", err)
+	}
+	// A remembered shard is not listed again: a lie planted in the cache
+	// for a folder whose stamp still matches is believed...
+	st, _ := os.Lstat(old)
+	planted := map[string]doneCount{}
+	for k, v := range readDoneCounts(cache) {
+		planted[k] = v
+	}
+	planted["2025-01"] = doneCount{planted["2025-01"].stamp, 100}
+	writeDoneCounts(cache, planted)
+	if got := count(t, w); got != 102 {
+		t.Fatalf("count with the remembered shard = %d, want 102", got)
+	}
+	// ...and a file added to that shard changes its stamp: listed again.
+	if err := os.WriteFile(filepath.Join(old, task.FileName(task.FormatID(6), "late")), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(old, st.ModTime().Add(time.Minute), st.ModTime().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, w); got != 6 {
+		t.Fatalf("count after a file was added = %d, want 6", got)
+	}
+}
+
+func TestCountDoneDoesNotRememberAShardChangedJustNow(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	if err := os.MkdirAll(w.LogsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := doneShard(t, w, "2026-11", 1)
+	now := time.Now()
+	if err := os.Chtimes(dir, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, w); got != 1 {
+		t.Fatalf("count = %d, want 1", got)
+	}
+	if _, ok := readDoneCounts(filepath.Join(w.LogsDir(), DoneCountCacheName))["2026-11"]; ok {
+		t.Fatal("a shard changed within the racy window was remembered")
+	}
+}
+
+func TestReadDoneCountsIgnoresGarbage(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "c")
+	if err := os.WriteFile(f, []byte("2025-01 1:2 3\nnot a line\n../x 1:2 3\n2025-02 1:2 -4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := readDoneCounts(f)
+	if len(got) != 1 || got["2025-01"].n != 3 {
+		t.Fatalf("readDoneCounts = %v", got)
+	}
+}
