@@ -116,3 +116,37 @@ flat_done() {
 	run git burl status
 	assert_output_contains "has more than one file"
 }
+
+@test "status and the board count every DONE task but read only the newest months; the report reads them all" {
+	new_burl_repo
+	flat_done 150
+	git burl init >/dev/null
+	set_config max_parallel 0
+	# 151 files in DONE: 150 tasks and one malformed, counted by its name.
+	open=$(git burl add "Open one" --affects src/o.txt --json 2>/dev/null | jq -r .task.id)
+	old=$(git burl add "Waits on an old one" --depends-on TASK-002 --affects src/w.txt --json 2>/dev/null | jq -r .task.id)
+	waits=$(git burl add "Waits on an open one" --depends-on "$open" --affects src/x.txt --json 2>/dev/null | jq -r .task.id)
+	run git burl status
+	assert_output_contains "DONE 151"
+	# Counted again after a month changed under the count's cache.
+	month=$(ls .burl/.workflow/DONE | sort | head -1)
+	f=$(ls .burl/.workflow/DONE/"$month"/*.md | head -1)
+	git -C .burl rm -q "${f#.burl/}"
+	git -C .burl commit -q -m "one task fewer, by hand"
+	run git burl status
+	assert_output_contains "DONE 150"
+	git -C .burl revert --no-edit HEAD >/dev/null
+	run git burl status
+	assert_output_contains "DONE 151"
+	run git burl monitor --once
+	assert_success
+	assert_output_contains "DONE 151"
+	assert_output_contains "154 tasks"
+	# The wait marker comes from DONE itself, not from the cards read.
+	grep -q "^$waits m W" <<<"$output"
+	grep -q "^$old m" <<<"$output"
+	! grep -q "^$old m W" <<<"$output"
+	# The report reads every DONE task (its lead times, its count).
+	git burl monitor --html "$BATS_TEST_TMPDIR/r.html" >/dev/null
+	grep -q '<th>DONE tasks</th><td>150</td>' "$BATS_TEST_TMPDIR/r.html"
+}

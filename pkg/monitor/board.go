@@ -78,6 +78,9 @@ type Board struct {
 	Tail []events.Event
 	// Malformed counts task files that could not be read (status names them).
 	Malformed int
+	// Done is how many tasks DONE holds; Columns has the most recent of
+	// them, or all of them for the report.
+	Done int
 	// runningLogs are the absolute paths of the running runs' logs, whose
 	// growth the live board watches.
 	runningLogs []string
@@ -91,25 +94,45 @@ const tailLen = 50
 // near enough that a year of history is never read on each redraw.
 const recent = 72 * time.Hour
 
-// Load reads the board. Events since `since` are read (zero: all of them),
-// for the runs and the tail.
-func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, error) {
-	sums, err := w.Summaries(true, true)
+// recentDone is how many of the most recent DONE tasks the board reads at
+// least: more than a column shows, and never a year of history on each
+// redraw.
+const recentDone = 100
+
+// Load reads the board from the events evs (the runs and the tail) and the
+// task files: every DONE task withAllDone (the report), else the most
+// recent ones and DONE's count.
+func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone bool) (*Board, error) {
+	sums, err := w.Summaries(true, withAllDone)
 	if err != nil {
 		return nil, err
 	}
 	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}}
+	if !withAllDone {
+		recent, err := w.RecentDone(recentDone, true)
+		if err != nil {
+			return nil, err
+		}
+		sums = append(sums, recent...)
+		if b.Done, err = w.Count(workflow.Done); err != nil {
+			return nil, err
+		}
+	}
 	locked := map[string]bool{}
 	if ls, err := w.Locks.List(); err == nil {
 		for _, l := range ls {
 			locked[l.Name] = true
 		}
 	}
-	done := map[string]bool{}
+	var deps []string
 	for _, s := range sums {
-		if s.Err == nil && s.Bucket == workflow.Done {
-			done[s.ID] = true
+		if s.Err == nil && s.Bucket == workflow.Ready {
+			deps = append(deps, s.DependsOn...)
 		}
+	}
+	done, err := w.DoneAmong(deps)
+	if err != nil {
+		return nil, err
 	}
 	conflicts := predicted(w)
 	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
@@ -148,6 +171,9 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event) (*Board, erro
 			c.Since = c.Created
 		}
 		b.Columns[s.Bucket] = append(b.Columns[s.Bucket], c)
+	}
+	if withAllDone {
+		b.Done = len(b.Columns[workflow.Done])
 	}
 	markStalled(w, b.Columns[workflow.Doing], now, stale)
 	for _, bk := range workflow.Buckets {

@@ -53,7 +53,7 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := Load(w, time.Now(), evs)
+		b, err := Load(w, time.Now(), evs, true)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +72,7 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Load(w, now, evs)
+		return Load(w, now, evs, false)
 	}
 	if c.Once || !terminal(ctx.Stdout) || !terminal(os.Stdin) {
 		b, err := load()

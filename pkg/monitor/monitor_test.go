@@ -26,7 +26,8 @@ func testBoard(t *testing.T) *Board {
 		t.Fatal(err)
 	}
 	return &Board{
-		Now: now,
+		Now:  now,
+		Done: 1,
 		Columns: map[workflow.Bucket][]Card{
 			workflow.Ready: {
 				{ID: "TASK-001", Priority: "high", Title: "One", Bucket: workflow.Ready, Since: now.Add(-3 * time.Minute)},

@@ -177,10 +177,19 @@ func height(blocks [][]string) int {
 
 func (b *Board) total() int {
 	n := 0
-	for _, cs := range b.Columns {
-		n += len(cs)
+	for _, bk := range workflow.Buckets {
+		n += b.count(bk)
 	}
 	return n
+}
+
+// count is how many tasks bucket bk holds: DONE's column may hold only the
+// most recent.
+func (b *Board) count(bk workflow.Bucket) int {
+	if bk == workflow.Done {
+		return b.Done
+	}
+	return len(b.Columns[bk])
 }
 
 func eventLine(e events.Event) string {
@@ -218,7 +227,7 @@ func render(b *Board, l layout, st style) []string {
 	out := []string{st.head(fit(title, w))}
 	var heads []string
 	for _, bk := range workflow.Buckets {
-		heads = append(heads, st.head(fit(fmt.Sprintf("%s %d", bk, len(b.Columns[bk])), colW)))
+		heads = append(heads, st.head(fit(fmt.Sprintf("%s %d", bk, b.count(bk)), colW)))
 	}
 	out = append(out, strings.Join(heads, " "))
 

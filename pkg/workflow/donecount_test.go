@@ -104,3 +104,31 @@ func TestReadDoneCountsIgnoresGarbage(t *testing.T) {
 		t.Fatalf("readDoneCounts = %v", got)
 	}
 }
+
+func TestRecentDoneReadsOnlyTheNewestShards(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	doneShard(t, w, "2025-01", 1, 2, 3)
+	doneShard(t, w, "2025-02", 4, 5)
+	doneShard(t, w, "2025-03", 6)
+	ids := func(min int) map[string]bool {
+		t.Helper()
+		sums, err := w.RecentDone(min, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, s := range sums {
+			out[s.ID] = true
+		}
+		return out
+	}
+	if got := ids(1); len(got) != 1 || !got["TASK-006"] {
+		t.Fatalf("RecentDone(1) = %v, want the newest shard only", got)
+	}
+	if got := ids(2); len(got) != 3 || !got["TASK-004"] || got["TASK-001"] {
+		t.Fatalf("RecentDone(2) = %v, want the two newest shards", got)
+	}
+	if got := ids(100); len(got) != 6 {
+		t.Fatalf("RecentDone(100) = %v, want every shard", got)
+	}
+}

@@ -81,19 +81,52 @@ func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
 			open = append(open, b)
 		}
 	}
-	out, err := w.summaries(open, cachePath, withFields)
+	out, err := w.summaries(open, nil, cachePath, withFields)
 	if err != nil {
 		return nil, err
 	}
 	if withDone {
-		done, err := w.summaries([]Bucket{Done}, cachePath+"-done", withFields)
+		done, err := w.summaries([]Bucket{Done}, nil, cachePath+"-done", withFields)
 		return append(out, done...), err
 	}
 	return out, nil
 }
 
-// summaries is Summaries over some buckets, with the cache at cachePath.
-func (w *Workflow) summaries(buckets []Bucket, cachePath string, withFields bool) ([]Summary, error) {
+// RecentDone is Summaries of DONE's newest month shards, as many as hold
+// at least min tasks (and any flat DONE/ files of earlier versions): the
+// most recent work, read without the rest of history.
+func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
+	newest := func(Bucket) ([]folder, error) {
+		dir := w.BucketDir(Done)
+		top, err := names(dir)
+		if err != nil {
+			return nil, err
+		}
+		shards, err := w.doneShards(top)
+		if err != nil {
+			return nil, err
+		}
+		fs := []folder{{dir: dir, names: top}}
+		n := countNames(top)
+		for i := len(shards) - 1; i >= 0 && n < min; i-- {
+			ns, err := names(shards[i])
+			if err != nil {
+				return nil, err
+			}
+			fs = append(fs, folder{dir: shards[i], names: ns})
+			n += countNames(ns)
+		}
+		return fs, nil
+	}
+	return w.summaries([]Bucket{Done}, newest, filepath.Join(w.LogsDir(), StatusCacheName)+"-recent", withFields)
+}
+
+// summaries is Summaries over some buckets, each the folders list gives
+// (all of them when list is nil), with the cache at cachePath.
+func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, error), cachePath string, withFields bool) ([]Summary, error) {
+	if list == nil {
+		list = w.folders
+	}
 	cache := openStatusCache(cachePath, w.Dir)
 	if withFields && !cache.loadFields() {
 		cache.close()
@@ -103,7 +136,7 @@ func (w *Workflow) summaries(buckets []Bucket, cachePath string, withFields bool
 	all := make([][]folder, len(buckets))
 	total := 0
 	for i, b := range buckets {
-		fs, err := w.folders(b)
+		fs, err := list(b)
 		if err != nil {
 			return nil, err
 		}
