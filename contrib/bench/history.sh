@@ -98,7 +98,7 @@ cycles() {
 	run "$tag.status_warm" git burl status
 	run "$tag.status_warm" git burl status
 	run "$tag.status_warm" git burl status
-	rm -f .burl/.workflow/logs/status-cache*
+	rm -f .burl/.workflow/logs/status-cache* .burl/.workflow/logs/done-count.cache
 	run "$tag.status_cold" git burl status
 }
 
