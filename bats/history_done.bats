@@ -150,3 +150,21 @@ flat_done() {
 	git burl monitor --html "$BATS_TEST_TMPDIR/r.html" >/dev/null
 	grep -q '<th>DONE tasks</th><td>150</td>' "$BATS_TEST_TMPDIR/r.html"
 }
+
+@test "an init killed between its moves and its commit is finished by the next init" {
+	new_burl_repo
+	flat_done 5
+	# What the kill leaves: the files in their month shards, uncommitted.
+	for f in .burl/.workflow/DONE/TASK-00[2-5]-*.md; do
+		m=$(sed -n 's/^completed_at: \([0-9]*-[0-9]*\).*/\1/p' "$f")
+		mkdir -p ".burl/.workflow/DONE/$m"
+		mv "$f" ".burl/.workflow/DONE/$m/"
+	done
+	run git burl init
+	assert_success
+	assert_output_contains "Moved 5 DONE task(s)"
+	[ -z "$(git -C .burl status --porcelain)" ]
+	[ "$(git -C .burl ls-files .workflow/DONE | grep -c '/DONE/20[0-9-]*/TASK-')" = 5 ]
+	run git burl init
+	refute_output_contains "Moved"
+}

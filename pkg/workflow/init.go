@@ -447,6 +447,12 @@ func migrateDone(w *Workflow) ([]string, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// Counted before this init moves anything, so that its own moves are
+	// not counted twice.
+	left, err := interruptedMoves(w, dir)
+	if err != nil {
+		return nil, 0, err
+	}
 	n := 0
 	for _, name := range ns {
 		id, ok := task.IDFromFileName(name)
@@ -471,10 +477,57 @@ func migrateDone(w *Workflow) ([]string, int, error) {
 		}
 		n++
 	}
-	if n == 0 {
+	if n+left == 0 {
 		return nil, 0, nil
 	}
-	return []string{dir}, n, nil
+	return []string{dir}, n + left, nil
+}
+
+// interruptedMoves counts the moves an init killed between its renames and
+// its commit left: a flat DONE/ file deleted in the worktree whose name
+// now stands, untracked, in a month shard. The next init commits them.
+func interruptedMoves(w *Workflow, dir string) (int, error) {
+	rel, err := filepath.Rel(w.Repo.Worktree, dir)
+	if err != nil {
+		return 0, err
+	}
+	rel = filepath.ToSlash(rel)
+	list := func(which string) (map[string]bool, error) {
+		out, err := w.gitWT().RunInput(nil, "--literal-pathspecs", "ls-files", "-z", which, "--exclude-standard", "--", rel)
+		if err != nil {
+			return nil, err
+		}
+		names := map[string]bool{}
+		for _, p := range strings.Split(string(out), "\x00") {
+			rest, ok := strings.CutPrefix(p, rel+"/")
+			if !ok {
+				continue
+			}
+			shard, name, nested := strings.Cut(rest, "/")
+			switch {
+			case which == "--deleted" && !nested:
+				names[rest] = true
+			case which == "--others" && nested && IsDoneShard(shard) && !strings.Contains(name, "/"):
+				names[name] = true
+			}
+		}
+		return names, nil
+	}
+	gone, err := list("--deleted")
+	if err != nil || len(gone) == 0 {
+		return 0, err
+	}
+	added, err := list("--others")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for name := range gone {
+		if added[name] {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // migrateEvents moves the single events/events.ndjson of earlier versions
