@@ -107,3 +107,19 @@ work() {
 	assert_success
 	assert_output_contains "TASK-002's work conflicts with main in src/x.go: rebase it on main"
 }
+
+@test "a conflicting file name with a control character is shown escaped" {
+	new_burl_repo
+	evil=$'src/evil\e[2J.go'
+	printf 'one\n' >"$evil"
+	git add -A && git commit -q -m "evil" && git push -q origin main
+	git burl add "A" --affects-glob 'src/**' >/dev/null 2>&1
+	git burl add "B" --affects-glob 'src/**' >/dev/null 2>&1
+	set_config conflict_policy ignore
+	work TASK-001 "$evil" 'ONE'
+	work TASK-002 "$evil" 'uno'
+	run git burl conflicts
+	assert_failure 2
+	assert_output_contains 'src/evil\x1b[2J.go'
+	refute_output_contains $'\e'
+}

@@ -225,7 +225,9 @@ func refuseConflicts(w *workflow.Workflow, id string, pairs []conflict.Pair) err
 		if p.B == conflict.Main || w.Config.ConflictPolicy == "ignore" {
 			continue
 		}
-		why := fmt.Sprintf("its work conflicts with %s's in %s", p.B, strings.Join(p.Files, ", "))
+		// File names come from a task branch: escaped, they cannot drive
+		// the terminal.
+		why := fmt.Sprintf("its work conflicts with %s's in %s", p.B, cli.Escape(strings.Join(p.Files, ", ")))
 		if w.Config.ConflictPolicy == "warn" {
 			fmt.Fprintf(w.Stderr, "burl: warning: %s: %s (conflict_policy: warn)\n", id, why)
 			continue
@@ -419,7 +421,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 		for _, p := range conflicts {
 			if p.B == conflict.Main {
 				fmt.Fprintf(ctx.Stderr, "burl: warning: %s's work conflicts with %s in %s: rebase it on %s in the worktree and resolve them\n",
-					id, w.Config.MainBranch, strings.Join(p.Files, ", "), w.Config.MainBranch)
+					id, w.Config.MainBranch, cli.Escape(strings.Join(p.Files, ", ")), w.Config.MainBranch)
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func (o conflictsOut) Human(w io.Writer) {
 		if b == conflict.Main {
 			b = o.main
 		}
-		fmt.Fprintf(w, "  %s × %s: %s\n", p.A, b, strings.Join(p.Files, ", "))
+		fmt.Fprintf(w, "  %s × %s: %s\n", p.A, b, cli.Escape(strings.Join(p.Files, ", ")))
 	}
 	fmt.Fprintf(w, "next: the later one rebases onto the earlier once it lands (git burl approve lands in queue order)\n")
 }
