@@ -13,11 +13,10 @@ BIG=${BENCH_HISTORY_TASKS:-100000}
 K=${BENCH_HISTORY_CYCLES:-7}
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-history-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig" BURL_ACTOR=bench
-git config --file "$GIT_CONFIG_GLOBAL" user.name bench
-git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" bench
+export BURL_ACTOR=bench
 
 # history DIR N: a repository whose workflow holds N DONE tasks completed
 # over the two years before this month, and 6·N events, written the way

@@ -14,11 +14,10 @@ command -v tmux >/dev/null || { echo "monitor bench: tmux is not installed" >&2;
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-monitor-bench.XXXXXX")
 SOCK="burl-monitor-bench-$$"
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig" BURL_ACTOR=bench
-git config --file "$GIT_CONFIG_GLOBAL" user.name bench
-git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" bench
+export BURL_ACTOR=bench
 
 git init -q "$W/r"
 cd "$W/r"

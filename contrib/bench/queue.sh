@@ -12,11 +12,10 @@ set -euo pipefail
 N=${BENCH_QUEUE_TASKS:-16}
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-queue-bench.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig" BURL_ACTOR=bench
-git config --file "$GIT_CONFIG_GLOBAL" user.name bench
-git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" bench
+export BURL_ACTOR=bench
 
 ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
 

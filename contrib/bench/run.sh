@@ -29,11 +29,9 @@ command -v jq >/dev/null || die "jq is missing (apt-get install jq)"
 
 # Isolate every git command from the machine's own configuration, the way
 # the bats tests do, so a user's hooks or aliases never skew a number.
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig"
-git config --file "$GIT_CONFIG_GLOBAL" user.name bench
-git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" bench
 export BURL_ACTOR=bench
 
 # ---------------------------------------------------------------- peers

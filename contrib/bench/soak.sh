@@ -18,11 +18,9 @@ cleanup() { if [ -z "${SOAK_KEEP:-}" ]; then rm -rf "$W"; else echo "kept $W" >&
 trap cleanup EXIT
 command -v git-burl >/dev/null || { echo "soak: git-burl is not on PATH" >&2; exit 1; }
 
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig"
-git config --file "$GIT_CONFIG_GLOBAL" user.name soak
-git config --file "$GIT_CONFIG_GLOBAL" user.email soak@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" soak
 export BURL_ACTOR=soak
 
 git init -q --bare "$W/origin.git"

@@ -11,11 +11,10 @@ N2=${BENCH_WATCH_TASKS:-200}
 N3=${BENCH_WATCH_RSS_TASKS:-1000}
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-watch-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$W/gitconfig" BURL_ACTOR=bench
-git config --file "$GIT_CONFIG_GLOBAL" user.name bench
-git config --file "$GIT_CONFIG_GLOBAL" user.email bench@burl.invalid
-git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
-git config --file "$GIT_CONFIG_GLOBAL" gc.auto 0
+# shellcheck source=contrib/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+isolated_git "$W" bench
+export BURL_ACTOR=bench
 
 cat >"$W/agent.sh" <<'SH'
 #!/bin/sh
