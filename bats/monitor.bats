@@ -98,6 +98,8 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
 }
 
+board_gone() { ! pane_has "TASK-001"; }
+
 @test "NO_COLOR: the live board draws no colour (and does without it)" {
 	need tmux
 	board_repo
@@ -109,8 +111,10 @@ exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 	run tm capture-pane -e -p -t 0
 	assert_output_contains $'\e[94m'
 	tm send-keys -t 0 q
-	tm kill-server
-	tm new-session -d -x 100 -y 30 -c "$REPO" "NO_COLOR=1 git burl monitor; sleep 60"
+	wait_until 5 board_gone
+	# The same pane, a new command: a second server on the same socket can
+	# race the first one's exit.
+	tm respawn-pane -k -t 0 -c "$REPO" "NO_COLOR=1 git burl monitor; sleep 60"
 	wait_until 10 pane_has "TASK-001"
 	# No colour at all; the selected card still shows by its bar.
 	run tm capture-pane -e -p -t 0

@@ -124,8 +124,17 @@ func (d Dir) AcquireWait(name string, me Info, wait time.Duration) (*Lock, error
 		}
 		// A holder that has died will never release: waiting out the full
 		// time would only delay the error (which says how to clear it).
+		// A holder that released and exited between our attempt and our
+		// look is dead too, but its lock is gone: only a lock still there,
+		// with the same owner, after one more attempt is left by the dead.
 		if st, serr := d.Stat(name); serr == nil && st.Dead {
-			return l, err
+			if l, err = d.Acquire(name, me); err == nil || errs.KindOf(err) != errs.Lock {
+				return l, err
+			}
+			if again, serr := d.Stat(name); serr == nil && again.Dead && again.Info == st.Info {
+				return l, err
+			}
+			continue
 		}
 		time.Sleep(delay)
 		if delay < 50*time.Millisecond {
