@@ -200,17 +200,35 @@ type Proc struct {
 // Start runs git without waiting for it. The caller reads Stdout and then
 // calls Wait, or Kill when the output is no longer wanted.
 func (g Git) Start(args ...string) (*Proc, error) {
+	p, _, err := g.start(args, false)
+	return p, err
+}
+
+// Pipe is Start with a pipe to git's standard input as well, for a
+// conversation with a --batch command: the caller writes a request, reads
+// its answer, and closes stdin before Wait.
+func (g Git) Pipe(args ...string) (*Proc, io.WriteCloser, error) {
+	return g.start(args, true)
+}
+
+func (g Git) start(args []string, stdin bool) (*Proc, io.WriteCloser, error) {
 	p := &Proc{g: g, args: args, cmd: g.command(args)}
 	p.cmd.Stderr = &p.stderr
+	var in io.WriteCloser
 	var err error
+	if stdin {
+		if in, err = p.cmd.StdinPipe(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if p.out, err = p.cmd.StdoutPipe(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p.start = time.Now()
 	if err := p.cmd.Start(); err != nil {
-		return nil, wrap(args, g.Dir, err, "")
+		return nil, nil, wrap(args, g.Dir, err, "")
 	}
-	return p, nil
+	return p, in, nil
 }
 
 // Stdout is git's standard output.
@@ -221,6 +239,9 @@ func (p *Proc) Stdout() io.Reader { return p.out }
 func (p *Proc) Wait() error {
 	_, _ = io.Copy(io.Discard, p.out)
 	err := p.cmd.Wait()
+	// A streamed command is a crash point like any other: BURL_CRASH_AT_GIT
+	// counts what BURL_TRACE prints.
+	faults.GitDone(p.args)
 	if trace {
 		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", p.g.Dir, strings.Join(p.args, " "), time.Since(p.start).Round(time.Microsecond))
 	}
