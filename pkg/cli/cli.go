@@ -27,6 +27,8 @@ type Context struct {
 	Stdin  io.Reader
 	Dir    string // the working directory
 	JSON   bool
+	// Verb names the command in the headline of an error that has none.
+	Verb string
 }
 
 // Warnf prints a warning to stderr; stdout stays clean for --json.
@@ -93,6 +95,7 @@ func UsageError(verb, what string) error {
 
 // Exec is Main with explicit streams, for tests.
 func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string) int {
+	ctx.Verb = verb
 	p := flags.NewNamedParser("git burl "+verb, flags.HelpFlag|flags.PassDoubleDash)
 	p.Usage = usage
 	p.ShortDescription = summary
@@ -220,6 +223,9 @@ func Fail(ctx *Context, err error) int {
 	title := e.Title
 	if title == "" {
 		title = "Error"
+		if ctx.Verb != "" {
+			title = "git burl " + ctx.Verb + " failed"
+		}
 	}
 	if plain(ctx.Stderr) {
 		// Pipes, logs and agents get a greppable line, as git's own errors.
