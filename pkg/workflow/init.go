@@ -104,8 +104,11 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 	// The workflow worktree holds a file per task ever done: a split index
 	// (version 4, paths prefix-compressed) makes each transition write the
 	// few entries it changed instead of the whole index.
-	if _, err := gitx.In(r.Worktree).Run("update-index", "--split-index", "--index-version", "4"); err != nil {
-		return nil, nil, err
+	// A sparse one (sparse.go) is small and cannot be split.
+	if w.readCone() == nil {
+		if _, err := gitx.In(r.Worktree).Run("update-index", "--split-index", "--index-version", "4"); err != nil {
+			return nil, nil, err
+		}
 	}
 	if c, err := config.Load(filepath.Join(w.Dir, ConfigName)); err == nil {
 		w.Config = c
@@ -173,6 +176,9 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 			return nil, nil, err
 		}
 		res.Commit = sha
+	}
+	if err := w.applyCone(DoneShard(time.Now())); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: cannot make the workflow worktree sparse: %v\n", err)
 	}
 	return res, w, nil
 }

@@ -108,6 +108,10 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 			wl.Release()
 			return errors.Join(perr, rerr)
 		}
+		if rerr := w.materialize(commit, pre); rerr != nil {
+			wl.Release()
+			return errors.Join(perr, rerr)
+		}
 		wl.Release()
 		if res == pushRefused {
 			return &errs.Error{Kind: errs.Git, Title: "Cannot push the workflow branch to " + w.Config.Remote,
@@ -154,7 +158,14 @@ func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 	if behind, err := g.Test("merge-base", "--is-ancestor", local, remote); err != nil || behind {
 		return nil, err
 	}
+	head, err := w.gitWT().Run("rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
 	if _, err := w.gitWT().Run("reset", "-q", "--hard", pr.Remote); err != nil {
+		return nil, err
+	}
+	if err := w.materialize(head, pr.Remote); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d workflow commit(s) of this clone that never reached %s, among them an approve whose %s was not pushed before %s/%s moved on; approve those tasks again:\n%s\n",

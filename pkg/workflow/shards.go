@@ -48,6 +48,9 @@ func (w *Workflow) DestDir(b Bucket, now time.Time) (string, error) {
 		return dir, nil
 	}
 	dir = filepath.Join(dir, DoneShard(now))
+	if _, err := os.Lstat(dir); os.IsNotExist(err) {
+		w.newShard = DoneShard(now)
+	}
 	return dir, os.MkdirAll(dir, 0o755)
 }
 

@@ -98,14 +98,14 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		}
 		res.After, _ = wt.Run("rev-parse", "HEAD")
 		res.Ahead = mine
-		return res, nil
+		return res, w.materialize(local, res.After)
 	}
 	if _, err := wt.Run("merge", "--ff-only", "-q", res.Remote); err != nil {
 		return nil, errs.Wrap(err, errs.Git, "Cannot fast-forward the workflow branch "+branch).
 			WithFix("git burl doctor lists what is in the way in %s", w.Rel(w.Repo.Worktree))
 	}
 	res.After = res.Remote
-	return res, nil
+	return res, w.materialize(local, res.After)
 }
 
 // PushWorkflow pushes the workflow branch and the extra refspecs (task

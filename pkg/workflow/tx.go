@@ -12,7 +12,6 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/fsx"
-	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -237,71 +236,6 @@ func (w *Workflow) afterMove(tr Transition, err error) error {
 // written, for the commit.
 func (w *Workflow) log(e events.Event) (string, error) {
 	return events.Append(w.EventsDir(), e)
-}
-
-// Commit records the given workflow paths on the workflow branch (when
-// workflow_auto_commit is on). Only these paths are staged, so leftovers of
-// an interrupted command are never swept into someone else's commit.
-func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
-	if !w.Config.WorkflowAutoCommit {
-		return "", nil
-	}
-	g := w.gitWT()
-	var rels []string
-	seen, dirs := map[string]bool{}, false
-	for _, p := range paths {
-		rel, err := filepath.Rel(w.Repo.Worktree, p)
-		if err != nil || seen[rel] {
-			continue
-		}
-		seen[rel] = true
-		rels = append(rels, filepath.ToSlash(rel))
-		if st, err := os.Lstat(p); err == nil && st.IsDir() {
-			dirs = true
-		}
-	}
-	// update-index stages exactly these files (a removed one is removed);
-	// a folder (init's migrations) needs add's walk.
-	stage := append([]string{"update-index", "--add", "--remove", "--"}, rels...)
-	if dirs {
-		stage = append([]string{"add", "-A", "--"}, rels...)
-	}
-	if _, err := g.Run(stage...); err != nil {
-		return "", err
-	}
-	msg := fmt.Sprintf("burl: %s\n\nBurl-Actor: %s\nBurl-Host: %s\nBurl-Pid: %d\nBurl-Token: %s\n",
-		summary, w.Actor, w.Host, os.Getpid(), token())
-	return commitIndex(g, msg)
-}
-
-// commitIndex commits the workflow worktree's index as `git commit` would,
-// but with plumbing: commit refreshes the stat data of every file in the
-// worktree first, which at 100,000 task files costs more than everything
-// else a transition does. gc gets its chance, as after commit.
-func commitIndex(g gitx.Git, msg string) (string, error) {
-	tree, err := g.Run("write-tree")
-	if err != nil {
-		return "", err
-	}
-	body := []byte(strings.TrimRight(msg, "\n") + "\n")
-	out, err := g.RunInput(body, "commit-tree", tree, "-p", "HEAD")
-	if err != nil {
-		// The workflow branch's first commit (init) has no parent.
-		if _, herr := g.Run("rev-parse", "-q", "--verify", "HEAD"); herr == nil {
-			return "", err
-		}
-		if out, err = g.RunInput(body, "commit-tree", tree); err != nil {
-			return "", err
-		}
-	}
-	sha := strings.TrimSpace(string(out))
-	subject, _, _ := strings.Cut(msg, "\n")
-	// The lock the caller holds keeps HEAD where commit-tree read it.
-	if _, err := g.Run("update-ref", "-m", "commit: "+subject, "HEAD", sha); err != nil {
-		return "", err
-	}
-	_, _ = g.Run("maintenance", "run", "--auto", "--quiet")
-	return sha, nil
 }
 
 // Event records an event that is not a task transition (init, add,

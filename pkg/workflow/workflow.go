@@ -62,6 +62,9 @@ type Workflow struct {
 	Actor  string
 	Host   string
 	Stderr io.Writer
+	// newShard is the DONE month folder this command created ("" when
+	// none): its commit checks whether the worktree should go sparse.
+	newShard string
 }
 
 // LocksDirName, EventsDirName and LogsDirName live beside the buckets;
@@ -234,7 +237,13 @@ func (w *Workflow) LockTask(id, action string) (*lock.Lock, error) {
 
 // LockWorkflow takes the workflow lock, queueing briefly behind its holder.
 func (w *Workflow) LockWorkflow(action string) (*lock.Lock, error) {
-	return w.Locks.AcquireWait(lock.Workflow, w.lockInfo(action), workflowLockWait)
+	l, err := w.Locks.AcquireWait(lock.Workflow, w.lockInfo(action), workflowLockWait)
+	if err == nil {
+		// Old months a kill left in the stash of a cone change come back
+		// before anything is decided from the folders.
+		w.restoreStash()
+	}
+	return l, err
 }
 
 // LockClaim takes the claim-selection lock, queueing like the workflow lock.

@@ -1,0 +1,342 @@
+package workflow
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// Commit records the given workflow paths on the workflow branch (when
+// workflow_auto_commit is on). Only these paths are staged, so leftovers of
+// an interrupted command are never swept into someone else's commit.
+//
+// A transition's files are committed with plumbing that reads and writes
+// only the trees on their paths (commitFiles): what it costs does not
+// depend on how many tasks the workflow holds. init's folders (a
+// migration) and the branch's first commit go through the index.
+func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
+	if !w.Config.WorkflowAutoCommit {
+		return "", nil
+	}
+	g := w.gitWT()
+	var rels []string
+	seen, files := map[string]bool{}, true
+	for _, p := range paths {
+		rel, err := filepath.Rel(w.Repo.Worktree, p)
+		if err != nil || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		rels = append(rels, filepath.ToSlash(rel))
+		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+			files = false
+		}
+	}
+	msg := fmt.Sprintf("burl: %s\n\nBurl-Actor: %s\nBurl-Host: %s\nBurl-Pid: %d\nBurl-Token: %s\n",
+		summary, w.Actor, w.Host, os.Getpid(), token())
+	c := w.readCone()
+	var sha string
+	var err error
+	if files {
+		sha, err = commitFiles(g, w.Repo.Worktree, rels, msg)
+	}
+	if !files || err == errNoHead {
+		sha, err = commitStaged(g, rels, msg, c != nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	if c != nil {
+		w.keepCone(c, rels)
+	} else if w.newShard != "" {
+		// A new month: the history before it may have grown past where a
+		// sparse index pays.
+		if cerr := w.applyCone(w.newShard); cerr != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: cannot make the workflow worktree sparse (%v); git burl init retries\n", cerr)
+		}
+	}
+	w.newShard = ""
+	return sha, nil
+}
+
+// errNoHead: the workflow branch has no commit yet (init's first).
+var errNoHead = fmt.Errorf("the workflow branch has no commit yet")
+
+// commitStaged stages rels in the index (add's walk for folders) and
+// commits the index. git 2.39's write-tree expands a sparse index to every
+// entry; git commit does not, so a sparse worktree commits with it (no
+// hook of the repository runs, nothing is signed, the message is kept).
+func commitStaged(g gitx.Git, rels []string, msg string, sparse bool) (string, error) {
+	stage := []string{"add", "-A", "--"}
+	if sparse {
+		stage = []string{"add", "-A", "--sparse", "--"}
+	}
+	if _, err := g.Run(append(stage, rels...)...); err != nil {
+		return "", err
+	}
+	body := []byte(strings.TrimRight(msg, "\n") + "\n")
+	if sparse {
+		if _, err := g.RunInput(body, "-c", "core.hooksPath="+os.DevNull, "-c", "commit.gpgSign=false",
+			"commit", "-q", "--no-verify", "--allow-empty", "--cleanup=verbatim", "-F", "-"); err != nil {
+			return "", err
+		}
+		return g.Run("rev-parse", "HEAD")
+	}
+	tree, err := g.Run("write-tree")
+	if err != nil {
+		return "", err
+	}
+	parent := []string{"-p", "HEAD"}
+	if _, herr := g.Run("rev-parse", "-q", "--verify", "HEAD"); herr != nil {
+		parent = nil
+	}
+	out, err := g.RunInput(body, append([]string{"commit-tree", tree}, parent...)...)
+	if err != nil {
+		return "", err
+	}
+	return updateHead(g, strings.TrimSpace(string(out)), "", msg)
+}
+
+// updateHead moves the workflow branch to sha (from old, when given: the
+// lock the caller holds keeps HEAD there, and a HEAD moved behind burl's
+// back fails the update instead of being overwritten). gc gets its
+// chance, as after git commit.
+func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
+	subject, _, _ := strings.Cut(msg, "\n")
+	args := []string{"update-ref", "-m", "commit: " + subject, "HEAD", sha}
+	if old != "" {
+		args = append(args, old)
+	}
+	if _, err := g.Run(args...); err != nil {
+		return "", err
+	}
+	_, _ = g.Run("maintenance", "run", "--auto", "--quiet")
+	return sha, nil
+}
+
+// treeEntry is one entry of a git tree.
+type treeEntry struct{ mode, oid string }
+
+// commitFiles commits the files rels (relative to the worktree root; a
+// missing one is removed) on top of HEAD without building the tree from
+// the index: it stages the files (for a sparse index that costs what the
+// cone holds, not the history), reads the trees on their paths from HEAD,
+// writes the changed trees, and commits. write-tree reads every entry of
+// the index (and expands a sparse one); git commit also compares the
+// whole index with HEAD.
+func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, error) {
+	// The index first, as git commit stages before it commits: a kill
+	// between the two leaves staged changes, which doctor knows.
+	if _, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...); err != nil {
+		return "", err
+	}
+	var present []string
+	for _, rel := range rels {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+			present = append(present, rel)
+		}
+	}
+	blobs := map[string]string{}
+	if len(present) > 0 {
+		out, err := g.RunInput([]byte(strings.Join(present, "\n")+"\n"), "hash-object", "-w", "--stdin-paths")
+		if err != nil {
+			return "", err
+		}
+		ids := strings.Fields(string(out))
+		if len(ids) != len(present) {
+			return "", fmt.Errorf("git hash-object: %d ids for %d files", len(ids), len(present))
+		}
+		for i, rel := range present {
+			blobs[rel] = ids[i]
+		}
+	}
+	// Every folder on the paths, the root ("") included.
+	dirSet := map[string]bool{"": true}
+	for _, rel := range rels {
+		for d := path.Dir(rel); d != "." && !dirSet[d]; d = path.Dir(d) {
+			dirSet[d] = true
+		}
+	}
+	dirs := make([]string, 0, len(dirSet))
+	for d := range dirSet {
+		dirs = append(dirs, d)
+	}
+	head, trees, err := readTrees(g, dirs)
+	if err != nil {
+		return "", err
+	}
+	for _, rel := range rels {
+		d, name := path.Dir(rel), path.Base(rel)
+		if d == "." {
+			d = ""
+		}
+		if oid, ok := blobs[rel]; ok {
+			mode := "100644"
+			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && st.Mode()&0o111 != 0 {
+				mode = "100755"
+			}
+			trees[d][name] = treeEntry{mode, oid}
+		} else {
+			delete(trees[d], name)
+		}
+	}
+	// Deepest first: a folder's tree is written before its parent's.
+	sort.Slice(dirs, func(i, j int) bool {
+		if di, dj := depth(dirs[i]), depth(dirs[j]); di != dj {
+			return di > dj
+		}
+		return dirs[i] < dirs[j]
+	})
+	mk, in, err := g.Pipe("mktree", "-z", "--batch")
+	if err != nil {
+		return "", err
+	}
+	answers := bufio.NewReader(mk.Stdout())
+	var tree string
+	for _, d := range dirs {
+		ents := trees[d]
+		parent, name := path.Dir(d), path.Base(d)
+		if parent == "." {
+			parent = ""
+		}
+		if len(ents) == 0 && d != "" {
+			// git has no empty folders: it leaves its parent.
+			delete(trees[parent], name)
+			continue
+		}
+		var req bytes.Buffer
+		for n, e := range ents {
+			kind := "blob"
+			switch e.mode {
+			case "40000", "040000":
+				kind = "tree"
+			case "160000":
+				kind = "commit"
+			}
+			fmt.Fprintf(&req, "%s %s %s\t%s\x00", e.mode, kind, e.oid, n)
+		}
+		req.WriteByte(0)
+		if _, err := in.Write(req.Bytes()); err != nil {
+			break
+		}
+		line, err := answers.ReadString('\n')
+		if err != nil {
+			break
+		}
+		oid := strings.TrimSpace(line)
+		if d == "" {
+			tree = oid
+		} else {
+			trees[parent][name] = treeEntry{"40000", oid}
+		}
+	}
+	_ = in.Close()
+	if err := mk.Wait(); err != nil {
+		return "", err
+	}
+	if tree == "" {
+		return "", fmt.Errorf("git mktree wrote no root tree")
+	}
+	body := []byte(strings.TrimRight(msg, "\n") + "\n")
+	out, err := g.RunInput(body, "commit-tree", tree, "-p", head)
+	if err != nil {
+		return "", err
+	}
+	return updateHead(g, strings.TrimSpace(string(out)), head, msg)
+}
+
+func depth(d string) int {
+	if d == "" {
+		return 0
+	}
+	return strings.Count(d, "/") + 1
+}
+
+// readTrees reads HEAD's commit and the trees of dirs (a folder HEAD does
+// not have is empty) with one git cat-file.
+func readTrees(g gitx.Git, dirs []string) (string, map[string]map[string]treeEntry, error) {
+	var req strings.Builder
+	req.WriteString("HEAD\n")
+	for _, d := range dirs {
+		fmt.Fprintf(&req, "HEAD:%s\n", d)
+	}
+	out, err := g.RunInput([]byte(req.String()), "cat-file", "--batch")
+	if err != nil {
+		return "", nil, err
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	next := func() (string, string, []byte, error) {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", "", nil, err
+		}
+		f := strings.Fields(line)
+		if len(f) == 2 && f[1] == "missing" {
+			return "", "missing", nil, nil
+		}
+		if len(f) != 3 {
+			return "", "", nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(line))
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			return "", "", nil, err
+		}
+		body := make([]byte, n+1)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return "", "", nil, err
+		}
+		return f[0], f[1], body[:n], nil
+	}
+	head, kind, _, err := next()
+	if err != nil {
+		return "", nil, err
+	}
+	if kind == "missing" {
+		return "", nil, errNoHead
+	}
+	trees := map[string]map[string]treeEntry{}
+	for _, d := range dirs {
+		oid, kind, body, err := next()
+		if err != nil {
+			return "", nil, err
+		}
+		ents := map[string]treeEntry{}
+		switch kind {
+		case "missing":
+		case "tree":
+			if ents, err = parseTree(body, len(oid)/2); err != nil {
+				return "", nil, fmt.Errorf("tree HEAD:%s: %w", d, err)
+			}
+		default:
+			return "", nil, fmt.Errorf("HEAD:%s is a %s, not a folder", d, kind)
+		}
+		trees[d] = ents
+	}
+	return head, trees, nil
+}
+
+// parseTree reads git's binary tree format: "mode name\0" and the raw
+// object id of rawLen bytes, per entry.
+func parseTree(b []byte, rawLen int) (map[string]treeEntry, error) {
+	ents := map[string]treeEntry{}
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		nul := bytes.IndexByte(b, 0)
+		if sp < 0 || nul < sp || len(b) < nul+1+rawLen {
+			return nil, fmt.Errorf("malformed tree entry")
+		}
+		ents[string(b[sp+1:nul])] = treeEntry{string(b[:sp]), hex.EncodeToString(b[nul+1 : nul+1+rawLen])}
+		b = b[nul+1+rawLen:]
+	}
+	return ents, nil
+}

@@ -1,0 +1,423 @@
+package workflow
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/faults"
+	"github.com/burl-dev/burl/pkg/fsx"
+)
+
+// A workflow with a long history keeps a file per task ever done, and git
+// reads the whole index of the workflow worktree (100,000 entries, 10 MB,
+// 33 MB of memory) on every commit, whatever it changes. Past
+// sparseDoneDefault tasks done before this month, the workflow worktree
+// gets a sparse index (git sparse-checkout, cone mode): every folder but
+// the DONE months before this one is in the cone, and each of those months
+// is a single index entry. The old months' files stay on disk, so that
+// `ls`, status, show, doctor and every other reader see the same workflow
+// as before (sparse.expectFilesOutsideOfPatterns); burl keeps them equal
+// to the workflow branch when git moves it (materialize). The cone moves
+// with the month: the first commit into a month outside it re-applies it.
+
+const (
+	sparseDoneDefault = 5000
+	// coneMark heads the cone file burl writes. A cone file without it is
+	// the user's own and is left alone.
+	coneMark = "# burl: sparse workflow worktree (git burl init rewrites this file)"
+	// stashName is where the old months wait, inside the worktree's git
+	// directory (the same file system: a rename each), while git applies
+	// the cone: `git sparse-checkout reapply` deletes every folder outside
+	// the cone it finds on disk.
+	stashName = "burl-sparse-stash"
+)
+
+// sparseDone is the number of tasks done before this month past which the
+// workflow worktree goes sparse (BURL_SPARSE_DONE; 0 never).
+func sparseDone() int {
+	if v, err := strconv.Atoi(os.Getenv("BURL_SPARSE_DONE")); err == nil && v >= 0 {
+		return v
+	}
+	return sparseDoneDefault
+}
+
+// gitDir is the workflow worktree's own git directory, from its .git file.
+func (w *Workflow) gitDir() (string, error) {
+	b, err := os.ReadFile(filepath.Join(w.Repo.Worktree, ".git"))
+	if err != nil {
+		return "", err
+	}
+	d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return "", fmt.Errorf("%s is not a worktree's .git file", w.Rel(filepath.Join(w.Repo.Worktree, ".git")))
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(w.Repo.Worktree, d)
+	}
+	return filepath.Clean(d), nil
+}
+
+// cone is the set of folders, relative to the workflow worktree, that are
+// in the sparse checkout; nil when burl does not manage one.
+type cone map[string]bool
+
+// readCone reads the cone burl wrote; nil when there is none.
+func (w *Workflow) readCone() cone {
+	gd, err := w.gitDir()
+	if err != nil {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(gd, "info", "sparse-checkout"))
+	if err != nil || !bytes.HasPrefix(b, []byte(coneMark+"\n")) {
+		return nil
+	}
+	lines := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		lines[l] = true
+	}
+	// A folder "/d/" is in the cone whole unless "!/d/*/" follows it: then
+	// only its files are (a parent of a folder in the cone).
+	c := cone{}
+	for l := range lines {
+		if strings.HasPrefix(l, "/") && strings.HasSuffix(l, "/") && l != "/" && !lines["!"+l+"*/"] {
+			c[strings.Trim(l, "/")] = true
+		}
+	}
+	return c
+}
+
+// has reports whether a path (relative to the workflow worktree, slashes)
+// is checked out: a file of the root, of .workflow or of DONE itself, or
+// anything under a folder of the cone.
+func (c cone) has(rel string) bool {
+	dir := filepath.ToSlash(filepath.Dir(rel))
+	if dir == "." || dir == ".workflow" || dir == ".workflow/"+string(Done) {
+		return true
+	}
+	for d := dir; d != "." && d != "/"; d = filepath.ToSlash(filepath.Dir(d)) {
+		if c[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// coneName is a folder name that can be written in a cone file as it is.
+var coneName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// wantCone is the cone for month: every folder of the workflow branch and
+// of the disk, but DONE's months other than month.
+func (w *Workflow) wantCone(month string) (dirs []string, old []string, err error) {
+	g := w.gitWT()
+	top, err := g.Run("ls-tree", "-d", "--name-only", "-z", "HEAD", "--", "./", ".workflow/", ".workflow/"+string(Done)+"/")
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	add := func(rel string) {
+		if !seen[rel] {
+			seen[rel] = true
+			dirs = append(dirs, rel)
+		}
+	}
+	consider := func(rel string) error {
+		base := filepath.Base(rel)
+		if !coneName.MatchString(base) {
+			return fmt.Errorf("the folder %s cannot be named in a sparse-checkout cone", rel)
+		}
+		switch parent := filepath.ToSlash(filepath.Dir(rel)); {
+		case rel == ".workflow" || rel == ".workflow/"+string(Done):
+		case parent == ".workflow/"+string(Done) && IsDoneShard(base) && base != month:
+			if !seen[rel] {
+				seen[rel] = true
+				old = append(old, base)
+			}
+		default:
+			add(rel)
+		}
+		return nil
+	}
+	for _, rel := range strings.Split(top, "\x00") {
+		if rel != "" && rel != ".git" {
+			if err := consider(rel); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for _, parent := range []string{".", ".workflow", ".workflow/" + string(Done)} {
+		ents, _ := os.ReadDir(filepath.Join(w.Repo.Worktree, parent))
+		for _, e := range ents {
+			if e.IsDir() && e.Name() != ".git" {
+				if err := consider(filepath.ToSlash(filepath.Join(parent, e.Name()))); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+	}
+	// The machine-local folders, whether they exist yet or not: the cone
+	// then does not change when they appear.
+	add(".workflow/" + LocksDirName)
+	add(".workflow/" + LogsDirName)
+	add(".workflow/" + string(Done) + "/" + month)
+	sort.Strings(dirs)
+	sort.Strings(old)
+	return dirs, old, nil
+}
+
+// coneFile renders dirs as a cone-mode sparse-checkout file.
+func coneFile(dirs []string) []byte {
+	var b bytes.Buffer
+	b.WriteString(coneMark + "\n/*\n!/*/\n")
+	parents := map[string]bool{}
+	for _, d := range dirs {
+		for p := filepath.ToSlash(filepath.Dir(d)); p != "."; p = filepath.ToSlash(filepath.Dir(p)) {
+			parents[p] = true
+		}
+	}
+	ps := make([]string, 0, len(parents))
+	for p := range parents {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	for _, p := range ps {
+		fmt.Fprintf(&b, "/%s/\n!/%s/*/\n", p, p)
+	}
+	for _, d := range dirs {
+		if !parents[d] {
+			fmt.Fprintf(&b, "/%s/\n", d)
+		}
+	}
+	return b.Bytes()
+}
+
+// applyCone makes the cone the one of month: for a worktree that is not
+// sparse yet, only when the months before hold at least sparseDone tasks.
+// The old months' folders are renamed into the stash while git applies
+// the cone, and back after.
+func (w *Workflow) applyCone(month string) error {
+	gd, err := w.gitDir()
+	if err != nil {
+		return err
+	}
+	w.restoreStash()
+	dirs, old, err := w.wantCone(month)
+	if err != nil {
+		return err
+	}
+	current := w.readCone()
+	if current == nil {
+		min, n := sparseDone(), 0
+		for _, m := range old {
+			names, _ := names(filepath.Join(w.BucketDir(Done), m))
+			n += countNames(names)
+		}
+		if min == 0 || n < min {
+			return nil
+		}
+	}
+	want := coneFile(dirs)
+	file := filepath.Join(gd, "info", "sparse-checkout")
+	if have, err := os.ReadFile(file); err == nil && bytes.Equal(have, want) {
+		return nil
+	}
+	g := w.gitWT()
+	if current == nil {
+		// A sparse index cannot be split (git keeps one of the two), and
+		// the cone's settings belong to this worktree alone.
+		if _, err := g.Run("update-index", "--no-split-index"); err != nil {
+			return err
+		}
+		if _, err := g.Run("config", "extensions.worktreeConfig", "true"); err != nil {
+			return err
+		}
+		for _, kv := range [][2]string{{"core.sparseCheckout", "true"}, {"core.sparseCheckoutCone", "true"},
+			{"index.sparse", "true"}, {"sparse.expectFilesOutsideOfPatterns", "true"}} {
+			if _, err := g.Run("config", "--worktree", kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+	}
+	stash := filepath.Join(gd, stashName)
+	if err := os.MkdirAll(stash, 0o755); err != nil {
+		return err
+	}
+	doneDir := w.BucketDir(Done)
+	for _, m := range old {
+		if err := os.Rename(filepath.Join(doneDir, m), filepath.Join(stash, m)); err != nil && !os.IsNotExist(err) {
+			w.restoreStash()
+			return err
+		}
+	}
+	faults.CrashPoint("sparse", "stash")
+	if err := fsx.WriteFile(file, want); err != nil {
+		w.restoreStash()
+		return err
+	}
+	_, err = g.Run("sparse-checkout", "reapply")
+	w.restoreStash()
+	return err
+}
+
+// restoreStash puts back the old months a cone change (or a kill during
+// one) left in the stash. A month git has checked out meanwhile (it is in
+// the cone now) keeps git's files.
+func (w *Workflow) restoreStash() {
+	gd, err := w.gitDir()
+	if err != nil {
+		return
+	}
+	stash := filepath.Join(gd, stashName)
+	ents, err := os.ReadDir(stash)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		from, to := filepath.Join(stash, e.Name()), filepath.Join(w.BucketDir(Done), e.Name())
+		if _, err := os.Lstat(to); err == nil {
+			_ = os.RemoveAll(from)
+			continue
+		}
+		if err := os.Rename(from, to); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: cannot put %s back into %s: %v\n", from, w.Rel(w.BucketDir(Done)), err)
+		}
+	}
+	_ = os.Remove(stash)
+}
+
+// keepCone moves the cone to the month of paths it commits into DONE: the
+// first approve of a month. It runs after the commit, which git takes
+// outside the cone too; a failure only costs speed, so it warns.
+func (w *Workflow) keepCone(c cone, rels []string) {
+	month := DoneShard(time.Now())
+	for _, rel := range rels {
+		if strings.HasPrefix(rel, ".workflow/"+string(Done)+"/"+month+"/") && !c.has(rel) {
+			if err := w.applyCone(month); err != nil {
+				fmt.Fprintf(w.Stderr, "burl: warning: cannot move the workflow worktree's sparse checkout to %s (%v); git burl init retries\n", month, err)
+			}
+			return
+		}
+	}
+}
+
+// materialize writes to disk what git changed outside the cone when it
+// moved the workflow branch from one commit to another (a pull, a reset):
+// git updates only the index there.
+func (w *Workflow) materialize(from, to string) error {
+	c := w.readCone()
+	if c == nil || from == "" || to == "" || from == to {
+		return nil
+	}
+	g := w.gitWT()
+	out, err := g.RunInput(nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
+	if err != nil {
+		return err
+	}
+	var write []string
+	f := strings.Split(string(out), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		meta, rel := f[i], f[i+1]
+		fields := strings.Fields(meta)
+		if len(fields) < 5 || c.has(rel) {
+			continue
+		}
+		p := filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))
+		switch newMode := fields[1]; {
+		case fields[4] == "D":
+			_ = os.Remove(p)
+			_ = os.Remove(filepath.Dir(p))
+		case newMode == "100644" || newMode == "100755":
+			write = append(write, rel)
+		}
+	}
+	return w.writeFrom(to, write)
+}
+
+// writeBlobs writes the files rels of commit to disk, from one cat-file.
+func (w *Workflow) writeBlobs(commit string, rels []string) error {
+	var in bytes.Buffer
+	for _, rel := range rels {
+		fmt.Fprintf(&in, "%s:%s\n", commit, rel)
+	}
+	out, err := w.gitWT().RunInput(in.Bytes(), "cat-file", "--batch")
+	if err != nil {
+		return err
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for _, rel := range rels {
+		head, err := r.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		fs := strings.Fields(head)
+		if len(fs) != 3 {
+			return fmt.Errorf("git cat-file: %s: %s", rel, strings.TrimSpace(head))
+		}
+		size, err := strconv.Atoi(fs[2])
+		if err != nil {
+			return err
+		}
+		body := make([]byte, size+1)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return err
+		}
+		p := filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := fsx.WriteFile(p, body[:size]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MissingOutsideCone lists the committed files outside the cone of a
+// sparse workflow worktree that are not on disk (worktree-relative): what
+// a `git sparse-checkout` command run by hand in the worktree deletes.
+// Nothing when the worktree is not sparse.
+func (w *Workflow) MissingOutsideCone() ([]string, error) {
+	c := w.readCone()
+	if c == nil {
+		return nil, nil
+	}
+	out, err := w.gitWT().RunInput(nil, "ls-tree", "-r", "-z", "--name-only", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, rel := range strings.Split(string(out), "\x00") {
+		if rel == "" || c.has(rel) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))); os.IsNotExist(err) {
+			missing = append(missing, rel)
+		}
+	}
+	return missing, nil
+}
+
+// RestoreOutsideCone writes the files rels (MissingOutsideCone's) from the
+// workflow branch.
+func (w *Workflow) RestoreOutsideCone(rels []string) error { return w.writeFrom("HEAD", rels) }
+
+// writeFrom writes the files rels of commit to disk, a thousand per git
+// cat-file.
+func (w *Workflow) writeFrom(commit string, rels []string) error {
+	for len(rels) > 0 {
+		n := min(len(rels), 1000)
+		if err := w.writeBlobs(commit, rels[:n]); err != nil {
+			return err
+		}
+		rels = rels[n:]
+	}
+	return nil
+}
