@@ -33,6 +33,7 @@ const (
 	StaleLock          Kind = "stale_lock"
 	UnreadableLock     Kind = "unreadable_lock"
 	StaleGitLock       Kind = "stale_git_lock"
+	MissingOnDisk      Kind = "missing_on_disk"
 	Symlink            Kind = "symlink"
 	DuplicateTask      Kind = "duplicate_task"
 	LostTask           Kind = "lost_task"
@@ -143,6 +144,9 @@ func Check(w *workflow.Workflow) (*Report, error) {
 		return nil, err
 	}
 	c.gitLocks()
+	if err := c.sparseDisk(); err != nil {
+		return nil, err
+	}
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
 	}
@@ -929,4 +933,28 @@ func (c *checker) uncommitted() {
 		}
 		c.add(f)
 	}
+}
+
+// sparseDisk reports the files of old DONE months a sparse workflow
+// worktree keeps on disk outside its cone when they are gone from disk:
+// every reader would miss those tasks. Repair writes them back.
+func (c *checker) sparseDisk() error {
+	missing, err := c.w.MissingOutsideCone()
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	wtRel := c.w.Rel(c.w.Repo.Worktree)
+	f := Finding{Kind: MissingOnDisk, Path: c.w.Rel(filepath.Join(c.w.Repo.Worktree, filepath.FromSlash(missing[0]))), Repairable: true}
+	f.Message = fmt.Sprintf("%d committed file(s) outside the sparse cone of %s are not on disk (the first: %s), as a git sparse-checkout command run in %s leaves them; burl reads them from disk",
+		len(missing), wtRel, f.Path, wtRel)
+	f.Fix = repairCmd + " writes them back from the workflow branch"
+	f.repair = func() (*change, error) {
+		if err := c.w.RestoreOutsideCone(missing); err != nil {
+			return nil, err
+		}
+		return &change{action: fmt.Sprintf("wrote %d file(s) back from the workflow branch", len(missing)),
+			details: map[string]any{"restored": len(missing)}}, nil
+	}
+	c.add(f)
+	return nil
 }
