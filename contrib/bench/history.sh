@@ -80,33 +80,46 @@ run() {
 
 objects() { find .git/objects -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
 
-# cycles TAG: K full cycles in the current repository.
-cycles() {
-	local tag=$1 o0 wt id
-	o0=$(objects)
-	for ((i = 1; i <= K; i++)); do
-		run "$tag.add" git burl add "Cycle $i" --affects "src/c$i.txt"
-		id=$(sed -n 's/^Created \(TASK-[0-9]*\) .*/\1/p' "$W/out")
-		run "$tag.claim" git burl claim "$id"
-		wt=$(git burl worktree "$id")
-		(cd "$wt" && mkdir -p src && echo "cycle $i" >"src/c$i.txt" && git add -A && git commit -q -m "cycle $i")
-		(cd "$wt" && run "$tag.submit" git burl submit "$id")
-		run "$tag.approve" git burl approve "$id"
-	done
-	echo $((($(objects) - o0) / K)) >"$W/objects.$tag"
-	run "$tag.status_warm" git burl status
-	run "$tag.status_warm" git burl status
-	run "$tag.status_warm" git burl status
+# cycle TAG I: the Ith full cycle in the repository of TAG.
+cycle() {
+	local tag=$1 i=$2 wt id
+	cd "$W/$tag"
+	run "$tag.add" git burl add "Cycle $i" --affects "src/c$i.txt"
+	id=$(sed -n 's/^Created \(TASK-[0-9]*\) .*/\1/p' "$W/out")
+	run "$tag.claim" git burl claim "$id"
+	wt=$(git burl worktree "$id")
+	(cd "$wt" && mkdir -p src && echo "cycle $i" >"src/c$i.txt" && git add -A && git commit -q -m "cycle $i")
+	(cd "$wt" && run "$tag.submit" git burl submit "$id")
+	run "$tag.approve" git burl approve "$id"
+}
+
+# statuses TAG: status warm (three runs) and cold (its caches removed).
+statuses() {
+	cd "$W/$1"
+	run "$1.status_warm" git burl status
+	run "$1.status_warm" git burl status
+	run "$1.status_warm" git burl status
 	rm -f .burl/.workflow/logs/status-cache* .burl/.workflow/logs/done-count.cache
-	run "$tag.status_cold" git burl status
+	run "$1.status_cold" git burl status
 }
 
 median() { sort -n "$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 history "$W/young" 100
-cycles young
 history "$W/old" "$BIG"
-cycles old
+# The generator's files are written back before anything is timed, and
+# the two workflows take turns, cycle by cycle, so that whatever else the
+# machine does falls on both sides of each ratio.
+sync
+for t in young old; do (cd "$W/$t" && objects) >"$W/objects0.$t"; done
+for ((i = 1; i <= K; i++)); do
+	cycle young "$i"
+	cycle old "$i"
+done
+for t in young old; do
+	echo $((($(cd "$W/$t" && objects) - $(cat "$W/objects0.$t")) / K)) >"$W/objects.$t"
+	statuses "$t"
+done
 
 printf '| measurement | %s DONE tasks | 100 DONE tasks | ratio | target | met |\n| --- | --- | --- | --- | --- | --- |\n' "$BIG"
 for v in add claim submit approve; do
