@@ -198,3 +198,41 @@ cycle() {
 	assert_success
 	[ -z "$(git -C .burl status --porcelain)" ]
 }
+
+@test "a sparse workflow whose auto-push loses a race to a change of an old month redoes its transition and writes that change to disk" {
+	new_burl_repo
+	old_done 30
+	BURL_SPARSE_DONE=10 git burl init >/dev/null
+	set_config workflow_auto_push true
+	git -C .burl push -q origin burl
+	# Between our fetch and our push, "another machine" amends an old task
+	# on origin, outside our cone, so our push fails as a lost race does.
+	cat >"$ORIGIN/hooks/pre-receive" <<'HOOK'
+#!/bin/sh
+if [ ! -e "$GIT_DIR/raced-once" ]; then
+	touch "$GIT_DIR/raced-once"
+	unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+	export GIT_INDEX_FILE="$GIT_DIR/race-index"
+	p=.workflow/DONE/2025-02/TASK-012-old-12.md
+	git read-tree refs/heads/burl
+	b=$(git cat-file blob "refs/heads/burl:$p" | sed 's/^Old 12\.$/Old 12, amended elsewhere./' | git hash-object -w --stdin)
+	git update-index --cacheinfo "100644,$b,$p"
+	c=$(git commit-tree "$(git write-tree)" -p refs/heads/burl -m "burl: another machine")
+	git update-ref refs/heads/burl "$c"
+fi
+HOOK
+	chmod +x "$ORIGIN/hooks/pre-receive"
+	run git burl add "Raced" --affects src/r.txt
+	assert_success
+	[ -e "$ORIGIN/raced-once" ]
+	[ "$(git --git-dir="$ORIGIN" log --format=%s burl | grep -c '^burl: add TASK-031')" -eq 1 ]
+	git --git-dir="$ORIGIN" log --format=%s burl | grep -qx "burl: another machine"
+	[ "$(git rev-parse burl)" = "$(git --git-dir="$ORIGIN" rev-parse burl)" ]
+	grep -q 'Old 12, amended elsewhere.' .burl/.workflow/DONE/2025-02/TASK-012-old-12.md
+	[ "$(on_disk)" = 30 ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	git -C .burl ls-files --sparse | grep -qx ".workflow/DONE/2025-02/"
+	[ "$(bucket_of TASK-031)" = READY ]
+	run git burl doctor
+	assert_success
+}
