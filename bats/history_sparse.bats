@@ -236,3 +236,33 @@ HOOK
 	run git burl doctor
 	assert_success
 }
+
+@test "an old month edited by hand: doctor's hints carry --sparse; after sparse-checkout disable and a commit, init makes the worktree sparse again" {
+	new_burl_repo
+	old_done 30
+	BURL_SPARSE_DONE=10 git burl init >/dev/null
+	# A copy of an old task in READY: doctor's fix must work as printed.
+	cp .burl/.workflow/DONE/2025-01/TASK-005-old-5.md .burl/.workflow/READY/
+	git -C .burl add .workflow/READY
+	git -C .burl commit -q -m "a duplicate by hand"
+	run git burl doctor --json
+	[ "$status" -eq 2 ]
+	fix=$(jq -r '.findings[] | select(.kind == "duplicate_task") | .fix' <<<"$output")
+	[[ "$fix" == *"git -C .burl rm --sparse FILE"* ]]
+	git -C .burl rm -q --sparse .workflow/DONE/2025-01/TASK-005-old-5.md
+	git -C .burl commit -q -m "keep the READY copy"
+	# An edit of an old month's file: git does not see it while sparse.
+	git -C .burl sparse-checkout disable 2>/dev/null
+	echo "A note." >>.burl/.workflow/DONE/2025-02/TASK-012-old-12.md
+	git -C .burl commit -q -am "a note on an old task"
+	git -C .burl show --name-only --format= HEAD | grep -qx .workflow/DONE/2025-02/TASK-012-old-12.md
+	BURL_SPARSE_DONE=10 git burl init >/dev/null
+	[ "$(git -C .burl config --worktree core.sparseCheckout)" = true ]
+	git -C .burl ls-files --sparse | grep -qx ".workflow/DONE/2025-02/"
+	grep -q '^A note\.$' .burl/.workflow/DONE/2025-02/TASK-012-old-12.md
+	[ "$(on_disk)" = 29 ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	cycle TASK-031 src/n.txt
+	[ "$(bucket_of TASK-031)" = DONE ]
+	[ "$(on_disk)" = 30 ]
+}

@@ -340,7 +340,7 @@ func (c *checker) duplicate(id string, es []workflow.Entry) {
 	if keep == nil {
 		c.fileTrouble[id] = true
 		f.Message = fmt.Sprintf("%s is in %d buckets: %s; %s", id, len(es), f.Path, why)
-		f.Fix = fmt.Sprintf("keep the right copy and delete the others by hand (git -C %s rm FILE), then git burl doctor", c.w.Rel(c.w.Repo.Worktree))
+		f.Fix = fmt.Sprintf("keep the right copy and delete the others by hand (git -C %s rm %sFILE), then git burl doctor", c.w.Rel(c.w.Repo.Worktree), c.sparseOpt())
 		c.add(f)
 		return
 	}
@@ -461,8 +461,8 @@ func (c *checker) mismatch(e workflow.Entry, vs []string) {
 	id := e.ID
 	f := Finding{Kind: BucketMismatch, Task: strp(id), Path: c.w.Rel(e.Path)}
 	broken := fmt.Sprintf("%s is in %s but its frontmatter breaks %s's rules (%s)", id, e.Bucket, e.Bucket, strings.Join(vs, ", "))
-	manual := fmt.Sprintf("the folder wins: make the frontmatter of %s fit %s (see burl-task(5)), or move the file to the bucket it fits with git -C %s mv, and commit",
-		f.Path, e.Bucket, c.w.Rel(c.w.Repo.Worktree))
+	manual := fmt.Sprintf("the folder wins: make the frontmatter of %s fit %s (see burl-task(5)), or move the file to the bucket it fits with git -C %s mv%s, and commit",
+		f.Path, e.Bucket, c.w.Rel(c.w.Repo.Worktree), strings.TrimSuffix(" "+c.sparseOpt(), " "))
 	fit := fits(e.Task)
 	if len(fit) != 1 {
 		c.fileTrouble[id] = true
@@ -957,4 +957,13 @@ func (c *checker) sparseDisk() error {
 	}
 	c.add(f)
 	return nil
+}
+
+// sparseOpt is the option git rm and git mv need for the old months'
+// files of a sparse workflow worktree ("--sparse "), or "".
+func (c *checker) sparseOpt() string {
+	if c.w.Sparse() {
+		return "--sparse "
+	}
+	return ""
 }

@@ -77,7 +77,7 @@ func (w *Workflow) readCone() cone {
 		return nil
 	}
 	b, err := os.ReadFile(filepath.Join(gd, "info", "sparse-checkout"))
-	if err != nil || !bytes.HasPrefix(b, []byte(coneMark+"\n")) {
+	if err != nil || !bytes.HasPrefix(b, []byte(coneMark+"\n")) || !sparseOn(gd) {
 		return nil
 	}
 	lines := map[string]bool{}
@@ -93,6 +93,34 @@ func (w *Workflow) readCone() cone {
 		}
 	}
 	return c
+}
+
+// Sparse reports whether the workflow worktree is burl's sparse checkout,
+// where git commands on the old months' files need --sparse.
+func (w *Workflow) Sparse() bool { return w.readCone() != nil }
+
+// sparseOn reports whether the worktree whose git directory is gd has
+// core.sparseCheckout on in its own config (where burl sets it): after a
+// `git sparse-checkout disable` burl's cone file is still there but every
+// file is checked out again. Read from the file, not from git, because
+// every commit asks.
+func sparseOn(gd string) bool {
+	b, err := os.ReadFile(filepath.Join(gd, "config.worktree"))
+	if err != nil {
+		return false
+	}
+	on, core := false, false
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.ToLower(strings.TrimSpace(l))
+		if strings.HasPrefix(l, "[") {
+			core = l == "[core]"
+			continue
+		}
+		if k, v, ok := strings.Cut(l, "="); ok && core && strings.TrimSpace(k) == "sparsecheckout" {
+			on = strings.TrimSpace(v) == "true"
+		}
+	}
+	return on
 }
 
 // has reports whether a path (relative to the workflow worktree, slashes)
@@ -226,7 +254,7 @@ func (w *Workflow) applyCone(month string) error {
 	}
 	want := coneFile(dirs)
 	file := filepath.Join(gd, "info", "sparse-checkout")
-	if have, err := os.ReadFile(file); err == nil && bytes.Equal(have, want) {
+	if have, err := os.ReadFile(file); err == nil && bytes.Equal(have, want) && current != nil {
 		return nil
 	}
 	g := w.gitWT()
