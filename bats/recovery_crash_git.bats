@@ -6,7 +6,7 @@
 # one bucket, no task is lost, no commit of the task branch is lost, main
 # only moves forward and the workflow branch stays linear.
 # BURL_CRASH_GIT_STEP=K kills after every Kth git command only (default 1:
-# every one).
+# every one). The last test runs the three in a sparse workflow worktree.
 
 load helpers
 
@@ -20,6 +20,20 @@ stage() {
 	git -C .burl push -q origin burl
 	git burl add "Feature" --affects-glob 'src/feature/**' >/dev/null
 	git burl add "Other" >/dev/null
+	if [ -n "${SPARSE:-}" ]; then
+		# Old months outside the cone of a sparse index (issue 13): a kill
+		# must not lose their files from disk either (doctor would say
+		# missing_on_disk).
+		mkdir -p .burl/.workflow/DONE/2025-01
+		for i in 101 102 103; do
+			printf -- '---\nid: TASK-%s\ntitle: Old\npriority: medium\ncreated: 2025-01-02T10:00:00Z\ncompleted_at: 2025-01-02T10:00:00Z\n---\n\nOld.\n' "$i" >".burl/.workflow/DONE/2025-01/TASK-$i-old.md"
+		done
+		git -C .burl add -A .workflow
+		git -C .burl commit -q -m "old months"
+		git -C .burl push -q origin burl
+		BURL_SPARSE_DONE=1 git burl init >/dev/null
+		git -C .burl ls-files --sparse | grep -qx .workflow/DONE/2025-01/
+	fi
 	if [ "$1" != ready ]; then
 		git burl claim TASK-001 >/dev/null
 		(cd .worktrees/task-001-feature && commit_file src/feature/a.go 'package feature' "$WORK")
@@ -118,4 +132,18 @@ walk() {
 	STAGE=qa
 	stage qa
 	walk DONE git burl approve TASK-001
+}
+
+@test "claim, submit and approve killed after each of their git commands in a sparse workflow worktree" {
+	SPARSE=1
+	STAGE=ready
+	stage ready
+	walk DOING git burl claim TASK-001
+	STAGE=doing
+	stage doing
+	walk QA git burl submit TASK-001
+	STAGE=qa
+	stage qa
+	walk DONE git burl approve TASK-001
+	[ "$(find .burl/.workflow/DONE/2025-01 -name 'TASK-*' | wc -l)" -eq 3 ]
 }
