@@ -185,6 +185,27 @@ outside_untouched() {
 	! git -C "$VICTIM" rev-parse -q --verify refs/heads/refs/heads/zz
 }
 
+@test "a newline in a task's file name: block and unblock commit it whole, nothing is left staged" {
+	setup_attack
+	f=$(task_file TASK-001)
+	git -C "$REPO/.burl" mv "${f#"$REPO/.burl/"}" ".workflow/READY/TASK-001-a
+b.md"
+	attack "a newline in a file name"
+	victim_pull
+	cd "$VICTIM"
+	run git burl block TASK-001 --reason "the file name is odd"
+	assert_success
+	[ "$(REPO=$VICTIM bucket_of TASK-001)" = BLOCKED ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	git -C .burl ls-tree -r --name-only -z HEAD | tr '\0' '\n' | grep -qx '.workflow/BLOCKED/TASK-001-a'
+	run git burl unblock TASK-001
+	assert_success
+	[ "$(REPO=$VICTIM bucket_of TASK-001)" = READY ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	run git burl doctor
+	assert_success
+}
+
 @test "a title with escapes is shown, not obeyed: no forged status line, no terminal escape" {
 	setup_attack
 	f=$(task_file TASK-001)

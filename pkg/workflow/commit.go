@@ -41,6 +41,12 @@ func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
 			files = false
 		}
+		// commitFiles hands paths to git one per line; a file name from
+		// the workflow branch may hold a newline, so such a commit goes
+		// through git add, which takes it as an argument.
+		if gitx.HasControl(rel) {
+			files = false
+		}
 	}
 	msg := fmt.Sprintf("burl: %s\n\nBurl-Actor: %s\nBurl-Host: %s\nBurl-Pid: %d\nBurl-Token: %s\n",
 		summary, w.Actor, w.Host, os.Getpid(), token())
@@ -182,7 +188,7 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 		}
 		if oid, ok := blobs[rel]; ok {
 			mode := "100644"
-			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && st.Mode()&0o111 != 0 {
+			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && st.Mode()&0o100 != 0 {
 				mode = "100755"
 			}
 			trees[d][name] = treeEntry{mode, oid}
