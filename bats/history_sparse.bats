@@ -5,7 +5,8 @@
 # done; the old months' files stay on disk for ls and every reader. The
 # cone follows the month; a pull writes what it changed outside the cone;
 # a kill while the cone moves loses nothing; doctor finds and repairs old
-# months deleted from disk behind burl's back.
+# months deleted from disk behind burl's back; names from the branch that
+# git would not check out are never written (the branch is untrusted).
 
 load helpers
 load lifecycle
@@ -265,4 +266,74 @@ HOOK
 	cycle TASK-031 src/n.txt
 	[ "$(bucket_of TASK-031)" = DONE ]
 	[ "$(on_disk)" = 30 ]
+}
+
+# hostile_push ENTRY...: a commit on origin's workflow branch, made with
+# plumbing (git's porcelain refuses these names), whose old month 2025-01
+# (outside the cone) gains the mktree entries ENTRY ("MODE TYPE ID<TAB>NAME";
+# $ESCAPE is a tree whose 2025-01/../../../../../escaped.txt is the
+# main worktree's escaped.txt) and TASK-040-new.md, an honest copy of
+# TASK-003.
+hostile_push() {
+	local C="$BATS_TEST_TMPDIR/plain.git" blob honest month done_t wf root c
+	rm -rf "$C"
+	git clone -q --bare "$ORIGIN" "$C"
+	honest=$(git -C "$C" rev-parse burl:.workflow/DONE/2025-01/TASK-003-old-3.md)
+	month=$(git -C "$C" ls-tree -z burl:.workflow/DONE/2025-01 |
+		{ cat; printf '%s\0' "$@" "100644 blob $honest	TASK-040-new.md"; } | git -C "$C" mktree -z)
+	# swap TREE NAME SUB: TREE with its entry NAME replaced by the tree SUB.
+	swap() { git -C "$C" ls-tree "$1" | awk -F'\t' -v n="$2" -v s="$3" '$2 == n { print "040000 tree " s "\t" n; next } { print }' | git -C "$C" mktree; }
+	done_t=$(swap burl:.workflow/DONE 2025-01 "$month")
+	wf=$(swap burl:.workflow DONE "$done_t")
+	root=$(swap burl .workflow "$wf")
+	c=$(git -C "$C" commit-tree "$root" -p burl -m "hostile names")
+	git -C "$C" update-ref refs/heads/burl "$c"
+	git -C "$C" push -q origin burl
+}
+
+# hostile_objects: $BLOB ("escaped") and $ESCAPE in origin's objects.
+hostile_objects() {
+	local t
+	BLOB=$(echo "escaped" | git --git-dir="$ORIGIN" hash-object -w --stdin)
+	t=$(printf '100644 blob %s\tescaped.txt\n' "$BLOB" | git --git-dir="$ORIGIN" mktree)
+	for _ in 1 2 3 4; do t=$(printf '040000 tree %s\t..\n' "$t" | git --git-dir="$ORIGIN" mktree); done
+	ESCAPE=$t
+}
+
+@test "a pull writes an old month's new file outside the cone but never one whose name holds a newline" {
+	new_burl_repo
+	old_done 30
+	BURL_SPARSE_DONE=10 git burl init >/dev/null
+	git push -q origin burl
+	hostile_objects
+	hostile_push "100644 blob $BLOB	TASK-041-a
+b.md"
+	run git burl sync
+	assert_success
+	assert_output_contains "not writing"
+	assert_output_contains "control character"
+	grep -q '^id: TASK-003$' .burl/.workflow/DONE/2025-01/TASK-040-new.md
+	[ -z "$(find .burl/.workflow/DONE -name 'TASK-041*')" ]
+	[ ! -e .burl/.workflow/DONE/2025-01/b.md ]
+}
+
+@test "a pull of '..' or '.git' in an old month outside the cone writes nothing outside the workflow worktree and says which path" {
+	for entry in ..:ESCAPE .git:ESCAPE; do
+		new_burl_repo
+		old_done 30
+		BURL_SPARSE_DONE=10 git burl init >/dev/null
+		git push -q origin burl
+		hostile_objects
+		hostile_push "040000 tree $ESCAPE	${entry%%:*}"
+		run git burl sync
+		[ ! -e "$REPO/escaped.txt" ]
+		[ -z "$(find "$REPO" -name escaped.txt)" ]
+		[ ! -e .burl/.workflow/DONE/2025-01/.git ]
+		if [ "$status" -ne 0 ]; then
+			assert_output_contains "invalid path '.workflow/DONE/2025-01/${entry%%:*}/"
+		else
+			assert_output_contains "not writing"
+		fi
+		cd / && rm -rf "$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/origin.git"
+	done
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
 )
 
 // A workflow with a long history keeps a file per task ever done, and git
@@ -350,11 +351,16 @@ func (w *Workflow) materialize(from, to string) error {
 		return err
 	}
 	var write []string
+	checked := map[string]bool{}
 	f := strings.Split(string(out), "\x00")
 	for i := 0; i+1 < len(f); i += 2 {
 		meta, rel := f[i], f[i+1]
 		fields := strings.Fields(meta)
 		if len(fields) < 5 || c.has(rel) {
+			continue
+		}
+		if err := w.checkOutside(rel, checked); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: %v\n", err)
 			continue
 		}
 		p := filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))
@@ -367,6 +373,47 @@ func (w *Workflow) materialize(from, to string) error {
 		}
 	}
 	return w.writeFrom(to, write)
+}
+
+// checkOutside refuses to write or delete a path from the workflow branch
+// outside the cone that git itself would not check out (a control
+// character, which would also break cat-file's one-name-a-line requests;
+// an empty, ".", ".." or ".git" part), or that goes through a symbolic
+// link on disk: the branch is untrusted input, and git, which does these
+// checks for the cone, does not write these files. checked caches the
+// folders found to be real.
+func (w *Workflow) checkOutside(rel string, checked map[string]bool) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("not writing %q from the workflow branch to %s: %s", rel, w.Rel(w.Repo.Worktree), why)
+	}
+	if gitx.HasControl(rel) {
+		return refuse("the name holds a control character")
+	}
+	parts := strings.Split(rel, "/")
+	for _, part := range parts {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return refuse("git refuses such a path")
+		}
+	}
+	dir := w.Repo.Worktree
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		if checked[dir] {
+			continue
+		}
+		st, err := os.Lstat(dir)
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err == nil && !st.IsDir() {
+			return refuse(w.Rel(dir) + " is not a folder (a symbolic link?)")
+		}
+		if err != nil {
+			return refuse(err.Error())
+		}
+		checked[dir] = true
+	}
+	return nil
 }
 
 // writeBlobs writes the files rels of commit to disk, from one cat-file.
@@ -422,8 +469,9 @@ func (w *Workflow) MissingOutsideCone() ([]string, error) {
 		return nil, err
 	}
 	var missing []string
+	checked := map[string]bool{}
 	for _, rel := range strings.Split(string(out), "\x00") {
-		if rel == "" || c.has(rel) {
+		if rel == "" || c.has(rel) || w.checkOutside(rel, checked) != nil {
 			continue
 		}
 		if _, err := os.Lstat(filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))); os.IsNotExist(err) {
