@@ -268,65 +268,87 @@ func depth(d string) int {
 	return strings.Count(d, "/") + 1
 }
 
-// readTrees reads HEAD's commit and the trees of dirs (a folder HEAD does
-// not have is empty) with one git cat-file.
-func readTrees(g gitx.Git, dirs []string) (string, map[string]map[string]treeEntry, error) {
+// catBatch reads the objects names (as "HEAD:path") with one git cat-file
+// --batch and hands each to each in order: its id, its type ("missing"
+// when there is none) and its content. The request is one name a line, so
+// a name with a line break is refused before git could misread it.
+func catBatch(g gitx.Git, names []string, each func(i int, oid, kind string, body []byte) error) error {
 	var req strings.Builder
-	req.WriteString("HEAD\n")
-	for _, d := range dirs {
-		fmt.Fprintf(&req, "HEAD:%s\n", d)
+	for _, n := range names {
+		if strings.ContainsAny(n, "\n\r") {
+			return fmt.Errorf("git cat-file --batch cannot be asked for %q: it holds a line break", n)
+		}
+		req.WriteString(n + "\n")
 	}
 	out, err := g.RunInput([]byte(req.String()), "cat-file", "--batch")
 	if err != nil {
-		return "", nil, err
+		return err
 	}
 	r := bufio.NewReader(bytes.NewReader(out))
-	next := func() (string, string, []byte, error) {
+	for i, name := range names {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			return "", "", nil, err
+			return fmt.Errorf("git cat-file --batch: no answer for %s", name)
 		}
 		f := strings.Fields(line)
 		if len(f) == 2 && f[1] == "missing" {
-			return "", "missing", nil, nil
+			if err := each(i, "", "missing", nil); err != nil {
+				return err
+			}
+			continue
 		}
 		if len(f) != 3 {
-			return "", "", nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(line))
+			return fmt.Errorf("git cat-file --batch: %s: %q", name, strings.TrimSpace(line))
 		}
 		n, err := strconv.Atoi(f[2])
 		if err != nil {
-			return "", "", nil, err
+			return fmt.Errorf("git cat-file --batch: %s: %q", name, strings.TrimSpace(line))
 		}
 		body := make([]byte, n+1)
 		if _, err := io.ReadFull(r, body); err != nil {
-			return "", "", nil, err
+			return err
 		}
-		return f[0], f[1], body[:n], nil
+		if err := each(i, f[0], f[1], body[:n]); err != nil {
+			return err
+		}
 	}
-	head, kind, _, err := next()
-	if err != nil {
-		return "", nil, err
-	}
-	if kind == "missing" {
-		return "", nil, errNoHead
-	}
-	trees := map[string]map[string]treeEntry{}
+	return nil
+}
+
+// readTrees reads HEAD's commit and the trees of dirs (a folder HEAD does
+// not have is empty) with one git cat-file.
+func readTrees(g gitx.Git, dirs []string) (string, map[string]map[string]treeEntry, error) {
+	names := []string{"HEAD"}
 	for _, d := range dirs {
-		oid, kind, body, err := next()
-		if err != nil {
-			return "", nil, err
+		names = append(names, "HEAD:"+d)
+	}
+	var head string
+	trees := map[string]map[string]treeEntry{}
+	err := catBatch(g, names, func(i int, oid, kind string, body []byte) error {
+		if i == 0 {
+			if kind == "missing" {
+				return errNoHead
+			}
+			head = oid
+			return nil
 		}
+		d := dirs[i-1]
 		ents := map[string]treeEntry{}
 		switch kind {
 		case "missing":
 		case "tree":
+			var err error
 			if ents, err = parseTree(body, len(oid)/2); err != nil {
-				return "", nil, fmt.Errorf("tree HEAD:%s: %w", d, err)
+				return fmt.Errorf("tree HEAD:%s: %w", d, err)
 			}
 		default:
-			return "", nil, fmt.Errorf("HEAD:%s is a %s, not a folder", d, kind)
+			return fmt.Errorf("HEAD:%s is a %s, not a folder", d, kind)
 		}
 		trees[d] = ents
+		return nil
+	})
+	if err != nil {
+		return "", nil, err
 	}
 	return head, trees, nil
 }

@@ -1,10 +1,8 @@
 package workflow
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -418,41 +416,20 @@ func (w *Workflow) checkOutside(rel string, checked map[string]bool) error {
 
 // writeBlobs writes the files rels of commit to disk, from one cat-file.
 func (w *Workflow) writeBlobs(commit string, rels []string) error {
-	var in bytes.Buffer
-	for _, rel := range rels {
-		fmt.Fprintf(&in, "%s:%s\n", commit, rel)
+	names := make([]string, len(rels))
+	for i, rel := range rels {
+		names[i] = commit + ":" + rel
 	}
-	out, err := w.gitWT().RunInput(in.Bytes(), "cat-file", "--batch")
-	if err != nil {
-		return err
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for _, rel := range rels {
-		head, err := r.ReadString('\n')
-		if err != nil {
-			return err
+	return catBatch(w.gitWT(), names, func(i int, _, kind string, body []byte) error {
+		if kind != "blob" {
+			return fmt.Errorf("%s is a %s in the workflow branch, not a file", names[i], kind)
 		}
-		fs := strings.Fields(head)
-		if len(fs) != 3 {
-			return fmt.Errorf("git cat-file: %s: %s", rel, strings.TrimSpace(head))
-		}
-		size, err := strconv.Atoi(fs[2])
-		if err != nil {
-			return err
-		}
-		body := make([]byte, size+1)
-		if _, err := io.ReadFull(r, body); err != nil {
-			return err
-		}
-		p := filepath.Join(w.Repo.Worktree, filepath.FromSlash(rel))
+		p := filepath.Join(w.Repo.Worktree, filepath.FromSlash(rels[i]))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := fsx.WriteFile(p, body[:size]); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fsx.WriteFile(p, body)
+	})
 }
 
 // MissingOutsideCone lists the committed files outside the cone of a
