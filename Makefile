@@ -6,6 +6,8 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/burl-dev/burl/pkg/version.Version=$(VERSION)
 # Tests run against a real installation in a throwaway prefix.
 TEST_PREFIX := $(CURDIR)/dist/test-prefix
+# `make bats BATS=bats/watch.bats` runs one file; the default is every file.
+BATS ?= bats/
 
 SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
 
@@ -31,7 +33,7 @@ cross:
 bats: build
 	rm -rf $(TEST_PREFIX)
 	PREFIX=$(TEST_PREFIX) BURL_QUIET_INSTALL=1 ./install.sh
-	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" bats bats/
+	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" bats $(BATS)
 
 test: lint unit cross bats
 
