@@ -235,3 +235,59 @@ clear_dead_locks() {
 	[ -z "$(git -C .burl status --porcelain)" ]
 	[ -z "$(git rev-list --merges burl)" ]
 }
+
+# half_rebase FILES...: the state git leaves when a rebase of the task
+# branch is killed while it writes rebase-merge/ (issue 22.8): the folder
+# and the first of its files (git writes interactive, head-name, onto,
+# orig-head in that order and detaches HEAD only after), HEAD still on
+# the branch.
+half_rebase() {
+	local dir f
+	dir=$(git -C .worktrees/task-001-feature rev-parse --absolute-git-dir)/rebase-merge
+	mkdir "$dir"
+	for f in "$@"; do
+		case $f in
+		head-name) echo refs/heads/task-001-feature >"$dir/$f" ;;
+		onto) git rev-parse main >"$dir/$f" ;;
+		*) : >"$dir/$f" ;;
+		esac
+	done
+}
+
+@test "approve killed while git wrote rebase-merge/: approve and doctor recognise the half-written rebase as approve's own" {
+	STAGE=qa-main-moved
+	stage qa-main-moved
+	for files in "" "interactive" "interactive head-name" "interactive head-name onto"; do
+		CASE="rebase-merge with [$files]"
+		restore
+		# shellcheck disable=SC2086
+		half_rebase $files
+		run git burl approve TASK-001
+		assert_success
+		assert_output_contains "aborted the rebase an interrupted approve left"
+		[ "$(bucket_of TASK-001)" = DONE ] || fail "not DONE"
+		[ "$(git log main --format=%s | grep -cx "$WORK")" -eq 1 ] || fail "the work is not in main exactly once"
+		consistent "after approve" || return 1
+		# The same state through doctor: reported as approve's, repaired.
+		restore
+		# shellcheck disable=SC2086
+		half_rebase $files
+		run git burl doctor --json
+		assert_failure 2
+		[ "$(jq -r '.findings[] | select(.kind == "rebase_in_progress") | .repairable' <<<"$output")" = true ] || fail "not repairable"
+		run git burl doctor --repair --force
+		assert_success
+		run git burl doctor
+		assert_success
+		[ "$(git -C .worktrees/task-001-feature rev-parse HEAD)" = "$(git burl show TASK-001 --json | jq -r .task.submitted_sha)" ] || fail "the branch is not back at its submitted commit"
+		run git burl approve TASK-001
+		assert_success
+	done
+	# A rebase of another branch stopped there is a human's: left alone.
+	restore
+	half_rebase interactive
+	echo refs/heads/someone-else >"$(git -C .worktrees/task-001-feature rev-parse --absolute-git-dir)/rebase-merge/head-name"
+	run git burl approve TASK-001
+	assert_failure 1
+	assert_output_contains "a rebase of someone-else is stopped"
+}

@@ -563,8 +563,8 @@ func (c *checker) gitSide(e workflow.Entry) {
 	}
 	reg := c.worktreeAt(wt)
 	if reg != nil && dirExists(wt) {
-		if head, orig, ok := integrate.Rebasing(gitx.In(wt)); ok {
-			c.rebasing(e, wt, head, orig)
+		if head, _, ok := integrate.Rebasing(gitx.In(wt)); ok {
+			c.rebasing(e, wt, head)
 			return
 		}
 	}
@@ -757,13 +757,17 @@ func (c *checker) orphans() {
 // One that an approve killed mid-rebase left (a QA task's branch, from its
 // submitted commit) is aborted by repair, which puts the branch back where
 // it was submitted; any other is the worker's to finish or abort.
-func (c *checker) rebasing(e workflow.Entry, wt, head, orig string) {
+func (c *checker) rebasing(e workflow.Entry, wt, head string) {
 	t := e.Task
 	f := Finding{Kind: RebaseInProgress, Task: strp(e.ID), Path: c.w.Rel(wt)}
-	f.Message = fmt.Sprintf("a rebase of %s is stopped in the worktree of %s (HEAD detached)", strings.TrimPrefix(head, "refs/heads/"), e.ID)
+	what := "a rebase"
+	if head != "" {
+		what += " of " + strings.TrimPrefix(head, "refs/heads/")
+	}
+	f.Message = fmt.Sprintf("%s is stopped in the worktree of %s (HEAD detached)", what, e.ID)
 	sub := t.Str(task.KeySubmittedSHA)
-	if e.Bucket == workflow.QA && head == "refs/heads/"+t.Branch() && sub != "" && orig == sub {
-		f.Message += ": an approve was killed while rebasing it"
+	if e.Bucket == workflow.QA && integrate.ApproveRebase(gitx.In(wt), t.Branch(), sub) {
+		f.Message = fmt.Sprintf("%s is stopped in the worktree of %s: an approve was killed while rebasing it", what, e.ID)
 		f.Fix = fmt.Sprintf("%s aborts it (the branch goes back to its submitted commit %s), then git burl approve %s", repairCmd, gitx.Short(sub), e.ID)
 		f.Repairable = true
 		f.repair = func() (*change, error) {

@@ -467,17 +467,50 @@ func Rebasing(wt gitx.Git) (headName, origHead string, ok bool) {
 	return "", "", false
 }
 
-// AbortApproveRebase aborts a rebase that an approve of branch, killed
-// half way, left in its worktree: one that rebases branch from the
-// submitted commit. Aborting puts the branch and HEAD back at submitted
-// and loses nothing (approve starts from a clean worktree). Any other
-// stopped rebase is a human's, and is left alone (false).
-func AbortApproveRebase(wt gitx.Git, branch, submitted string) (bool, error) {
+// ApproveRebase reports whether a rebase stopped in wt is one an approve
+// of branch started from the submitted commit: its head-name is the task
+// branch and its orig-head the submitted commit. git writes those files
+// one by one after it creates rebase-merge/, and moves the branch only
+// when the rebase finishes, so a rebase killed while git was still writing
+// them (either file missing or empty) is recognised by the branch itself
+// still being at submitted. Any other stopped rebase is a human's.
+func ApproveRebase(wt gitx.Git, branch, submitted string) bool {
 	head, orig, ok := Rebasing(wt)
-	if !ok || head != "refs/heads/"+branch || submitted == "" || orig != submitted {
+	if !ok || submitted == "" || (head != "" && head != "refs/heads/"+branch) || (orig != "" && orig != submitted) {
+		return false
+	}
+	if head != "" && orig != "" {
+		return true
+	}
+	tip, err := wt.Run("rev-parse", "-q", "--verify", "refs/heads/"+branch)
+	return err == nil && tip == submitted
+}
+
+// AbortApproveRebase aborts a rebase that an approve of branch, killed
+// half way, left in its worktree (ApproveRebase). Aborting puts the branch
+// and HEAD back at submitted and loses nothing (approve starts from a clean
+// worktree). Any other stopped rebase is left alone (false).
+func AbortApproveRebase(wt gitx.Git, branch, submitted string) (bool, error) {
+	if !ApproveRebase(wt, branch, submitted) {
 		return false, nil
 	}
-	if _, err := wt.Run("rebase", "--abort"); err != nil {
+	if _, err := wt.Run("rebase", "--abort"); err == nil {
+		return true, nil
+	}
+	// git cannot abort a rebase whose state files it never finished
+	// writing (it says so and suggests removing rebase-merge/): do what
+	// the abort would have, from what is known — the branch is still at
+	// submitted, so HEAD goes back to it and the worktree to its tree.
+	gitdir := workspace.GitDir(wt.Dir)
+	for _, name := range []string{"rebase-merge", "rebase-apply"} {
+		if err := os.RemoveAll(filepath.Join(gitdir, name)); err != nil {
+			return false, errs.Wrap(err, errs.Git, "removing the rebase state an interrupted approve left")
+		}
+	}
+	if _, err := wt.Run("symbolic-ref", "HEAD", "refs/heads/"+branch); err != nil {
+		return false, errs.Wrap(err, errs.Git, "aborting the rebase an interrupted approve left")
+	}
+	if _, err := wt.Run("reset", "-q", "--hard", submitted); err != nil {
 		return false, errs.Wrap(err, errs.Git, "aborting the rebase an interrupted approve left")
 	}
 	return true, nil

@@ -30,7 +30,11 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 	}
 	g := gitx.In(p)
 	if head, _, ok := integrate.Rebasing(g); ok {
-		return "", gitx.Git{}, errs.New(errs.User, "a rebase of %s is stopped in %s (HEAD is detached until it is finished)", strings.TrimPrefix(head, "refs/heads/"), w.Rel(p)).
+		what := "a rebase"
+		if head != "" {
+			what += " of " + strings.TrimPrefix(head, "refs/heads/")
+		}
+		return "", gitx.Git{}, errs.New(errs.User, "%s is stopped in %s (HEAD is detached until it is finished)", what, w.Rel(p)).
 			WithFix("finish it (resolve, git -C %s rebase --continue) or abort it (git -C %s rebase --abort), then run the command again", p, p)
 	}
 	if b := workflow.CurrentBranch(p); b != t.Branch() {
