@@ -227,7 +227,9 @@ func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, err
 	if err != nil {
 		return "", gitx.Git{}, err
 	}
-	if dirty, err := g.Run("status", "--porcelain", "--untracked-files=all"); err != nil {
+	// Output of the builds burl ran here does not count: only the worker's
+	// changes would be left out of what approve merges.
+	if dirty, _, err := workspace.Uncommitted(g); err != nil {
 		return "", gitx.Git{}, err
 	} else if dirty != "" {
 		return "", gitx.Git{}, errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
@@ -386,7 +388,9 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	g := w.Repo.Git
 	if dir := w.WorktreePath(t); dir != "" {
 		if _, err := os.Stat(dir); err == nil {
-			if err := workspace.Remove(g, dir, false); err != nil {
+			// Build output alone is no reason to keep the worktree.
+			_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
+			if err := workspace.Remove(g, dir, onlyBuild); err != nil {
 				fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
 				return
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
 )
 
 // taskWorktree checks that a task's worktree exists and has its branch
@@ -72,9 +73,18 @@ func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, name
 		}
 		logPath := filepath.Join(w.LogsDir(), t.ID(), stamp+"-"+c.name+".log")
 		env := []string{"BURL_TASK=" + t.ID(), "BURL_BASE_SHA=" + t.BaseSHA()}
+		// What the command leaves untracked is its output, which must not
+		// hold the task up later (see workspace.Uncommitted).
+		before, err := workspace.Untracked(gitx.In(dir))
+		if err != nil {
+			return nil, nil, err
+		}
 		res, err := gate.RunCommand(context.Background(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
 		if err != nil {
 			return nil, nil, errs.New(errs.User, "running %q (%s): %v", c.cmd, c.key, err)
+		}
+		if err := workspace.RecordBuildOutput(gitx.In(dir), before); err != nil {
+			return nil, nil, err
 		}
 		res.LogPath = w.Rel(res.LogPath)
 		results = append(results, res)

@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
 )
 
 // Submit is `git burl submit`: what cmd/git-burl-submit runs. Only the
@@ -59,7 +60,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if err != nil {
 				return err
 			}
-			dirty, err := g.Run("status", "--porcelain", "--untracked-files=all")
+			dirty, _, err := workspace.Uncommitted(g)
 			if err != nil {
 				return err
 			}
