@@ -8,6 +8,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -43,6 +44,11 @@ type Agent struct {
 	Retries     int
 	Tags        []string
 	Env         map[string]string
+	// Preset names the tool whose documented command line Command was
+	// made from ("" when command was written out).
+	Preset string
+	// MaxCostUSD blocks a task whose runs spent more (0: no limit).
+	MaxCostUSD float64
 }
 
 // Error is a problem in agents.yaml at a line.
@@ -138,6 +144,8 @@ func Parse(file string, data []byte) (*File, error) {
 
 func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (Agent, error) {
 	a := Agent{MaxParallel: DefaultMaxParallel, Timeout: DefaultTimeout, Retries: DefaultRetries}
+	var args []string
+	var presetNode, argsNode *yaml.Node
 	if n.Kind != yaml.MappingNode {
 		return a, bad(n, "agents", "each agent must be a mapping with name and command")
 	}
@@ -177,8 +185,24 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 			}
 		case "env":
 			a.Env, err = envOf(v)
+		case "preset":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+				err = errors.New("must be the name of a preset")
+			} else if _, ok := presets[v.Value]; !ok {
+				err = fmt.Errorf("%q is not a preset (known: %s)", v.Value, knownPresets())
+			}
+			a.Preset, presetNode = v.Value, v
+		case "args":
+			if v.Kind != yaml.SequenceNode {
+				err = errors.New("must be an argv list added to the preset's command line")
+			} else {
+				args, err = stringList(v)
+			}
+			argsNode = v
+		case "max_cost_usd":
+			a.MaxCostUSD, err = dollarsOf(v)
 		default:
-			return a, bad(k, key, "unknown key (known: name, command, max_parallel, timeout, retries, tags, env)")
+			return a, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd)")
 		}
 		if err != nil {
 			return a, bad(v, key, "%v", err)
@@ -187,8 +211,15 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 	if a.Name == "" {
 		return a, bad(n, "agents.name", "missing: every agent needs a unique name")
 	}
-	if a.Command == nil {
-		return a, bad(n, "agents.command", "missing for agent %q", a.Name)
+	switch {
+	case a.Preset != "" && a.Command != nil:
+		return a, bad(presetNode, "agents.preset", "agent %q has both preset and command: keep one (args adds flags to a preset)", a.Name)
+	case a.Preset != "":
+		a.Command, _ = expand(a.Preset, args)
+	case argsNode != nil:
+		return a, bad(argsNode, "agents.args", "adds to a preset's command line; agent %q has no preset (put the flags in its command)", a.Name)
+	case a.Command == nil:
+		return a, bad(n, "agents.command", "missing for agent %q (or name a preset: %s)", a.Name, knownPresets())
 	}
 	return a, nil
 }
@@ -220,6 +251,14 @@ func intOf(v *yaml.Node, min int) (int, error) {
 		return 0, fmt.Errorf("must be a whole number >= %d, not %q", min, v.Value)
 	}
 	return n, nil
+}
+
+func dollarsOf(v *yaml.Node) (float64, error) {
+	f, err := strconv.ParseFloat(v.Value, 64)
+	if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || err != nil || f <= 0 || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("must be a positive amount of US dollars such as 5 or 2.50, not %q", v.Value)
+	}
+	return f, nil
 }
 
 func envOf(v *yaml.Node) (map[string]string, error) {

@@ -75,3 +75,54 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Each preset is the tool's documented non-interactive command line (the
+// flags named in presets.go's doc strings), with args before a trailing
+// prompt, never in place of the tool's own flags.
+func TestPresetsExpand(t *testing.T) {
+	f, err := Parse("agents.yaml", []byte(`agents:
+  - name: claude
+    preset: claude-code
+    args: ["--model", "sonnet"]
+    max_cost_usd: 2.50
+  - name: codex
+    preset: codex
+    args: ["-m", "gpt-5"]
+  - {name: g, preset: gemini}
+  - {name: a, preset: aider}
+  - {name: o, preset: opencode}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"claude": "claude -p {prompt} --output-format json --permission-mode bypassPermissions --model sonnet",
+		"codex":  "codex exec --json --full-auto --skip-git-repo-check -m gpt-5 -- {prompt}",
+		"g":      "gemini --prompt {prompt} --yolo --output-format json",
+		"a":      "aider --message-file {prompt_file} --yes-always --no-check-update --no-pretty",
+		"o":      "opencode run --format json {prompt}",
+	}
+	for _, a := range f.Agents {
+		if got := strings.Join(a.Command, " "); got != want[a.Name] {
+			t.Errorf("%s: got %q, want %q", a.Name, got, want[a.Name])
+		}
+	}
+	if f.Agents[0].MaxCostUSD != 2.5 || f.Agents[0].Preset != "claude-code" {
+		t.Errorf("claude: %+v", f.Agents[0])
+	}
+}
+
+func TestPresetErrors(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"agents:\n  - {name: a, preset: cursor}\n", `agents.yaml:2: agents.preset: "cursor" is not a preset (known: aider, claude-code, codex, gemini, opencode)`},
+		{"agents:\n  - {name: a, preset: codex, command: [x]}\n", `agents.yaml:2: agents.preset: agent "a" has both preset and command`},
+		{"agents:\n  - {name: a, command: [x], args: [y]}\n", `agents.yaml:2: agents.args: adds to a preset's command line`},
+		{"agents:\n  - {name: a, preset: codex, max_cost_usd: -1}\n", `agents.yaml:2: agents.max_cost_usd: must be a positive amount`},
+		{"agents:\n  - {name: a}\n", `agents.command: missing for agent "a" (or name a preset`},
+	} {
+		_, err := Parse("agents.yaml", []byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.doc, err, c.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -42,6 +43,8 @@ type Card struct {
 	Waiting   []string
 	DependsOn []string
 	Path      string
+	// Usage is what agent runs on the task cost (usage frontmatter).
+	Usage usage.Sum
 }
 
 // Markers are the one-letter flags drawn after a card's ID: L locked,
@@ -81,6 +84,8 @@ type Board struct {
 	// Done is how many tasks DONE holds; Columns has the most recent of
 	// them, or all of them for the report.
 	Done int
+	// Usage sums the cards' usage by agent.
+	Usage usage.Table
 	// runningLogs are the absolute paths of the running runs' logs, whose
 	// growth the live board watches.
 	runningLogs []string
@@ -107,7 +112,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}}
+	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}, Usage: usage.Table{}}
 	if !withAllDone {
 		recent, err := w.RecentDone(recentDone, true)
 		if err != nil {
@@ -147,6 +152,16 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		c := Card{
 			ID: s.ID, Bucket: s.Bucket, Priority: cli.Escape(s.Priority), Title: cli.Escape(s.Title), Owner: cli.Escape(s.AssignedTo),
 			Locked: locked[s.ID], Conflicts: conflicts[s.ID], DependsOn: s.DependsOn, Path: s.Path,
+		}
+		if raw, ok := f[task.KeyUsage]; ok {
+			for agent, sum := range usageOf(raw) {
+				c.Usage.Runs += sum.Runs
+				c.Usage.Usage.Add(sum.Usage)
+				a := b.Usage[agent]
+				a.Runs += sum.Runs
+				a.Usage.Add(sum.Usage)
+				b.Usage[agent] = a
+			}
 		}
 		c.Created, _ = workflow.ParseCreated(s.Created)
 		c.Completed = parseTime(str(task.KeyCompletedAt))
@@ -192,6 +207,14 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	}
 	b.Tail = evs
 	return b, nil
+}
+
+// usageOf reads a task's usage frontmatter as decoded from its JSON.
+func usageOf(raw any) map[string]usage.Sum {
+	var out map[string]usage.Sum
+	j, _ := json.Marshal(raw)
+	_ = json.Unmarshal(j, &out)
+	return out
 }
 
 func parseTime(s string) time.Time {

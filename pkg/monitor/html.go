@@ -372,6 +372,7 @@ svg text{font:11px system-ui,sans-serif}
 {{- range .Cards}}
 <div class="card"><span class="id">{{.ID}}</span> <span class="meta">{{.Priority}} · {{age $.Board.Now .Since}}</span>{{with .Markers}}<span class="mark">{{.}}</span>{{end}}
 <div>{{.Title}}</div>{{if .Owner}}<div class="meta">@{{.Owner}}</div>{{end}}
+{{- if .Usage.Runs}}<div class="meta usage">{{.Usage.Runs}} run(s) · {{.Usage.Usage.Short}}</div>{{end}}
 {{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
 {{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
 </div>
@@ -397,6 +398,16 @@ svg text{font:11px system-ui,sans-serif}
 {{- end}}
 <text x="10" y="130">approved per day, last 30 days (UTC)</text>
 </svg>
+
+<h2 id="usage">Agent usage</h2>
+{{if .Board.Usage}}<table class="figs">
+<tr><th>agent</th><th>runs</th><th>input tokens</th><th>output tokens</th><th>cost (USD)</th></tr>
+{{- range $a, $s := .Board.Usage}}
+<tr><td>{{$a}}</td><td>{{$s.Runs}}</td><td>{{$s.InputTokens}}</td><td>{{$s.OutputTokens}}</td><td>{{printf "%.2f" $s.CostUSD}}</td></tr>
+{{- end}}
+{{- with .Board.Usage.Total}}
+<tr><th>total</th><th>{{.Runs}}</th><th>{{.InputTokens}}</th><th>{{.OutputTokens}}</th><th>{{printf "%.2f" .CostUSD}}</th></tr>{{end}}
+</table>{{else}}<p>No agent run has reported usage.</p>{{end}}
 
 <h2 id="timeline">Timeline: claim → DONE per worker</h2>
 {{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked).</p>

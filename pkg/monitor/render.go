@@ -11,6 +11,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -105,6 +106,9 @@ func cardLines(c Card, now time.Time, w int) []string {
 	foot := " -"
 	if !c.Since.IsZero() {
 		foot = " " + Age(now.Sub(c.Since))
+	}
+	if c.Usage.CostUSD > 0 {
+		foot += " " + usage.Dollars(c.Usage.CostUSD)
 	}
 	if c.Owner != "" {
 		foot += " @" + c.Owner

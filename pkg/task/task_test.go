@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/burl-dev/burl/pkg/usage"
 )
 
 // richFile exercises everything a rewrite must keep: unknown keys, comments
@@ -485,4 +487,28 @@ func FuzzParse(f *testing.F) {
 			tk = back
 		}
 	})
+}
+
+func TestUsageRoundTrip(t *testing.T) {
+	tk, err := Parse([]byte("---\nid: TASK-001\ntitle: x\nmax_cost_usd: 1.5\n---\n\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.AddUsage("coder", usage.Usage{InputTokens: 10, OutputTokens: 2, CostUSD: 0.25})
+	tk.AddUsage("coder", usage.Usage{InputTokens: 5, OutputTokens: 1, CostUSD: 0.5})
+	tk.AddUsage("b-agent", usage.Usage{CostUSD: 1})
+	again, err := Parse(tk.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tk.Bytes())
+	}
+	tb := again.Usage()
+	if c := tb["coder"]; c.Runs != 2 || c.InputTokens != 15 || c.OutputTokens != 3 || c.CostUSD != 0.75 {
+		t.Fatalf("coder: %+v\n%s", c, tk.Bytes())
+	}
+	if tot := tb.Total(); tot.CostUSD != 1.75 || tot.Runs != 3 {
+		t.Fatalf("total: %+v", tot)
+	}
+	if again.MaxCostUSD() != 1.5 || !strings.HasSuffix(string(tk.Bytes()), "---\n\nbody\n") {
+		t.Fatalf("max %v or body changed:\n%s", again.MaxCostUSD(), tk.Bytes())
+	}
 }

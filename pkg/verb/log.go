@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/suggest"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 )
 
 // Log is `git burl log`: what cmd/git-burl-log runs. Only the
@@ -40,6 +41,45 @@ func (o logOut) Human(w io.Writer) {
 	if o.Skipped > 0 {
 		fmt.Fprintf(w, "(%d unreadable line(s) skipped)\n", o.Skipped)
 	}
+	if tb := runUsage(o.Events); len(tb) > 0 {
+		tot := tb.Total()
+		fmt.Fprintf(w, "usage: %d run(s), %s", tot.Runs, tot.Usage.Short())
+		if len(tb) > 1 {
+			names := make([]string, 0, len(tb))
+			for a := range tb {
+				names = append(names, a)
+			}
+			sort.Strings(names)
+			for i, a := range names {
+				sep := " ("
+				if i > 0 {
+					sep = "; "
+				}
+				fmt.Fprintf(w, "%s%s: %s", sep, a, tb[a].Usage.Short())
+			}
+			fmt.Fprint(w, ")")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// runUsage sums the usage that run_end events recorded, by agent.
+func runUsage(evs []events.Event) usage.Table {
+	tb := usage.Table{}
+	for _, e := range evs {
+		raw, ok := e.Details["usage"]
+		if e.Action != "run_end" || !ok {
+			continue
+		}
+		j, _ := json.Marshal(raw)
+		var u usage.Usage
+		if json.Unmarshal(j, &u) != nil {
+			continue
+		}
+		agent, _ := e.Details["agent"].(string)
+		tb.Add(agent, u)
+	}
+	return tb
 }
 
 func humanEvent(e events.Event) string {
@@ -64,7 +104,7 @@ func humanEvent(e events.Event) string {
 
 // actions are the event actions burl writes (DESIGN §9).
 var actions = []string{"init", "add", "claim", "submit", "validate", "approve", "reject", "block", "unblock",
-	"release", "lock_clear", "clean", "repair", "sync", "scope"}
+	"release", "lock_clear", "clean", "repair", "sync", "scope", "run_start", "run_end", "lease", "lease_expired"}
 
 func knownAction(a string) bool {
 	for _, k := range actions {

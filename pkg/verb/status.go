@@ -20,6 +20,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -58,7 +59,9 @@ type statusOut struct {
 	Duplicates []duplicate `json:"duplicates"`
 	// Remote compares the local workflow branch with the remote's as of the
 	// last fetch (status itself never touches the network).
-	Remote  *remoteState `json:"remote,omitempty"`
+	Remote *remoteState `json:"remote,omitempty"`
+	// Usage is what agent runs on the listed tasks cost.
+	Usage   usageOut `json:"usage"`
 	entries []workflow.Summary
 	rel     func(string) string
 	// relDir maps each bucket's directory (with a trailing separator) to
@@ -129,7 +132,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &statusOut{Counts: map[string]int{}, Locks: locks, Malformed: []malformed{}, Duplicates: []duplicate{}, locked: map[string]lock.Status{}}
+	out := &statusOut{Counts: map[string]int{}, Usage: usageOut{ByAgent: usage.Table{}}, Locks: locks, Malformed: []malformed{}, Duplicates: []duplicate{}, locked: map[string]lock.Status{}}
 	if out.Locks == nil {
 		out.Locks = []lock.Status{}
 	}
@@ -214,6 +217,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			continue
 		}
 		out.Counts[string(e.Bucket)]++
+		out.Usage.add(e.Fields)
 		if e.Bucket == workflow.Ready {
 			for _, d := range e.DependsOn {
 				if !done[d] {
@@ -357,6 +361,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 		w.WriteString(`,"remote":`)
 		w.Write(enc(o.Remote))
 	}
+	w.WriteString(`,"usage":`)
+	w.Write(enc(o.Usage))
 }
 
 // taskJSON appends a task object: the frontmatter (kept as JSON in the

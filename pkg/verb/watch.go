@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"syscall"
 	"time"
 
@@ -21,6 +22,22 @@ type watchCmd struct {
 	cli.JSONFlag
 	Once     bool   `long:"once" description:"Exit once nothing is claimable, nothing runs and the approve queue is empty"`
 	Interval string `long:"interval" value-name:"DURATION" default:"2s" description:"How often to look for work (and fetch, with workflow_auto_push)"`
+	PrintCmd string `long:"print-command" value-name:"AGENT" description:"Print the command line watch runs for AGENT (a preset expanded, placeholders kept) and exit"`
+}
+
+// printCmdOut is --print-command's answer.
+type printCmdOut struct{ *watch.AgentCommand }
+
+func (o printCmdOut) Human(w io.Writer) {
+	fmt.Fprintln(w, watch.ShellLine(o.Command))
+	keys := make([]string, 0, len(o.Env))
+	for k := range o.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "  env %s=%s\n", k, watch.ShellLine([]string{o.Env[k]}))
+	}
 }
 
 // watchOut is the summary; its JSON is the Summary itself, ok included.
@@ -47,6 +64,13 @@ func (o watchOut) Human(w io.Writer) {
 func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) != 0 {
 		return nil, usageErr("watch", "takes no arguments")
+	}
+	if c.PrintCmd != "" {
+		ac, err := watch.PrintCommand(ctx.Dir, c.PrintCmd)
+		if err != nil {
+			return nil, err
+		}
+		return printCmdOut{ac}, nil
 	}
 	every, err := time.ParseDuration(c.Interval)
 	if err != nil || every <= 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -27,6 +28,14 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	actor := a.Name + "@" + s.host
 	failure := ""
 	for attempt := 1; ; attempt++ {
+		if reason := s.overBudget(a, id); reason != "" {
+			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
+				s.logf("%s: cannot block: %s", id, firstLine(e))
+			} else {
+				s.logf("%s: BLOCKED: %s", id, reason)
+			}
+			return
+		}
 		r, fail := s.run(a, actor, id, attempt, failure)
 		s.mu.Lock()
 		s.runs = append(s.runs, r)
@@ -43,7 +52,10 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		}
 		failure = fail
 		if attempt > a.Retries {
-			reason := fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
+			reason := s.overBudget(a, id)
+			if reason == "" {
+				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
+			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
@@ -69,7 +81,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	w.Actor = actor
 	stamp := began.UTC().Format("20060102T150405.000Z")
 	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, a.Name, attempt))
-	logPath, promptPath := base+".log", base+".prompt.md"
+	logPath, promptPath, usagePath := base+".log", base+".prompt.md", base+".usage.json"
 	r.Log = w.Rel(logPath)
 	lease := w.Config.LeaseSeconds
 	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log}
@@ -83,7 +95,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		}
 		return r, ""
 	}
-	defer func() { s.runEnd(w, id, &r, details, began) }()
+	defer func() { s.runEnd(w, a.Name, id, &r, details, began, usagePath, logPath) }()
 
 	e, err := w.Get(id)
 	if err != nil {
@@ -96,7 +108,8 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
-	if err := fsx.WriteFile(promptPath, []byte(Prompt(w, e, attempt, prev))); err != nil {
+	prompt := Prompt(w, e, attempt, prev)
+	if err := fsx.WriteFile(promptPath, []byte(prompt)); err != nil {
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
@@ -108,12 +121,12 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	defer log.Close()
 	taskFile := e.Path
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
-		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt)}
+		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt), "prompt": prompt}
 	argv := Expand(a.Command, vals)
 	env := append(os.Environ(),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
-		"BURL_ACTOR="+actor)
+		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+usagePath)
 	for k, v := range a.Env {
 		env = append(env, k+"="+v)
 	}
@@ -180,19 +193,75 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	return r, ""
 }
 
-func (s *supervisor) runEnd(w *workflow.Workflow, id string, r *Run, details map[string]any, began time.Time) {
+func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, usagePath, logPath string) {
 	r.DurationMS = time.Since(began).Milliseconds()
 	d := map[string]any{"exit": r.Exit, "duration_ms": r.DurationMS, "result": r.Result}
 	for k, v := range details {
 		d[k] = v
 	}
-	err := w.Mutate("run_end", func(int) (string, []string, error) {
+	u, err := usage.Of(usagePath, logPath)
+	switch {
+	case err == nil:
+		d["usage"] = u
+	case !errors.Is(err, usage.ErrNone):
+		s.logf("%s: usage not recorded: %v", id, err)
+		if !u.Zero() {
+			d["usage"] = u
+		}
+	}
+	if _, ok := d["usage"]; ok {
+		// The task keeps the sums (status and the budget read them without
+		// the event log); wherever the run left it, unless it is DONE.
+		err = retryLocked(func() error {
+			_, err := w.Run(workflow.Transition{Verb: "run_end", ID: id,
+				From:    []workflow.Bucket{workflow.Doing, workflow.QA, workflow.Ready, workflow.Blocked},
+				Message: "run_end " + id,
+				Apply: func(tx *workflow.Tx) error {
+					tx.Task.AddUsage(agent, u)
+					for k, v := range d {
+						tx.Details[k] = v
+					}
+					return nil
+				}})
+			return err
+		})
+		if err == nil {
+			return
+		}
+		s.logf("%s: usage not added to the task (%v); the run_end event keeps it", id, err)
+	}
+	err = w.Mutate("run_end", func(int) (string, []string, error) {
 		sha, err := w.Event("run_end", id, d, "run_end "+id)
 		return sha, nil, err
 	})
 	if err != nil {
 		s.logf("%s: cannot record run_end: %v", id, err)
 	}
+}
+
+// overBudget is why a's next run on id must not start: the task's runs
+// already spent more than max_cost_usd (the agent's or the task's, the
+// lower). "" while within budget or with no budget.
+func (s *supervisor) overBudget(a agents.Agent, id string) string {
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		return ""
+	}
+	e, err := w.Get(id)
+	if err != nil {
+		return ""
+	}
+	limit, whose := a.MaxCostUSD, "agent "+a.Name
+	if m := e.Task.MaxCostUSD(); m > 0 && (limit == 0 || m < limit) {
+		limit, whose = m, "task "+id
+	}
+	tb := e.Task.Usage()
+	spent := tb.Total()
+	if limit == 0 || spent.CostUSD <= limit {
+		return ""
+	}
+	return fmt.Sprintf("watch: runs spent %s (%d run(s): %s), over max_cost_usd %s of %s",
+		usage.Dollars(spent.CostUSD), spent.Runs, spent.Usage.Short(), usage.Dollars(limit), whose)
 }
 
 // renew renews the lease every third of seconds until quit; when the task
