@@ -59,6 +59,8 @@ cat >"$demo/agent.sh" <<'SH'
 # Reads the prompt burl wrote ($BURL_PROMPT_FILE); writes the one file in scope.
 f=$(sed -n 's/^- You may change these files: `\(.*\)`\.$/\1/p' "$BURL_PROMPT_FILE")
 printf 'package game\n\n// %s\nfunc %s() int { return 1 }\n' "$BURL_TITLE" "$(basename "$f" .go | sed 's/./\U&/')" >"$f"
+# What this run cost, for status, log and the board (a real CLI's JSON output is read from the log).
+echo '{"input_tokens": 1200, "output_tokens": 340, "cost_usd": 0.02}' >"$BURL_USAGE_FILE"
 SH
 chmod +x "$demo/agent.sh"
 cat >.burl/.workflow/agents.yaml <<EOF2
@@ -68,8 +70,13 @@ agents:
     command: ["$demo/agent.sh"]
     max_parallel: 2
     timeout: 1m
+  - name: claude
+    preset: claude-code    # Claude Code's own unattended command line
+    tags: [claude]         # only tasks tagged claude
 EOF2
 run git -C .burl add .workflow/agents.yaml
 run git -C .burl commit -q -m "agents.yaml: one coder"
+run git burl watch --print-command claude
 run git burl watch --once
 run git log --oneline main
+run git burl log --action run_end

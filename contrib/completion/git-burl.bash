@@ -116,7 +116,7 @@ _git_burl ()
 		doctor) flags="$flags --repair --force" ;;
 		clean) flags="$flags --yes --force" ;;
 		sync) flags="$flags --pull --push" ;;
-		watch) flags="$flags --once --interval=" ;;
+		watch) flags="$flags --once --interval= --print-command=" ;;
 		approve) flags="$flags --all" ;;
 		monitor) flags="--once --html= --help" ;;
 		esac

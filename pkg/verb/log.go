@@ -67,19 +67,23 @@ func (o logOut) Human(w io.Writer) {
 func runUsage(evs []events.Event) usage.Table {
 	tb := usage.Table{}
 	for _, e := range evs {
-		raw, ok := e.Details["usage"]
-		if e.Action != "run_end" || !ok {
-			continue
+		if u, ok := detailUsage(e, "usage"); ok {
+			agent, _ := e.Details["agent"].(string)
+			tb.Add(agent, u)
 		}
-		j, _ := json.Marshal(raw)
-		var u usage.Usage
-		if json.Unmarshal(j, &u) != nil {
-			continue
-		}
-		agent, _ := e.Details["agent"].(string)
-		tb.Add(agent, u)
 	}
 	return tb
+}
+
+// detailUsage is a run_end event's usage detail, when key is it.
+func detailUsage(e events.Event, key string) (usage.Usage, bool) {
+	raw, ok := e.Details[key]
+	if e.Action != "run_end" || key != "usage" || !ok {
+		return usage.Usage{}, false
+	}
+	j, _ := json.Marshal(raw)
+	var u usage.Usage
+	return u, json.Unmarshal(j, &u) == nil
 }
 
 func humanEvent(e events.Event) string {
@@ -94,6 +98,10 @@ func humanEvent(e events.Event) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if u, ok := detailUsage(e, k); ok {
+			det = append(det, k+"=["+u.Short()+"]")
+			continue
+		}
 		v, _ := json.Marshal(e.Details[k])
 		det = append(det, k+"="+strings.Trim(string(v), `"`))
 	}
