@@ -137,6 +137,9 @@ crash() {
 	for step in merge prepare; do
 		crash approve $step DONE interrupted_approve git burl approve TASK-001
 	done
+	# Killed after recording its intent, before moving main: the record is
+	# a leftover doctor names and repair removes.
+	crash approve intent DONE stale_approve_intent git burl approve TASK-001
 	# Cleanup comes after DONE is committed: a crash there leaves nothing
 	# to repair, and approving again is a no-op that exits 0.
 	CASE=approve:cleanup
@@ -194,7 +197,7 @@ clear_dead_locks() {
 	done
 	STAGE=qa-main-moved
 	stage qa-main-moved
-	for step in rebase merge cleanup write; do
+	for step in rebase intent merge cleanup write; do
 		CASE="approve:$step"
 		restore
 		run env BURL_CRASH_AFTER="approve:$step" git burl approve TASK-001

@@ -117,7 +117,7 @@ _git_burl ()
 		clean) flags="$flags --yes --force" ;;
 		sync) flags="$flags --pull --push" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
-		approve) flags="$flags --all" ;;
+		approve) flags="$flags --all --accept-landed" ;;
 		monitor) flags="--once --html= --help" ;;
 		esac
 		__gitcomp "$flags"

@@ -63,6 +63,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit whe
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l print-command -x -d 'Print the command line watch runs for an agent'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
+complete -c git-burl -n "__fish_seen_subcommand_from approve" -l accept-landed -d 'Accept work that reached main outside burl: gates run on it, then DONE'
 complete -c git-burl -n __fish_use_subcommand -a monitor -d 'Show a live board of the workflow, or write an HTML report'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l once -d 'Print one plain-text snapshot and exit'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l html -r -F -d 'Write a self-contained HTML report'

@@ -40,6 +40,7 @@ const (
 	LogMismatch        Kind = "log_mismatch"
 	BucketMismatch     Kind = "bucket_mismatch"
 	InterruptedApprove Kind = "interrupted_approve"
+	LandedOutsideBurl  Kind = "landed_outside_burl"
 	MissingBaseSHA     Kind = "missing_base_sha"
 	MissingBranch      Kind = "missing_branch"
 	MissingWorktree    Kind = "missing_worktree"
@@ -55,6 +56,7 @@ const (
 	UncommittedChange  Kind = "uncommitted_change"
 	UnpushedMain       Kind = "unpushed_main"
 	UnpushedWorkflow   Kind = "unpushed_workflow"
+	StaleApproveIntent Kind = "stale_approve_intent"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -157,6 +159,9 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	c.workflowBranch()
 	c.uncommitted()
 	c.unpushed()
+	if err := c.intents(); err != nil {
+		return nil, err
+	}
 	return c.report, nil
 }
 
@@ -539,7 +544,12 @@ func (c *checker) gitSide(e workflow.Entry) {
 	id, b := e.ID, t.Branch()
 	if e.Bucket == workflow.QA {
 		if in, _ := integrate.WorkInMain(c.g, c.w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA)); in {
-			c.interruptedApprove(e)
+			// Only an approve that recorded its intent put it there.
+			if integrate.ReadIntent(c.w.Repo.CommonDir, id).Landed(c.g, c.w.Config.MainBranch, t.Str(task.KeySubmittedSHA)) {
+				c.interruptedApprove(e)
+			} else {
+				c.landedOutside(e)
+			}
 			return
 		}
 	}
@@ -646,6 +656,9 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 				details["push_error"] = err.Error()
 				fmt.Fprintf(c.w.Stderr, "burl: warning: %v (push %s by hand: git push %s %s)\n", err, main, c.w.Config.Remote, main)
 			}
+		}
+		if err := integrate.DropIntent(c.w.Repo.CommonDir, e.ID); err != nil {
+			return nil, err
 		}
 		return &change{action: fmt.Sprintf("moved %s QA → DONE (its commits were in %s; finishing an interrupted approve)", e.ID, main),
 			paths: []string{e.Path, dst}, details: details}, nil

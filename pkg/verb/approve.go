@@ -27,6 +27,9 @@ func Approve() cli.Command { return &approveCmd{} }
 type approveCmd struct {
 	cli.JSONFlag
 	All bool `long:"all" description:"Approve every QA task in queue order, building batches of queue_batch tasks at once"`
+	// AcceptLanded is the human's answer to work that reached main
+	// without burl's approve (DESIGN §15).
+	AcceptLanded bool `long:"accept-landed" description:"Accept a QA task whose work reached main outside burl (a hand merge): the gates run on its commits and main's tree, then DONE"`
 }
 
 type approveOut struct {
@@ -41,12 +44,19 @@ type approveOut struct {
 	// AlreadyDone: the task was DONE before this approve, which only
 	// finished its cleanup (merged_sha is then empty).
 	AlreadyDone bool `json:"already_done"`
-	entry       workflow.Entry
+	// AcceptedLanded: --accept-landed recorded work that reached main
+	// outside burl, after the gates passed on it.
+	AcceptedLanded bool `json:"accepted_landed"`
+	entry          workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
 	if o.AlreadyDone {
 		fmt.Fprintf(w, "%s is already DONE; removed what was left of its worktree and branch\n", o.entry.ID)
+		return
+	}
+	if o.AcceptedLanded {
+		fmt.Fprintf(w, "Accepted %s: its work landed in %s outside burl (%s holds it) and the gates passed on it\nQA → DONE\n", o.entry.ID, o.Main, gitx.Short(o.Merged))
 		return
 	}
 	if o.Recovered {
@@ -74,12 +84,17 @@ type approval struct {
 	mainLock *lock.Lock
 	// recovered: the work was found in main already (see finishMerged).
 	recovered bool
+	// acceptLanded: --accept-landed; accepted once its gates passed.
+	acceptLanded, accepted bool
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if c.All {
 		if len(args) > 0 {
 			return nil, usageErr("approve", "takes no task ID with --all")
+		}
+		if c.AcceptLanded {
+			return nil, usageErr("approve", "--accept-landed takes one task ID, not --all")
 		}
 		w, err := open(ctx)
 		if err != nil {
@@ -95,11 +110,17 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return approveOne(ctx, w, id)
+	return approveTask(ctx, w, id, c.AcceptLanded)
 }
 
 // approveOne is single approve of one task.
 func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, error) {
+	return approveTask(ctx, w, id, false)
+}
+
+// approveTask is approveOne, or with acceptLanded the --accept-landed of
+// work already in main.
+func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded bool) (approveOut, error) {
 	// Approving a DONE task again finishes what a crash after the commit of
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
@@ -110,6 +131,7 @@ func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, 
 				return approveOut{}, err
 			}
 		}
+		dropIntent(w, id)
 		cleanup(w, e.Task)
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
@@ -117,7 +139,7 @@ func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, 
 			return approveOut{}, err
 		}
 	}
-	a := &approval{}
+	a := &approval{acceptLanded: acceptLanded}
 	// A closure: integrate sets mainLock later.
 	defer func() { _ = a.mainLock.Release() }()
 	res, err := w.Run(workflow.Transition{
@@ -141,10 +163,11 @@ func approveOne(ctx *cli.Context, w *workflow.Workflow, id string) (approveOut, 
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.
 	_ = a.mainLock.Release()
+	dropIntent(w, id)
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
-		Recovered: a.recovered, entry: res.Entry}, nil
+		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, entry: res.Entry}, nil
 }
 
 // integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the
@@ -167,8 +190,19 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	}
 	if err != nil {
 		return err
-	} else if in {
+	}
+	switch {
+	case in && a.acceptLanded:
+		return a.acceptLandedWork(w, tx)
+	case a.acceptLanded:
+		return errs.New(errs.User, "%s's work is not in %s, so there is nothing landed to accept", t.ID(), w.Config.MainBranch).
+			WithFix("approve it the ordinary way: git burl approve %s", t.ID())
+	case in && integrate.ReadIntent(w.Repo.CommonDir, t.ID()).Landed(w.Repo.Git, w.Config.MainBranch, t.Str(task.KeySubmittedSHA)):
+		// This clone's approve recorded that it was moving main there,
+		// and was interrupted before DONE: finish it.
 		return a.finishMerged(w, t)
+	case in:
+		return landedOutside(w, t)
 	}
 	dir, g, err := approvableBranch(w, t)
 	if err != nil {
@@ -329,6 +363,14 @@ func (a *approval) check(w *workflow.Workflow, t *task.Task, g gitx.Git, dir str
 // push_main_on_approve says, registering the undo with tx.
 func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main) error {
 	t := tx.Task
+	// The intent first: only an approve that recorded it is finished by
+	// the next one if this one dies after moving main.
+	if err := integrate.RecordIntent(w.Repo.CommonDir, integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
+		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}); err != nil {
+		return fmt.Errorf("recording the approve's intent: %w", err)
+	}
+	tx.OnRollback(func() error { return integrate.DropIntent(w.Repo.CommonDir, t.ID()) })
+	faults.CrashPoint("approve", "intent")
 	if err := m.Advance(a.base, a.merged); err != nil {
 		return err
 	}
@@ -457,12 +499,20 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		tx.Details["files"] = a.conflict.Files
 	case len(a.failed) > 0:
 		tx.To = workflow.QA
-		tx.Task.AppendToSection("QA Report", report("Approve FAIL (after rebase)", tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		title := "Approve FAIL (after rebase)"
+		if a.acceptLanded {
+			title = fmt.Sprintf("Approve --accept-landed FAIL (the work as it is in %s)", w.Config.MainBranch)
+		}
+		tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		tx.Details["result"] = "fail"
 	default:
 		t := tx.Task
 		t.SetTime(task.KeyCompletedAt, tx.Now)
-		if a.recovered {
+		if a.accepted {
+			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — accepted as it landed in %s outside burl, at %s (git burl approve --accept-landed)", w.Config.MainBranch, gitx.Short(a.merged)),
+				tx.Now, w.Actor, t.BaseSHA(), t.Str(task.KeySubmittedSHA), a.diff, a.runs))
+			tx.Details["accepted_landed"] = true
+		} else if a.recovered {
 			t.AppendToSection("QA Report", fmt.Sprintf("### Approved — already in %s at %s — %s by %s\n\n- the commits were in %s already (an approve interrupted after it advanced %s), so no rebase, gate or merge ran again\n",
 				w.Config.MainBranch, gitx.Short(a.merged), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, w.Config.MainBranch, w.Config.MainBranch))
 			tx.Details["recovered"] = true

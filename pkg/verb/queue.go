@@ -387,6 +387,7 @@ func (q *queue) land(s *stacked) landing {
 		q.fail(s.e.ID, err)
 		return notLanded
 	}
+	dropIntent(w, s.e.ID)
 	cleanup(w, res.Entry.Task)
 	q.approved(s.e.ID, fmt.Sprintf("approved %s: %s fast-forwarded to %s (drift %d)", s.e.ID, w.Config.MainBranch, gitx.Short(a.merged), a.drift))
 	return landed

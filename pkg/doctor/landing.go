@@ -1,0 +1,74 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// What approve's landing leaves for doctor (DESIGN §15): work that reached
+// main without burl's approve, and the records approves keep of their
+// intent to move main.
+
+// landedOutside is a QA task whose commits are in main though no approve
+// recorded moving main there: a hand merge, or an agent's git merge. No
+// gate ran on that work, so recording it DONE is a human's decision, not
+// a repair.
+func (c *checker) landedOutside(e workflow.Entry) {
+	t, main := e.Task, c.w.Config.MainBranch
+	f := Finding{Kind: LandedOutsideBurl, Task: strp(e.ID), Path: c.w.Rel(e.Path)}
+	f.Message = fmt.Sprintf("%s is in QA and its commits are in %s already, but no burl approve put them there (a hand merge, or an agent's git merge), so no gate ran on them: %s",
+		e.ID, main, integrate.LandedCommits(c.g, main, t.BaseSHA(), t.Str(task.KeySubmittedSHA)))
+	f.Fix = fmt.Sprintf("decide as a human: git burl approve --accept-landed %s runs the gates on the work as it is in %s and records it DONE; or git burl reject %s --reason \"...\" (and revert it from %s yourself)",
+		e.ID, main, e.ID, main)
+	c.add(f)
+}
+
+// intents reports the approve records no approve will use: left by an
+// approve killed before it moved main, or after it committed DONE (the
+// task is no longer in QA). One whose approve is still running here, or
+// that an interrupted approve needs (interrupted_approve), is not a
+// finding.
+func (c *checker) intents() error {
+	ins, err := integrate.Intents(c.w.Repo.CommonDir)
+	if err != nil {
+		return err
+	}
+	host, _ := os.Hostname()
+	for _, in := range ins {
+		if in.Host == host && in.PID != 0 && in.PID != os.Getpid() && osx.ProcessAlive(in.PID) {
+			continue
+		}
+		why := "it does not parse"
+		if es := c.byID[in.Task]; in.Merged != "" {
+			switch {
+			case len(es) == 0:
+				why = in.Task + " does not exist"
+			case es[0].Task == nil:
+				continue // malformed_task says what is wrong with it
+			case es[0].Bucket != workflow.QA:
+				why = fmt.Sprintf("%s is in %s now", in.Task, es[0].Bucket)
+			case in.Landed(c.g, c.w.Config.MainBranch, es[0].Task.Str(task.KeySubmittedSHA)):
+				continue
+			default:
+				why = fmt.Sprintf("%s does not hold %s: the approve was stopped before it moved %s, or rolled back", c.w.Config.MainBranch, in.Merged, c.w.Config.MainBranch)
+			}
+		}
+		in := in
+		f := Finding{Kind: StaleApproveIntent, Task: strp(in.Task), Path: c.w.Rel(in.Path), Repairable: true}
+		f.Message = fmt.Sprintf("an approve of %s recorded that it was moving %s and never finished, and no approve will use the record: %s", in.Task, c.w.Config.MainBranch, why)
+		f.Fix = repairCmd + " removes the record (it holds no work; approve writes a new one)"
+		f.repair = func() (*change, error) {
+			if err := integrate.DropIntent(c.w.Repo.CommonDir, in.Task); err != nil {
+				return nil, err
+			}
+			return &change{action: "removed the approve record " + f.Path, noEvent: true}, nil
+		}
+		c.add(f)
+	}
+	return nil
+}
