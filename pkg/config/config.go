@@ -46,6 +46,10 @@ type Config struct {
 	LeaseSeconds int
 	// QueueBatch is how many tasks approve --all stacks under one build.
 	QueueBatch int
+	// WorktreeSetup, PortRange and Notify are a team's day (DESIGN §18).
+	WorktreeSetup WorktreeSetup
+	PortRange     PortRange
+	Notify        []Notifier
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -83,6 +87,7 @@ func Default() *Config {
 		StubPatterns:        append([]string(nil), DefaultStubPatterns...),
 		StubCheckExtensions: append([]string(nil), DefaultStubExtensions...),
 		ConflictPolicy:      "fail",
+		PortRange:           DefaultPortRange,
 	}
 }
 
@@ -232,6 +237,9 @@ var fields = map[string]field{
 	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
 	"queue_batch":           intField(1, func(c *Config) *int { return &c.QueueBatch }),
 	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
+	"worktree_setup":        worktreeSetupField,
+	"port_range":            portRangeField,
+	"notify":                notifyField,
 }
 
 // keys is every known key, sorted, for suggestions.
@@ -370,9 +378,22 @@ conflict_policy: %s            # fail | warn | ignore
 
 # approve --all stacks up to this many QA tasks under one build_command run
 queue_batch: %d
+
+# Each DOING task gets a free TCP port from this range in BURL_PORT
+port_range: %s
+# Files a new task worktree needs that git does not track, and a command
+# run in it after claim (trusted first: git burl trust):
+# worktree_setup:
+#   copy: [.env]
+#   link: [node_modules]
+#   command: [npm, ci]
+# Commands given one event's JSON on stdin, for the actions listed:
+# notify:
+#   - on: [block, reject, approve]
+#     command: [notify-send, burl]
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
 		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
-		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch)
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.PortRange)
 	return b.Bytes()
 }

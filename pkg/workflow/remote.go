@@ -87,9 +87,13 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 				return err
 			}
 		}
+		w.emitted = nil
 		commit, extra, err := change(attempt)
 		if err != nil || !push || commit == "" {
 			wl.Release()
+			if err == nil {
+				w.notify()
+			}
 			return err
 		}
 		for _, c := range carry {
@@ -100,6 +104,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		res, perr := w.push(commit, extra)
 		if res == pushWon {
 			wl.Release()
+			w.notify()
 			return nil
 		}
 		// Drop our commit (and only ours: unpushed commits from before stay

@@ -235,7 +235,16 @@ func (w *Workflow) afterMove(tr Transition, err error) error {
 // log is the single emission point of events; it returns the shard
 // written, for the commit.
 func (w *Workflow) log(e events.Event) (string, error) {
-	return events.Append(w.EventsDir(), e)
+	// As Append writes it, so a notifier gets the log's own line.
+	if e.TS.IsZero() {
+		e.TS = time.Now()
+	}
+	e.TS = e.TS.UTC().Truncate(time.Second)
+	p, err := events.Append(w.EventsDir(), e)
+	if err == nil {
+		w.emitted = append(w.emitted, e)
+	}
+	return p, err
 }
 
 // Event records an event that is not a task transition (init, add,

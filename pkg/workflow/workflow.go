@@ -21,6 +21,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -65,6 +66,9 @@ type Workflow struct {
 	// newShard is the DONE month folder this command created ("" when
 	// none): its commit checks whether the worktree should go sparse.
 	newShard string
+	// emitted are the events of the Mutate attempt under way: notified
+	// once that attempt's commit stands (see notify.go).
+	emitted []events.Event
 }
 
 // LocksDirName, EventsDirName and LogsDirName live beside the buckets;
