@@ -38,6 +38,9 @@ const (
 	KeyVerify        = "verify"
 	KeyBlockedReason = "blocked_reason"
 	KeyLeaseExpires  = "lease_expires"
+	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
+	// it goes back to READY or reaches DONE.
+	KeyPort = "port"
 )
 
 // Priorities in claim order.

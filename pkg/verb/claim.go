@@ -287,6 +287,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 	var moved int
 	var conflicts []conflict.Pair
 	var wtPath, branch, rel, base string
+	var port int
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
 		Message: "claim " + id,
@@ -349,6 +350,14 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			if createdWT {
 				tx.OnRollback(func() error { return workspace.Remove(g, wtPath, true) })
 			}
+			if port, err = claimPort(w, id); err != nil {
+				return err
+			}
+			if createdWT {
+				if err := setupWorktree(w, t, id, branch, wtPath, port); err != nil {
+					return err
+				}
+			}
 			if base == "" {
 				// A reused branch whose task lost its base_sha: its fork point
 				// with main is the honest answer.
@@ -387,6 +396,11 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			t.SetStr(task.KeyBaseSHA, base)
 			t.SetStr(task.KeyAssignedTo, w.Actor)
 			t.SetTime(task.KeyStartedAt, tx.Now)
+			if err := portStillFree(w, id, port); err != nil {
+				return err
+			}
+			t.SetInt(task.KeyPort, port)
+			tx.Details["port"] = port
 			tx.Details["branch"] = t.Branch()
 			tx.Details["worktree"] = t.Worktree()
 			tx.Details["base_sha"] = t.BaseSHA()

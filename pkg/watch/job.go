@@ -127,6 +127,9 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+usagePath)
+	if p := t.Int(task.KeyPort); p != 0 {
+		env = append(env, "BURL_PORT="+strconv.Itoa(p))
+	}
 	for k, v := range a.Env {
 		env = append(env, k+"="+v)
 	}

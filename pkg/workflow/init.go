@@ -386,30 +386,11 @@ func DetectBuildCommand(root string) string {
 // exclude keeps the workflow and task worktrees out of the main worktree's
 // `git status` without committing anything to the user's branches.
 func exclude(r *repo.Repo) error {
-	p := filepath.Join(r.CommonDir, "info", "exclude")
-	data, err := os.ReadFile(p)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(data), "\n") {
-		have[strings.TrimSpace(l)] = true
-	}
-	var add []string
+	var lines []string
 	for _, dir := range []string{r.Worktree, r.WorktreesDir()} {
-		line := "/" + r.Rel(dir) + "/"
-		if !have[line] {
-			add = append(add, line)
-		}
+		lines = append(lines, "/"+r.Rel(dir)+"/")
 	}
-	if len(add) == 0 {
-		return nil
-	}
-	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-		data = append(data, '\n')
-	}
-	data = append(data, []byte("# burl: workflow and task worktrees\n"+strings.Join(add, "\n")+"\n")...)
-	return fsx.WriteFile(p, data)
+	return r.Exclude("workflow and task worktrees", lines...)
 }
 
 // String renders the result for humans.

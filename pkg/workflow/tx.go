@@ -176,6 +176,10 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 			return nil, err
 		}
 	}
+	if (tx.To == Ready || tx.To == Done) && tx.Task.Int(task.KeyPort) != 0 {
+		// Every way out of work frees the task's port (DESIGN §18).
+		tx.Task.SetNull(task.KeyPort)
+	}
 	src := tx.Entry.Path
 	if err := fsx.WriteFile(src, tx.Task.Bytes()); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", w.Rel(src), err)
