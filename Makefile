@@ -58,6 +58,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/setup.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/queue.sh
 
 clean:
