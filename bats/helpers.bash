@@ -14,6 +14,9 @@ setup_isolated_git() {
 	git config --global init.defaultBranch main
 	git config --global advice.detachedHead false
 	export BURL_ACTOR="tester@bats"
+	# The trust store (DESIGN §16) is then $HOME/.local/state/burl/trust:
+	# every test starts trusting nothing but what it trusts itself.
+	unset XDG_STATE_HOME
 	unset BURL_CRASH_AFTER BURL_CRASH_AT_GIT BURL_FAIL BURL_FORCE_EXDEV BURL_TRACE
 }
 
@@ -109,12 +112,21 @@ sed_escape() {
 }
 
 # set_config KEY VALUE: set a key of .burl/.workflow/config.yaml and commit
-# it on the workflow branch, as a user would.
+# it on the workflow branch, as a user would; a command (build_command) is
+# then trusted on this machine, as that user would (git burl trust).
 set_config() {
 	local cfg="$REPO/.burl/.workflow/config.yaml"
 	grep -q "^$1:" "$cfg" || { echo "set_config: no key $1 in $cfg" >&2; return 1; }
 	sed -i.bak "s|^$1:.*|$1: $(sed_escape "$2")|" "$cfg" && rm -f "$cfg.bak"
-	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
+	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml || return 1
+	case $1 in build_command) trust_all ;; esac
+}
+
+# trust_all: trust every command of the workflow in $REPO (git burl trust
+# --yes), as its user would after reading them.
+trust_all() {
+	local out
+	out=$(git -C "$REPO" burl trust --yes 2>&1) || { echo "git burl trust --yes failed: $out" >&2; return 1; }
 }
 
 # event_shard: today's event log file, relative to the workflow worktree

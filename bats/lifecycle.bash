@@ -20,12 +20,13 @@ field() {
 }
 
 # edit_task ID KEY VALUE: change a frontmatter line by hand and commit it,
-# the way a human edits a task file.
+# the way a human edits a task file (who then trusts a verify they wrote).
 edit_task() {
 	local f
 	f=$(task_file "$1") || return 1
 	sed -i.bak "s|^$2:.*|$2: $(sed_escape "$3")|" "$f" && rm -f "$f.bak"
-	git -C "$REPO/.burl" commit -q -m "edit $1" -- "${f#"$REPO/.burl/"}"
+	git -C "$REPO/.burl" commit -q -m "edit $1" -- "${f#"$REPO/.burl/"}" || return 1
+	case $2 in verify) trust_all ;; esac
 }
 
 # claim_wt ID: claim a task and print its worktree (claim's last line).

@@ -10,12 +10,13 @@ watch_repo() {
 	mkdir -p "$AGENTS"
 }
 
-# agents_yaml TEXT: write .burl/.workflow/agents.yaml in $REPO and commit it
-# on the workflow branch.
+# agents_yaml TEXT: write .burl/.workflow/agents.yaml in $REPO, commit it
+# on the workflow branch and trust its commands (as the user who wrote it).
 agents_yaml() {
 	printf '%s\n' "$1" >"$REPO/.burl/.workflow/agents.yaml"
 	git -C "$REPO/.burl" add .workflow/agents.yaml
-	git -C "$REPO/.burl" commit -q -m "agents.yaml" -- .workflow/agents.yaml
+	git -C "$REPO/.burl" commit -q -m "agents.yaml" -- .workflow/agents.yaml || return 1
+	trust_all
 }
 
 # agent NAME BODY: an executable /bin/sh script $AGENTS/NAME. Every agent

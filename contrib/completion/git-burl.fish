@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release watch monitor log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release trust watch monitor log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -58,6 +58,8 @@ complete -c git-burl -n __fish_use_subcommand -a reject -d 'Send a QA task back 
 complete -c git-burl -n __fish_use_subcommand -a block -d 'Move a task to BLOCKED'
 complete -c git-burl -n __fish_use_subcommand -a unblock -d 'Move a BLOCKED task back to READY'
 complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task back to READY'
+complete -c git-burl -n __fish_use_subcommand -a trust -d 'List and trust the commands from the workflow branch'
+complete -c git-burl -n "__fish_seen_subcommand_from trust" -l yes -d 'Trust every listed command without asking'
 complete -c git-burl -n __fish_use_subcommand -a watch -d 'Run the agents of agents.yaml on the backlog'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit when nothing is left to do'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'

@@ -27,6 +27,7 @@ var Verbs = []Verb{
 	{"block", "ID --reason TEXT", "Move a task to BLOCKED"},
 	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
 	{"release", "ID [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
+	{"trust", "[--yes] [--json]", "List the commands from the workflow branch not trusted on this machine, and trust them"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
 	{"monitor", "[--once] [--html FILE]", "Show a live board of the workflow (a plain-text snapshot when not on a terminal; --html writes a report)"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},

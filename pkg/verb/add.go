@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -114,6 +115,14 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	e, err := create(w, spec)
 	if err != nil {
 		return nil, errs.Wrap(err, errs.KindOf(err), "Cannot add the task")
+	}
+	// A verify typed on burl's own command line is the user's: trusted as
+	// given. Inside a watch run the "user" may be an agent, and a person
+	// trusts it with git burl trust.
+	if granted, err := trust.Implicit(w, trust.Verify(e.Task, e.Path)...); err != nil {
+		return nil, err
+	} else if !granted && spec.Verify != "" {
+		ctx.Warnf("%s's --verify is not trusted: it was added from inside a watch run; a person trusts it with git burl trust", e.ID)
 	}
 	if len(spec.Affects)+len(spec.AffectsGlobs) == 0 {
 		// The scope gate allows nothing outside affects/affects_globs.

@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -135,6 +136,11 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 		cleanup(w, e.Task)
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
+		if w.Config.MergeStrategy != "manual" {
+			if err := trust.Check(w, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+				return approveOut{}, err
+			}
+		}
 		if err := worktreeForQA(ctx, w, e); err != nil {
 			return approveOut{}, err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -58,6 +59,11 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 // runSome is runCommands for the named commands only: approve --all runs
 // each task's verify alone and the build once per stack of tasks.
 func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
+	// The texts about to run, checked here where they are read: nothing
+	// from the workflow branch runs until this machine's user trusted it.
+	if err := trust.Check(w, gateCommands(w, t, "", names...)...); err != nil {
+		return nil, nil, err
+	}
 	var results []gate.RunResult
 	var vs gate.Violations
 	// Milliseconds: a validate and the approve after it often start in
@@ -93,6 +99,19 @@ func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, name
 		}
 	}
 	return results, vs, nil
+}
+
+// gateCommands are the commands among names ("build", "verify") that the
+// gates would run for t, whose file is path ("" if not at hand).
+func gateCommands(w *workflow.Workflow, t *task.Task, path string, names ...string) []trust.Command {
+	var out []trust.Command
+	if slices.Contains(names, "build") {
+		out = append(out, trust.Build(w)...)
+	}
+	if slices.Contains(names, "verify") {
+		out = append(out, trust.Verify(t, path)...)
+	}
+	return out
 }
 
 // report is a QA Report entry.

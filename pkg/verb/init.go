@@ -2,11 +2,14 @@ package verb
 
 import (
 	"io"
+	"path/filepath"
+	"slices"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -41,9 +44,16 @@ func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := workflow.Init(r, workflow.InitOptions{MainBranch: c.MainBranch, Remote: c.Remote})
+	res, w, err := workflow.Init(r, workflow.InitOptions{MainBranch: c.MainBranch, Remote: c.Remote})
 	if err != nil {
 		return nil, err
+	}
+	// The build_command init wrote is its own default, not a text from the
+	// workflow branch: trusted, unless init attached to an existing branch.
+	if slices.Contains(res.Created, r.Rel(filepath.Join(r.WorkflowDir(), workflow.ConfigName))) && w.Config != nil {
+		if _, err := trust.Implicit(w, trust.Build(w)...); err != nil {
+			return nil, err
+		}
 	}
 	out := initOut{InitResult: res}
 	if c.Hooks {

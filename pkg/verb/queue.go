@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -89,6 +90,11 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 			q.single(id)
 		}
 		return q.done(), nil
+	}
+	// Every command the queue may run is trusted before anything moves:
+	// half a queue landed and the rest refused helps nobody.
+	if err := trust.Check(w, trust.Queue(w)...); err != nil {
+		return nil, err
 	}
 	l, err := lockMain(w, time.Now().UTC())
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/taskgate"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -48,6 +49,9 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if e, err := w.Get(id); err == nil {
+		if err := trust.Check(w, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+			return nil, err
+		}
 		if err := worktreeForQA(ctx, w, e); err != nil {
 			return nil, err
 		}

@@ -34,6 +34,7 @@ var constructors = map[string]func() cli.Command{
 	"submit":     Submit,
 	"sync":       Sync,
 	"unblock":    Unblock,
+	"trust":      Trust,
 	"validate":   Validate,
 	"watch":      Watch,
 	"worktree":   Worktree,

@@ -28,6 +28,16 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	actor := a.Name + "@" + s.host
 	failure := ""
 	for attempt := 1; ; attempt++ {
+		cur, why := s.current(a.Name)
+		if why != "" {
+			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch: "+why); rc != 0 {
+				s.logf("%s: cannot release: %s", id, firstLine(e))
+			} else {
+				s.logf("%s: released: %s", id, why)
+			}
+			return
+		}
+		a = cur
 		if reason := s.overBudget(a, id); reason != "" {
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))

@@ -81,6 +81,12 @@ type supervisor struct {
 	touch  map[string]bool
 	reject map[string]bool
 	runs   []Run
+	// w is the workflow the last tick opened, for the trust checks of
+	// the jobs; fileErr is why agents.yaml no longer loads ("" when it
+	// does); said holds the messages already said once.
+	w       *workflow.Workflow
+	fileErr string
+	said    map[string]bool
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -94,8 +100,11 @@ func Watch(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	host, _ := os.Hostname()
-	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1),
+	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
 		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}}
+	if err := s.anyTrusted(w); err != nil {
+		return nil, err
+	}
 	stopped := false
 	for !stopped {
 		active, pending := s.tick()
@@ -150,13 +159,21 @@ func (s *supervisor) tick() (active, pending bool) {
 			s.logf("cannot pull the workflow branch: %v", err)
 		}
 	}
+	file := s.reload(w)
 	active = s.takeOvers(w)
-	if s.file.AutoApprove && !s.stopping() {
+	if file != nil && file.AutoApprove && !s.stopping() && s.queueTrusted(w) {
 		var did bool
 		did, pending = s.approveQueue(w)
 		active = active || did
 	}
-	for _, a := range s.file.Agents {
+	var agentList []agents.Agent
+	if file != nil {
+		agentList = file.Agents
+	}
+	for _, a := range agentList {
+		if !s.trusted(w, a) {
+			continue
+		}
 		for !s.stopping() {
 			s.mu.Lock()
 			free := s.busy[a.Name] < a.MaxParallel
