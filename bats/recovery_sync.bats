@@ -187,6 +187,9 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 	clone_repo "$QA"
 	cd "$QA"
 	git burl init >/dev/null
+	# Another clone is another repository to the trust store: its user
+	# trusts the build_command they pulled.
+	git burl trust --yes >/dev/null
 	run git burl validate TASK-001
 	assert_success
 	assert_output_contains "TASK-001 had no worktree on this machine: recreated .worktrees/task-001-feature from branch task-001-feature"

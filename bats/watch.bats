@@ -211,6 +211,7 @@ agents:
 	clone_repo "$BATS_TEST_TMPDIR/b"
 	cd "$BATS_TEST_TMPDIR/b"
 	git burl init >/dev/null
+	git burl trust --yes >/dev/null
 	sleep 2
 	run git burl watch --once --interval 200ms --json
 	[ "$status" = 0 ] || { echo "$output"; cat "$BATS_TEST_TMPDIR/a.err"; false; }
@@ -264,7 +265,7 @@ agents:
 	git -C .burl push -q origin burl
 	for c in b c; do
 		clone_repo "$R/$c"
-		(cd "$R/$c" && git burl init >/dev/null)
+		(cd "$R/$c" && git burl init >/dev/null && git burl trust --yes >/dev/null)
 	done
 	local pids=()
 	for c in repo b c; do
