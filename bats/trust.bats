@@ -7,9 +7,16 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load foundation
 load lifecycle
 load watch
 load queue
+
+# A test that fails while an agent waits for its go must not leave watch
+# running.
+teardown() {
+	[ -z "${AGENTS:-}" ] || touch "$AGENTS/go"
+}
 
 # mallory_pushes FILE CONTENT...: in a second clone ($MALLORY), as another
 # author, set the workflow file FILE (relative to .workflow/) and push the
@@ -106,7 +113,7 @@ pwned_script() {
 
 	run git burl trust --yes
 	assert_success
-	assert_output_contains "1 of 1 untrusted command(s) trusted"
+	assert_output_contains "Trusted 1 command(s); the store is $HOME/.local/state/burl/trust"
 	run git burl approve TASK-001
 	assert_success
 	[ -e "$BATS_TEST_TMPDIR/pwned-build" ]

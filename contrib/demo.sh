@@ -7,6 +7,7 @@ set -euo pipefail
 demo=$(mktemp -d "${TMPDIR:-/tmp}/burl-demo.XXXXXX")
 trap 'rm -rf "$demo"' EXIT
 export HOME="$demo/home" GIT_CONFIG_NOSYSTEM=1 BURL_ACTOR="agent-1"
+unset XDG_STATE_HOME # the trust store, then in $HOME like everything else
 mkdir -p "$HOME"
 git config --global user.name "Demo"
 git config --global user.email "demo@example.com"
@@ -77,6 +78,9 @@ EOF2
 run git -C .burl add .workflow/agents.yaml
 run git -C .burl commit -q -m "agents.yaml: one coder"
 run git burl watch --print-command claude
+# burl runs no command from the workflow branch that you have not trusted
+# on this machine: watch would refuse the agent until this.
+run git burl trust --yes
 run git burl watch --once
 run git log --oneline main
 run git burl log --action run_end

@@ -23,6 +23,7 @@ ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
 config() {
 	sed -i "s|^$1:.*|$1: $2|" .burl/.workflow/config.yaml
 	git -C .burl diff --quiet || git -C .burl commit -q -am "bench: $1"
+	git burl trust --yes >/dev/null
 }
 
 # qa DIR BREAK: a workflow at DIR with N tasks in QA, each adding its own

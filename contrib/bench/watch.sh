@@ -35,6 +35,7 @@ repo() {
 		for i in $(seq 1 "$2"); do git burl add "Task $i" --affects "f-$(printf "TASK-%03d" "$i").txt" >/dev/null; done
 		printf 'auto_approve: true\nagents:\n  - name: a\n    command: ["%s"]\n    max_parallel: %s\n    timeout: 1m\n' "$W/agent.sh" "$3" >.burl/.workflow/agents.yaml
 		git -C .burl add .workflow/agents.yaml && git -C .burl commit -q -m agents
+		git burl trust --yes >/dev/null
 	)
 }
 now() { date +%s.%N; }

@@ -57,10 +57,12 @@ func (o trustOut) Human(w io.Writer) {
 			io.WriteString(w, indent(c.Explain(o.w)))
 		}
 	}
-	fmt.Fprintf(w, "%d of %d untrusted command(s) trusted; the store is %s\n", n, len(o.Commands), o.Store)
-	if n < len(o.Commands) {
-		fmt.Fprintf(w, "burl will not run the others; git burl trust asks again.\n")
+	if n == len(o.Commands) {
+		fmt.Fprintf(w, "Trusted %d command(s); the store is %s\n", n, o.Store)
+		return
 	}
+	fmt.Fprintf(w, "Trusted %d of %d command(s); the store is %s\n", n, len(o.Commands), o.Store)
+	fmt.Fprintf(w, "burl will not run the others; git burl trust asks again.\n")
 }
 
 func indent(s string) string {
