@@ -11,6 +11,7 @@ load lifecycle
 notify_config() {
 	printf '%s\n' "$1" >>"$REPO/.burl/.workflow/config.yaml"
 	git -C "$REPO/.burl" commit -q -m "config: notify" -- .workflow/config.yaml
+	git burl trust --yes >/dev/null
 }
 
 @test "a notifier gets exactly the events it listens for, each as one JSON object on stdin" {
@@ -72,4 +73,23 @@ SH
 	done <"$pids"
 	[ -z "$(locks)" ]
 	[ -z "$(git -C .burl status --porcelain)" ]
+}
+
+@test "a notify command nobody trusted on this machine is not run; the transition still happens" {
+	new_burl_repo
+	printf 'notify:\n  - on: [block]\n    command: [touch, %s]\n' "$BATS_TEST_TMPDIR/ran" >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -am "config: notify"
+	git burl add "One" --affects src/one.txt >/dev/null
+	git burl claim TASK-001 >/dev/null
+	run --separate-stderr git burl block TASK-001 --reason "stuck"
+	assert_success
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	grep -q 'notify command "touch" not run' <<<"$stderr"
+	grep -q 'notify command "touch" not run: not trusted on this machine (git burl trust shows it and asks)' <<<"$stderr"
+	git burl trust --yes >/dev/null
+	git burl unblock TASK-001 >/dev/null
+	git burl claim TASK-001 >/dev/null
+	git burl block TASK-001 --reason "again" >/dev/null 2>&1
+	[ -e "$BATS_TEST_TMPDIR/ran" ]
 }

@@ -13,6 +13,7 @@ load queue
 setup_config() {
 	printf '%s\n' "$1" >>"$REPO/.burl/.workflow/config.yaml"
 	git -C "$REPO/.burl" commit -q -m "config: worktree setup" -- .workflow/config.yaml
+	git burl trust --yes >/dev/null
 }
 
 @test "a copied .env, a linked node_modules and the setup command's output are in the worktree before the agent starts" {
@@ -100,4 +101,20 @@ echo "$BURL_PORT" >$d/port.txt'
 	run git burl claim TASK-002
 	assert_success
 	[ "$(field TASK-002 port)" = 20200 ]
+}
+
+@test "an untrusted worktree_setup command refuses the claim before anything runs" {
+	new_burl_repo
+	printf 'worktree_setup:\n  command: [touch, %s]\n' "$BATS_TEST_TMPDIR/ran" >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -am "config: setup"
+	git burl add "One" --affects src/one.txt >/dev/null
+	run git burl claim TASK-001
+	assert_failure 1
+	assert_output_contains 'worktree_setup.command'
+	assert_output_contains 'git burl trust'
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	[ "$(bucket_of TASK-001)" = READY ]
+	git burl trust --yes >/dev/null
+	git burl claim TASK-001 >/dev/null
+	[ -e "$BATS_TEST_TMPDIR/ran" ]
 }

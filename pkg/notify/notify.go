@@ -31,7 +31,7 @@ const LogName = "notify.log"
 // after the other, in dir. allowed says whether a notifier's command may
 // run (the trust check); a refused one is reported once per call. Problems
 // go to warn and the log; Run itself never fails.
-func Run(ns []config.Notifier, evs []events.Event, dir, logsDir string, allowed func(config.Notifier) error, warn io.Writer) {
+func Run(ns []config.Notifier, evs []events.Event, dir, logsDir string, allowed func(int, config.Notifier) error, warn io.Writer) {
 	if len(ns) == 0 || len(evs) == 0 {
 		return
 	}
@@ -42,7 +42,7 @@ func Run(ns []config.Notifier, evs []events.Event, dir, logsDir string, allowed 
 				continue
 			}
 			if allowed != nil {
-				if err := allowed(n); err != nil {
+				if err := allowed(i, n); err != nil {
 					refused[i] = true
 					fmt.Fprintf(warn, "burl: warning: notify command %q not run: %v\n", n.Command[0], err)
 					continue

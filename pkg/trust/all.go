@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -14,6 +15,10 @@ import (
 // each agent's command and env, and the verify of every task not DONE.
 func All(w *workflow.Workflow) ([]Command, error) {
 	out := Build(w)
+	out = append(out, Setup(w)...)
+	for i, n := range w.Config.Notify {
+		out = append(out, Notifier(w, i, n))
+	}
 	if p := filepath.Join(w.Dir, agents.FileName); exists(p) {
 		f, err := agents.Load(p)
 		if err != nil {
@@ -33,6 +38,18 @@ func All(w *workflow.Workflow) ([]Command, error) {
 		}
 	}
 	return out, nil
+}
+
+// The runner's notifiers are asked about here: workflow cannot import
+// this package, and every binary that makes transitions links it.
+func init() {
+	workflow.NotifierTrusted = func(w *workflow.Workflow, i int, n config.Notifier) error {
+		ps, err := Untrusted(w, Notifier(w, i, n))
+		if err == nil && len(ps) > 0 {
+			err = errors.New("not trusted on this machine (git burl trust shows it and asks)")
+		}
+		return err
+	}
 }
 
 // Build is build_command, when one is set.

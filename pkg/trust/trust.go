@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
@@ -48,6 +49,22 @@ func (c Command) Describe() string {
 // forge, notify and worktree_setup commands as they come.
 func Config(w *workflow.Workflow, key, text string) Command {
 	return Command{File: workflow.ConfigName, Key: key, Text: text, Path: filepath.Join(w.Dir, workflow.ConfigName)}
+}
+
+// Notifier is the i-th (from 0) notify command of config.yaml, its place
+// "notify.N.command" counted from 1 as people count the list's entries.
+func Notifier(w *workflow.Workflow, i int, n config.Notifier) Command {
+	argv, _ := json.Marshal(n.Command)
+	return Config(w, fmt.Sprintf("notify.%d.command", i+1), string(argv))
+}
+
+// Setup is worktree_setup's command, when one is set.
+func Setup(w *workflow.Workflow) []Command {
+	if len(w.Config.WorktreeSetup.Command) == 0 {
+		return nil
+	}
+	argv, _ := json.Marshal(w.Config.WorktreeSetup.Command)
+	return []Command{Config(w, "worktree_setup.command", string(argv))}
 }
 
 // Agent is what watch runs for an agent of agents.yaml: its argv (before

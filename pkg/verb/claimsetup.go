@@ -9,6 +9,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -63,6 +64,9 @@ func setupWorktree(w *workflow.Workflow, t *task.Task, id, branch, wt string, po
 	s := w.Config.WorktreeSetup
 	if len(s.Copy) == 0 && len(s.Link) == 0 && len(s.Command) == 0 {
 		return nil
+	}
+	if err := trust.Check(w, trust.Setup(w)...); err != nil {
+		return err
 	}
 	dir := filepath.Join(w.LogsDir(), id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
