@@ -7,11 +7,12 @@ bats_require_minimum_version 1.5.0
 load helpers
 load lifecycle
 
-# notify_config YAML: append a notify list to config.yaml and commit it.
+# notify_config YAML: append a notify list to config.yaml and commit it
+# (its user trusts the commands in it: git burl trust).
 notify_config() {
 	printf '%s\n' "$1" >>"$REPO/.burl/.workflow/config.yaml"
-	git -C "$REPO/.burl" commit -q -m "config: notify" -- .workflow/config.yaml
-	git burl trust --yes >/dev/null
+	git -C "$REPO/.burl" commit -q -m "config: notify" -- .workflow/config.yaml || return 1
+	trust_all
 }
 
 @test "a notifier gets exactly the events it listens for, each as one JSON object on stdin" {

@@ -9,11 +9,12 @@ load lifecycle
 load watch
 load queue
 
-# setup_config YAML: append keys to config.yaml and commit them.
+# setup_config YAML: append keys to config.yaml and commit them
+# (their user trusts the command: git burl trust).
 setup_config() {
 	printf '%s\n' "$1" >>"$REPO/.burl/.workflow/config.yaml"
-	git -C "$REPO/.burl" commit -q -m "config: worktree setup" -- .workflow/config.yaml
-	git burl trust --yes >/dev/null
+	git -C "$REPO/.burl" commit -q -m "config: worktree setup" -- .workflow/config.yaml || return 1
+	trust_all
 }
 
 @test "a copied .env, a linked node_modules and the setup command's output are in the worktree before the agent starts" {

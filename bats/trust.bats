@@ -258,3 +258,37 @@ mkdir -p src && echo \"\$BURL_TASK\" >src/\$BURL_TASK.txt"
 	assert_success
 	[ -e "$BATS_TEST_TMPDIR/pwned-verify" ]
 }
+
+@test "pushed notify and worktree_setup commands do not run until trusted: the transition warns, claim refuses" {
+	new_burl_repo
+	git burl add "One" --affects f.txt >/dev/null
+	git burl sync --push >/dev/null
+	pwned_script notify
+	pwned_script setup
+	mallory_pushes config.yaml "$(cat .burl/.workflow/config.yaml)
+notify:
+  - on: [claim, block]
+    command: [\"$BATS_TEST_TMPDIR/notify.sh\"]
+worktree_setup:
+  command: [\"$BATS_TEST_TMPDIR/setup.sh\"]"
+	git burl sync --pull >/dev/null
+	run git burl claim TASK-001
+	assert_failure 1
+	assert_output_contains "Not trusted on this machine: worktree_setup.command in config.yaml"
+	assert_output_contains "by Mallory <mallory@evil.invalid>"
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ -z "$(task_branches)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/pwned-setup" ]
+	# A notifier never fails its transition: it is skipped, with a warning.
+	run --separate-stderr git burl block TASK-001 --reason "waiting"
+	assert_success
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	grep -q "notify command \"$BATS_TEST_TMPDIR/notify.sh\" not run: not trusted on this machine (git burl trust shows it and asks)" <<<"$stderr"
+	[ ! -e "$BATS_TEST_TMPDIR/pwned-notify" ]
+	git burl unblock TASK-001 >/dev/null 2>&1
+
+	git burl trust --yes >/dev/null
+	git burl claim TASK-001 >/dev/null
+	[ -e "$BATS_TEST_TMPDIR/pwned-setup" ]
+	[ -e "$BATS_TEST_TMPDIR/pwned-notify" ]
+}

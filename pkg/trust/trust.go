@@ -1,10 +1,11 @@
 // Package trust is the trust store of DESIGN §16: burl runs a command whose
-// text came from the workflow branch (config build_command, agents.yaml
-// command and env, a task's verify, and later the forge, notify and
-// worktree_setup settings) only when the user of this machine trusted that
-// exact text, at that place, in that repository. Check is the one question
-// every verb asks before it runs one; `git burl trust` and the verbs that
-// write a command the user typed (init, add --verify) record trust.
+// text came from the workflow branch (config build_command, worktree_setup
+// and notify commands, agents.yaml command and env, a task's verify, and
+// the forge settings as they come) only when the user of this machine
+// trusted that exact text, at that place, in that repository. Check is the
+// one question every verb asks before it runs one; `git burl trust` and the
+// verbs that write a command the user typed (init, add --verify) record
+// trust.
 package trust
 
 import (
@@ -14,13 +15,14 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
-	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
-	"github.com/burl-dev/burl/pkg/workflow"
 )
+
+// ConfigName is config.yaml in the workflow folder (as pkg/workflow names it).
+const ConfigName = "config.yaml"
 
 // Command is one text burl would execute, and where it is used: a key of a
 // file of the workflow folder, or a key of a task (by ID, which stays the
@@ -28,7 +30,7 @@ import (
 type Command struct {
 	File string `json:"file"` // "config.yaml", "agents.yaml", or a task ID
 	Key  string `json:"key"`  // "build_command", "agents.NAME.command", "verify", ...
-	Text string `json:"text"` // exactly what runs; argv and env as JSON
+	Text string `json:"text"` // exactly what runs; an argv or env as JSON
 	// Path is the file holding it now (absolute), for the commit that
 	// last changed it; not part of what is trusted.
 	Path string `json:"-"`
@@ -45,45 +47,42 @@ func (c Command) Describe() string {
 	return c.Key + " of " + c.File
 }
 
-// Config is a command-valued key of config.yaml: build_command today, the
-// forge, notify and worktree_setup commands as they come.
-func Config(w *workflow.Workflow, key, text string) Command {
-	return Command{File: workflow.ConfigName, Key: key, Text: text, Path: filepath.Join(w.Dir, workflow.ConfigName)}
+// Config is a shell command of config.yaml (build_command) in the workflow
+// folder dir.
+func Config(dir, key, text string) Command {
+	return Command{File: ConfigName, Key: key, Text: text, Path: filepath.Join(dir, ConfigName)}
 }
 
-// Notifier is the i-th (from 0) notify command of config.yaml, its place
-// "notify.N.command" counted from 1 as people count the list's entries.
-func Notifier(w *workflow.Workflow, i int, n config.Notifier) Command {
-	argv, _ := json.Marshal(n.Command)
-	return Config(w, fmt.Sprintf("notify.%d.command", i+1), string(argv))
-}
-
-// Setup is worktree_setup's command, when one is set.
-func Setup(w *workflow.Workflow) []Command {
-	if len(w.Config.WorktreeSetup.Command) == 0 {
+// ConfigArgv is an argv of config.yaml (worktree_setup.command,
+// notify.command), as its JSON text; nil for an empty argv.
+func ConfigArgv(dir, key string, argv []string) []Command {
+	if len(argv) == 0 {
 		return nil
 	}
-	argv, _ := json.Marshal(w.Config.WorktreeSetup.Command)
-	return []Command{Config(w, "worktree_setup.command", string(argv))}
+	return []Command{Config(dir, key, jsonText(argv))}
 }
 
-// Agent is what watch runs for an agent of agents.yaml: its argv (before
-// the {placeholders} are filled in, which burl itself supplies) and, when
-// it has one, its env.
-func Agent(w *workflow.Workflow, a agents.Agent) []Command {
-	p := filepath.Join(w.Dir, agents.FileName)
-	argv, _ := json.Marshal(a.Command)
-	out := []Command{{File: agents.FileName, Key: "agents." + a.Name + ".command", Text: string(argv), Path: p}}
+// Agent is what watch runs for an agent of agents.yaml in the workflow
+// folder dir: its argv (before the {placeholders} are filled in, which burl
+// itself supplies) and, when it has one, its env.
+func Agent(dir string, a agents.Agent) []Command {
+	p := filepath.Join(dir, agents.FileName)
+	out := []Command{{File: agents.FileName, Key: "agents." + a.Name + ".command", Text: jsonText(a.Command), Path: p}}
 	if len(a.Env) > 0 {
-		env, _ := json.Marshal(a.Env) // keys sorted: the same env is the same text
-		out = append(out, Command{File: agents.FileName, Key: "agents." + a.Name + ".env", Text: string(env), Path: p})
+		// Keys sorted: the same env is the same text.
+		out = append(out, Command{File: agents.FileName, Key: "agents." + a.Name + ".env", Text: jsonText(a.Env), Path: p})
 	}
 	return out
 }
 
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
 // Verify is a task's verify command, if it has one. path is the task's
-// file ("" when the caller does not have it at hand: it is looked up only
-// for the message about an untrusted text).
+// file ("" when not at hand: the message then finds the task's history by
+// its ID).
 func Verify(t *task.Task, path string) []Command {
 	if t == nil {
 		return nil
@@ -108,16 +107,16 @@ func Repository(r *repo.Repo) string {
 
 // Pending is a command that is not trusted here, with what people need to
 // decide: the text trusted at the same place before, and the commit that
-// last changed the file it is in.
+// last changed it.
 type Pending struct {
 	Command
 	Previous *string `json:"previous"` // nil: nothing was trusted there before
 	Change   *Change `json:"changed_in,omitempty"`
 }
 
-// Untrusted returns those of cmds not trusted in w's repository. Empty
-// texts run nothing and need no trust.
-func Untrusted(w *workflow.Workflow, cmds ...Command) ([]Pending, error) {
+// Untrusted returns those of cmds not trusted in repository r. Empty texts
+// run nothing and need no trust.
+func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
 	if len(cmds) == 0 {
 		return nil, nil
 	}
@@ -129,24 +128,19 @@ func Untrusted(w *workflow.Workflow, cmds ...Command) ([]Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := Repository(w.Repo)
+	id := Repository(r)
 	var out []Pending
-	seen := map[string]bool{}
+	seen := map[[2]string]bool{}
 	for _, c := range cmds {
-		if strings.TrimSpace(c.Text) == "" || set.Trusted(id, c.Where(), c.Text) || seen[c.Where()] {
+		k := [2]string{c.Where(), c.Text}
+		if strings.TrimSpace(c.Text) == "" || set.Trusted(id, c.Where(), c.Text) || seen[k] {
 			continue
 		}
-		seen[c.Where()] = true
-		p := Pending{Command: c}
-		if r, ok := set.Previous(id, c.Where()); ok {
-			p.Previous = &r.Text
+		seen[k] = true
+		p := Pending{Command: c, Change: lastChange(r, c)}
+		if rec, ok := set.Previous(id, c.Where()); ok {
+			p.Previous = &rec.Text
 		}
-		if p.Path == "" && p.Key == task.KeyVerify {
-			if found, err := w.Locate(p.File); err == nil && len(found) == 1 {
-				p.Path = found[0].Path
-			}
-		}
-		p.Change = lastChange(w, p.Path)
 		out = append(out, p)
 	}
 	return out, nil
@@ -155,17 +149,17 @@ func Untrusted(w *workflow.Workflow, cmds ...Command) ([]Pending, error) {
 // Check is the question every verb asks before it runs commands from the
 // workflow branch: nil when each was trusted here, else an exit-1 error
 // that shows what changed, who changed it, and the one command to run.
-func Check(w *workflow.Workflow, cmds ...Command) error {
-	ps, err := Untrusted(w, cmds...)
+func Check(r *repo.Repo, cmds ...Command) error {
+	ps, err := Untrusted(r, cmds...)
 	if err != nil || len(ps) == 0 {
 		return err
 	}
-	return Refusal(w, ps).WithFix("git burl trust")
+	return Refusal(r, ps).WithFix("git burl trust")
 }
 
 // Refusal is the error for pending commands: each with what changed and
 // who changed it.
-func Refusal(w *workflow.Workflow, ps []Pending) *errs.Error {
+func Refusal(r *repo.Repo, ps []Pending) *errs.Error {
 	title := "Not trusted on this machine: " + ps[0].Describe()
 	if len(ps) > 1 {
 		title = fmt.Sprintf("%d commands from the workflow branch are not trusted on this machine", len(ps))
@@ -175,20 +169,20 @@ func Refusal(w *workflow.Workflow, ps []Pending) *errs.Error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(p.Explain(w))
+		b.WriteString(p.Explain(r))
 	}
 	return errs.New(errs.User, "%s", strings.TrimRight(b.String(), "\n")).WithTitle("%s", title)
 }
 
 // Explain is a pending command as the error and `git burl trust` show it:
 // where, who changed it last, and the text against the one trusted before.
-func (p Pending) Explain(w *workflow.Workflow) string {
+func (p Pending) Explain(r *repo.Repo) string {
 	var b strings.Builder
 	where := p.Describe()
 	if p.Path != "" {
-		where = p.Key + " in " + w.Rel(p.Path)
+		where = p.Key + " in " + r.Rel(p.Path)
 	}
-	fmt.Fprintf(&b, "%s", where)
+	b.WriteString(where)
 	if p.Change != nil {
 		fmt.Fprintf(&b, ", last changed in %s by %s (%s)", p.Change.Commit, p.Change.Author, p.Change.Date)
 		if p.Change.Uncommitted {
@@ -209,13 +203,13 @@ func (p Pending) Explain(w *workflow.Workflow) string {
 	return b.String()
 }
 
-// Grant trusts cmds in w's repository.
-func Grant(w *workflow.Workflow, cmds ...Command) error {
+// Grant trusts cmds in repository r.
+func Grant(r *repo.Repo, cmds ...Command) error {
 	st, err := DefaultStore()
 	if err != nil {
 		return err
 	}
-	id := Repository(w.Repo)
+	id := Repository(r)
 	var recs []Record
 	for _, c := range cmds {
 		if strings.TrimSpace(c.Text) != "" {
@@ -229,9 +223,9 @@ func Grant(w *workflow.Workflow, cmds ...Command) error {
 // --verify) or what init wrote, except inside a watch run, where the
 // "user" may be an agent: there nothing is trusted implicitly, and
 // granted is false.
-func Implicit(w *workflow.Workflow, cmds ...Command) (granted bool, err error) {
+func Implicit(r *repo.Repo, cmds ...Command) (granted bool, err error) {
 	if osx.InWatchRun() {
 		return false, nil
 	}
-	return true, Grant(w, cmds...)
+	return true, Grant(r, cmds...)
 }

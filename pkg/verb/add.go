@@ -119,7 +119,7 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// A verify typed on burl's own command line is the user's: trusted as
 	// given. Inside a watch run the "user" may be an agent, and a person
 	// trusts it with git burl trust.
-	if granted, err := trust.Implicit(w, trust.Verify(e.Task, e.Path)...); err != nil {
+	if granted, err := trust.Implicit(w.Repo, trust.Verify(e.Task, e.Path)...); err != nil {
 		return nil, err
 	} else if !granted && spec.Verify != "" {
 		ctx.Warnf("%s's --verify is not trusted: it was added from inside a watch run; a person trusts it with git burl trust", e.ID)

@@ -137,7 +137,7 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
 		if w.Config.MergeStrategy != "manual" {
-			if err := trust.Check(w, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+			if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 				return approveOut{}, err
 			}
 		}

@@ -65,7 +65,7 @@ func setupWorktree(w *workflow.Workflow, t *task.Task, id, branch, wt string, po
 	if len(s.Copy) == 0 && len(s.Link) == 0 && len(s.Command) == 0 {
 		return nil
 	}
-	if err := trust.Check(w, trust.Setup(w)...); err != nil {
+	if err := trust.Check(w.Repo, w.SetupCommands()...); err != nil {
 		return err
 	}
 	dir := filepath.Join(w.LogsDir(), id)

@@ -61,7 +61,7 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
 	// The texts about to run, checked here where they are read: nothing
 	// from the workflow branch runs until this machine's user trusted it.
-	if err := trust.Check(w, gateCommands(w, t, "", names...)...); err != nil {
+	if err := trust.Check(w.Repo, gateCommands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}
 	var results []gate.RunResult
@@ -106,7 +106,7 @@ func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, name
 func gateCommands(w *workflow.Workflow, t *task.Task, path string, names ...string) []trust.Command {
 	var out []trust.Command
 	if slices.Contains(names, "build") {
-		out = append(out, trust.Build(w)...)
+		out = append(out, w.BuildCommands()...)
 	}
 	if slices.Contains(names, "verify") {
 		out = append(out, trust.Verify(t, path)...)

@@ -51,7 +51,7 @@ func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// The build_command init wrote is its own default, not a text from the
 	// workflow branch: trusted, unless init attached to an existing branch.
 	if slices.Contains(res.Created, r.Rel(filepath.Join(r.WorkflowDir(), workflow.ConfigName))) && w.Config != nil {
-		if _, err := trust.Implicit(w, trust.Build(w)...); err != nil {
+		if _, err := trust.Implicit(w.Repo, w.BuildCommands()...); err != nil {
 			return nil, err
 		}
 	}

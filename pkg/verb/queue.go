@@ -93,7 +93,7 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 	}
 	// Every command the queue may run is trusted before anything moves:
 	// half a queue landed and the rest refused helps nobody.
-	if err := trust.Check(w, trust.Queue(w)...); err != nil {
+	if err := trust.Check(w.Repo, w.QueueCommands()...); err != nil {
 		return nil, err
 	}
 	l, err := lockMain(w, time.Now().UTC())

@@ -54,7 +54,7 @@ func (o trustOut) Human(w io.Writer) {
 	if !o.asked {
 		fmt.Fprintf(w, "Trusted on this machine:\n")
 		for _, c := range o.Commands {
-			io.WriteString(w, indent(c.Explain(o.w)))
+			io.WriteString(w, indent(c.Explain(o.w.Repo)))
 		}
 	}
 	if n == len(o.Commands) {
@@ -77,11 +77,11 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := trust.All(w)
+	all, err := w.Commands()
 	if err != nil {
 		return nil, err
 	}
-	pending, err := trust.Untrusted(w, all...)
+	pending, err := trust.Untrusted(w.Repo, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,18 +101,18 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if c.JSON {
 			return out, nil // a listing: nothing is trusted without --yes
 		}
-		return nil, trust.Refusal(w, pending).
+		return nil, trust.Refusal(w.Repo, pending).
 			WithFix("run git burl trust on a terminal to answer for each, or git burl trust --yes to trust them all")
 	}
 	// An agent runs as the user and could run this very command: inside a
 	// watch run (by process ancestry, which it cannot unset) nothing is
 	// trusted, so a pushed command still waits for a person.
 	if osx.InWatchRun() {
-		return nil, trust.Refusal(w, pending).WithTitle("git burl trust does not trust anything inside a watch run").
+		return nil, trust.Refusal(w.Repo, pending).WithTitle("git burl trust does not trust anything inside a watch run").
 			WithFix("a person runs git burl trust outside watch (its agents cannot trust commands)")
 	}
 	if c.Yes {
-		if err := trust.Grant(w, commands(pending)...); err != nil {
+		if err := trust.Grant(w.Repo, commands(pending)...); err != nil {
 			return nil, err
 		}
 		for i := range out.Commands {
@@ -123,11 +123,11 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	out.asked = true
 	in := bufio.NewReader(ctx.Stdin)
 	for i, p := range pending {
-		fmt.Fprintf(ctx.Stdout, "%s", p.Explain(w))
+		fmt.Fprintf(ctx.Stdout, "%s", p.Explain(w.Repo))
 		fmt.Fprintf(ctx.Stdout, "Trust it? [y/N] ")
 		line, rerr := in.ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
-			if err := trust.Grant(w, p.Command); err != nil {
+			if err := trust.Grant(w.Repo, p.Command); err != nil {
 				return nil, err
 			}
 			out.Commands[i].Trusted = true

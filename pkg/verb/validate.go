@@ -49,7 +49,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if e, err := w.Get(id); err == nil {
-		if err := trust.Check(w, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+		if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 			return nil, err
 		}
 		if err := worktreeForQA(ctx, w, e); err != nil {

@@ -49,7 +49,7 @@ func (s *supervisor) reload(w *workflow.Workflow) *agents.File {
 // refusal is why cmds may not run here, "" when they may, said once per
 // distinct set of untrusted texts.
 func (s *supervisor) refusal(w *workflow.Workflow, what string, cmds []trust.Command) string {
-	ps, err := trust.Untrusted(w, cmds...)
+	ps, err := trust.Untrusted(w.Repo, cmds...)
 	if err != nil {
 		s.sayOnce("store:"+err.Error(), "%v", err)
 		return err.Error()
@@ -61,7 +61,7 @@ func (s *supervisor) refusal(w *workflow.Workflow, what string, cmds []trust.Com
 	for _, p := range ps {
 		key += "\x00" + trust.Hash("", p.Where(), p.Text)
 	}
-	e := trust.Refusal(w, ps)
+	e := trust.Refusal(w.Repo, ps)
 	s.sayOnce(key, "%s: %s\n  %s\nwatch: run git burl trust to trust it", what, e.Title,
 		strings.ReplaceAll(strings.TrimRight(e.Reason, "\n"), "\n", "\n  "))
 	return e.Title
@@ -69,12 +69,17 @@ func (s *supervisor) refusal(w *workflow.Workflow, what string, cmds []trust.Com
 
 // trusted reports whether agent a may be given work.
 func (s *supervisor) trusted(w *workflow.Workflow, a agents.Agent) bool {
-	return s.refusal(w, "agent "+a.Name+": not claiming for it", trust.Agent(w, a)) == ""
+	return s.refusal(w, "agent "+a.Name+": not claiming for it", trust.Agent(w.Dir, a)) == ""
 }
 
 // queueTrusted reports whether the approve queue may run now.
 func (s *supervisor) queueTrusted(w *workflow.Workflow) bool {
-	return s.refusal(w, "auto_approve: not running the approve queue", trust.Queue(w)) == ""
+	return s.refusal(w, "auto_approve: not running the approve queue", w.QueueCommands()) == ""
+}
+
+// setupTrusted reports whether claim may run worktree_setup's command.
+func (s *supervisor) setupTrusted(w *workflow.Workflow) bool {
+	return s.refusal(w, "not claiming", w.SetupCommands()) == ""
 }
 
 // anyTrusted is watch's start: when no agent of agents.yaml is trusted
@@ -82,8 +87,8 @@ func (s *supervisor) queueTrusted(w *workflow.Workflow) bool {
 func (s *supervisor) anyTrusted(w *workflow.Workflow) error {
 	var cmds []trust.Command
 	for _, a := range s.file.Agents {
-		c := trust.Agent(w, a)
-		ps, err := trust.Untrusted(w, c...)
+		c := trust.Agent(w.Dir, a)
+		ps, err := trust.Untrusted(w.Repo, c...)
 		if err != nil {
 			return err
 		}
@@ -95,7 +100,7 @@ func (s *supervisor) anyTrusted(w *workflow.Workflow) error {
 	if len(cmds) == 0 {
 		return nil
 	}
-	return trust.Check(w, cmds...)
+	return trust.Check(w.Repo, cmds...)
 }
 
 // current is agent name as agents.yaml has it now, or why it may not run.
@@ -108,7 +113,7 @@ func (s *supervisor) current(name string) (agents.Agent, string) {
 	}
 	for _, a := range f.Agents {
 		if a.Name == name {
-			if why := s.refusal(w, "agent "+a.Name+": not claiming for it", trust.Agent(w, a)); why != "" {
+			if why := s.refusal(w, "agent "+a.Name+": not claiming for it", trust.Agent(w.Dir, a)); why != "" {
 				return agents.Agent{}, fmt.Sprintf("agent %s: %s (git burl trust)", name, why)
 			}
 			return a, ""

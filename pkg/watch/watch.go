@@ -167,7 +167,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = active || did
 	}
 	var agentList []agents.Agent
-	if file != nil {
+	if file != nil && s.setupTrusted(w) {
 		agentList = file.Agents
 	}
 	for _, a := range agentList {

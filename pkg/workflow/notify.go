@@ -5,14 +5,10 @@ import (
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/notify"
+	"github.com/burl-dev/burl/pkg/trust"
 )
 
-// NotifierTrusted says whether a notify command may run here (DESIGN §16:
-// it is a command from the workflow branch). pkg/trust sets it; a binary
-// without the trust store runs no notifier.
-var NotifierTrusted func(w *Workflow, i int, n config.Notifier) error
-
-var errNoTrustStore = errors.New("this command cannot check the trust store")
+var errNotTrusted = errors.New("not trusted on this machine (git burl trust shows it and asks)")
 
 // notify hands the events of a Mutate whose commit stands (and, with
 // workflow_auto_push, was pushed) to config's notifiers, after the
@@ -24,11 +20,15 @@ func (w *Workflow) notify() {
 	if len(w.Config.Notify) == 0 || len(evs) == 0 {
 		return
 	}
-	allowed := func(i int, n config.Notifier) error {
-		if NotifierTrusted == nil {
-			return errNoTrustStore
+	// A notifier is a command from the workflow branch: it runs only
+	// once trusted here (DESIGN §16), else it is skipped with a warning.
+	// The warning is one line; git burl trust shows the whole story.
+	allowed := func(_ int, n config.Notifier) error {
+		ps, err := trust.Untrusted(w.Repo, w.notifyCommand(n.Command)...)
+		if err == nil && len(ps) > 0 {
+			err = errNotTrusted
 		}
-		return NotifierTrusted(w, i, n)
+		return err
 	}
 	notify.Run(w.Config.Notify, evs, w.Repo.Root, w.LogsDir(), allowed, w.Stderr)
 }

@@ -1,0 +1,81 @@
+package workflow
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/trust"
+)
+
+// The commands of the workflow that burl may run, as pkg/trust names them:
+// nothing from the workflow branch runs before trust.Check passes them.
+
+// BuildCommands is build_command, when one is set.
+func (w *Workflow) BuildCommands() []trust.Command {
+	if w.Config.BuildCommand == "" {
+		return nil
+	}
+	return []trust.Command{trust.Config(w.Dir, "build_command", w.Config.BuildCommand)}
+}
+
+// SetupCommands is worktree_setup's command, which claim runs.
+func (w *Workflow) SetupCommands() []trust.Command {
+	return trust.ConfigArgv(w.Dir, "worktree_setup.command", w.Config.WorktreeSetup.Command)
+}
+
+// notifyCommand is one notifier's command. The place is the notify list,
+// not an index in it: reordering the list needs no new trust.
+func (w *Workflow) notifyCommand(argv []string) []trust.Command {
+	return trust.ConfigArgv(w.Dir, "notify.command", argv)
+}
+
+// QueueCommands is what approve --all would run now: build_command and the
+// verify of every QA task. watch asks before it starts the queue, so that
+// it says once what is untrusted rather than run a queue that refuses
+// each round.
+func (w *Workflow) QueueCommands() []trust.Command {
+	out := w.BuildCommands()
+	if qa, _, err := w.InBucket(QA); err == nil {
+		for _, e := range qa {
+			out = append(out, trust.Verify(e.Task, e.Path)...)
+		}
+	}
+	return out
+}
+
+// Commands is every command the workflow holds that burl may run: those of
+// config.yaml, each agent's command and env, and the verify of every task
+// not DONE.
+func (w *Workflow) Commands() ([]trust.Command, error) {
+	out := append(w.BuildCommands(), w.SetupCommands()...)
+	for _, n := range w.Config.Notify {
+		out = append(out, w.notifyCommand(n.Command)...)
+	}
+	if p := filepath.Join(w.Dir, agents.FileName); exists(p) {
+		f, err := agents.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range f.Agents {
+			out = append(out, trust.Agent(w.Dir, a)...)
+		}
+	}
+	for _, b := range []Bucket{Ready, Doing, QA, Blocked} {
+		good, _, err := w.InBucket(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range good {
+			out = append(out, trust.Verify(e.Task, e.Path)...)
+		}
+	}
+	return out, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return !errors.Is(err, fs.ErrNotExist)
+}
