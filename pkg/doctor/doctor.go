@@ -57,6 +57,7 @@ const (
 	UnpushedMain       Kind = "unpushed_main"
 	UnpushedWorkflow   Kind = "unpushed_workflow"
 	StaleApproveIntent Kind = "stale_approve_intent"
+	DoneNotOnRemote    Kind = "done_not_on_remote_main"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -159,6 +160,7 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	c.workflowBranch()
 	c.uncommitted()
 	c.unpushed()
+	c.doneNotOnRemote()
 	if err := c.intents(); err != nil {
 		return nil, err
 	}

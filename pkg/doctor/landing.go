@@ -3,7 +3,9 @@ package doctor
 import (
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
@@ -71,4 +73,40 @@ func (c *checker) intents() error {
 		c.add(f)
 	}
 	return nil
+}
+
+// doneNotOnRemote reports DONE tasks whose work is in local main only, not
+// on the remote's main as this clone last fetched it: a clone that approves
+// without pushing main, whose DONE another clone would see without the
+// work once the workflow branch is published. When local main is a
+// fast-forward of the remote's, repair pushes it; unpushed_main, when
+// reported, is the same fix.
+func (c *checker) doneNotOnRemote() {
+	for _, f := range c.report.Findings {
+		if f.Kind == UnpushedMain {
+			return
+		}
+	}
+	ids, err := integrate.OffRemote(c.w)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	w, main := c.w, c.w.Config.MainBranch
+	r := w.Config.Remote + "/" + main
+	f := Finding{Kind: DoneNotOnRemote, Path: "refs/heads/" + main}
+	f.Message = fmt.Sprintf("%s are DONE but their work is in local %s only, not on %s (as of the last fetch): DONE must not reach %s without it",
+		strings.Join(ids, ", "), main, r, w.Config.Remote)
+	if ff, _ := c.g.Test("merge-base", "--is-ancestor", gitx.Tracking(w.Config.Remote, main), "refs/heads/"+main); ff {
+		f.Repairable = true
+		f.Fix = fmt.Sprintf("%s pushes %s (a fast-forward push: git push %s %s); git burl sync does it too", repairCmd, main, w.Config.Remote, main)
+		f.repair = func() (*change, error) {
+			if _, err := integrate.For(w).PushAhead(); err != nil {
+				return nil, err
+			}
+			return &change{action: "pushed " + main + " to " + w.Config.Remote, noEvent: true}, nil
+		}
+	} else {
+		f.Fix = fmt.Sprintf("local %s has diverged from %s: bring it up to %s with the work on top (git rebase %s %s where %s is checked out), then git burl sync", main, r, r, r, main, main)
+	}
+	c.add(f)
 }

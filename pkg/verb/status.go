@@ -18,6 +18,7 @@ import (
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
@@ -60,6 +61,10 @@ type statusOut struct {
 	// Remote compares the local workflow branch with the remote's as of the
 	// last fetch (status itself never touches the network).
 	Remote *remoteState `json:"remote,omitempty"`
+	// NotOnRemoteMain are the DONE tasks whose work is in local main but
+	// not on the remote's (as of the last fetch): DONE that must not be
+	// published without it (DESIGN §15).
+	NotOnRemoteMain []string `json:"done_not_on_remote_main"`
 	// Usage is what agent runs on the listed tasks cost.
 	Usage   usageOut `json:"usage"`
 	entries []workflow.Summary
@@ -91,7 +96,7 @@ func refState(w *workflow.Workflow) (activity map[string]time.Time, tips map[str
 	localRef := "refs/heads/" + w.Repo.Branch
 	remoteRef := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
-		"refs/heads/task-*", "refs/heads/"+w.Config.MainBranch, localRef, remoteRef)
+		"refs/heads/task-*", "refs/heads/"+w.Config.MainBranch, gitx.Tracking(w.Config.Remote, w.Config.MainBranch), localRef, remoteRef)
 	if err != nil {
 		return activity, tips, "", ""
 	}
@@ -149,6 +154,12 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if ahead, behind, ok := w.Divergence(); ok {
 			out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch, Ahead: ahead, Behind: behind}
 		}
+	}
+	if out.NotOnRemoteMain, err = integrate.OffRemoteAt(w, tips[w.Config.MainBranch], tips[gitx.Tracking(w.Config.Remote, w.Config.MainBranch)]); err != nil {
+		return nil, err
+	}
+	if out.NotOnRemoteMain == nil {
+		out.NotOnRemoteMain = []string{}
 	}
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
@@ -361,6 +372,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 		w.WriteString(`,"remote":`)
 		w.Write(enc(o.Remote))
 	}
+	w.WriteString(`,"done_not_on_remote_main":`)
+	w.Write(enc(o.NotOnRemoteMain))
 	w.WriteString(`,"usage":`)
 	w.Write(enc(o.Usage))
 }
@@ -482,6 +495,9 @@ func (o *statusOut) Human(out io.Writer) {
 	fmt.Fprintln(w, strings.Join(counts, "  "))
 	if r := o.Remote; r != nil && (r.Ahead > 0 || r.Behind > 0) {
 		fmt.Fprintf(w, "workflow branch: %d commit(s) ahead of %s, %d behind (as of the last fetch; git burl sync)\n", r.Ahead, r.Ref, r.Behind)
+	}
+	if ids := o.NotOnRemoteMain; len(ids) > 0 {
+		fmt.Fprintf(w, "main: the work of DONE %s is in local main only, not on the remote's (as of the last fetch); git burl sync pushes main with the workflow branch\n", strings.Join(ids, ", "))
 	}
 	cur := workflow.Bucket("")
 	for _, e := range o.entries {

@@ -277,6 +277,16 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
 		return nil
 	}
+	// DONE travels only with its work: main goes in the same atomic push
+	// when the remote's main lacks a DONE task's work, or nothing does.
+	mainRef, err := integrate.PublishMain(w)
+	if err != nil {
+		return err
+	}
+	if mainRef != "" {
+		refs = append(refs, mainRef)
+		names = append(names, w.Config.MainBranch)
+	}
 	before := localTip(g, wb)
 	if out.Commit, err = w.Event("sync", "", map[string]any{"remote": w.Config.Remote, "branches": append([]string{wb}, names...)},
 		"sync: push to "+w.Config.Remote); err != nil {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# sync never publishes DONE without its work (DESIGN §15, issue 22.6): DONE
+# on the remote implies its work on the remote's main. A clone that
+# approves without pushing main (push_main_on_approve off) has DONE tasks
+# whose work is in its main only: sync pushes main with the workflow
+# branch when main is a fast-forward of the remote's, and otherwise
+# publishes nothing and says why; status and doctor say so meanwhile.
+
+load helpers
+load lifecycle
+
+# approved_here N: task N added, claimed, committed, submitted and approved
+# in this clone; main is not pushed.
+approved_here() {
+	local id
+	id=$(printf 'TASK-%03d' "$1")
+	git burl add "feature $1" --affects "f$1.txt" >/dev/null || return 1
+	submitted "$id" "f$1.txt" "work $1" >/dev/null || return 1
+	git burl approve "$id" >/dev/null
+}
+
+@test "sync pushes main with the DONE tasks whose work only it has; another clone sees DONE and the work" {
+	new_burl_repo
+	approved_here 1
+	approved_here 2
+	[ "$(git rev-parse origin/main)" != "$(git rev-parse main)" ]
+	run git burl status --json
+	assert_success
+	[ "$(jq -c .done_not_on_remote_main <<<"$output")" = '["TASK-001","TASK-002"]' ]
+	run git burl status
+	assert_output_contains "the work of DONE TASK-001, TASK-002 is in local main only"
+	run git burl doctor --json
+	assert_failure 2
+	[ "$(jq -r '.findings[] | select(.kind == "done_not_on_remote_main") | .repairable' <<<"$output")" = true ]
+	run git burl sync
+	assert_success
+	assert_output_contains "Pushed to origin: burl, main"
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+	run git burl status --json
+	[ "$(jq -c .done_not_on_remote_main <<<"$output")" = '[]' ]
+	run git burl doctor
+	assert_success
+	B="$BATS_TEST_TMPDIR/B"
+	clone_repo "$B"
+	cd "$B"
+	git burl init >/dev/null
+	[ "$(git burl status --json | jq .counts.DONE)" -eq 2 ]
+	git show origin/main:f1.txt | grep -q "work 1"
+	git show origin/main:f2.txt | grep -q "work 2"
+}
+
+@test "sync refuses to publish DONE when local main has diverged from the remote's, says why, and publishes once main is rebased" {
+	new_burl_repo
+	git -C .burl push -q origin burl
+	approved_here 1
+	burl_before=$(git ls-remote origin refs/heads/burl | cut -f1)
+	# Someone else lands on the remote's main meanwhile.
+	B="$BATS_TEST_TMPDIR/B"
+	clone_repo "$B"
+	(cd "$B" && commit_file other.txt "other" "other work" && git push -q origin main)
+	run git burl sync
+	assert_failure 3
+	assert_output_contains "Cannot publish DONE without its work"
+	assert_output_contains "TASK-001"
+	assert_output_contains "git rebase origin/main main"
+	[ "$(git ls-remote origin refs/heads/burl | cut -f1)" = "$burl_before" ]
+	[ "$(git burl status --json | jq -c .done_not_on_remote_main)" = '["TASK-001"]' ]
+	run git burl doctor --json
+	assert_failure 2
+	[ "$(jq -r '.findings[] | select(.kind == "done_not_on_remote_main") | .repairable' <<<"$output")" = false ]
+	git rebase -q origin/main main
+	run git burl sync
+	assert_success
+	assert_output_contains "main"
+	git --git-dir="$ORIGIN" show main:f1.txt | grep -q "work 1"
+	git --git-dir="$ORIGIN" show main:other.txt | grep -q "other"
+	run git burl doctor
+	assert_success
+}
