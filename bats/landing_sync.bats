@@ -77,3 +77,14 @@ approved_here() {
 	run git burl doctor
 	assert_success
 }
+
+@test "with workflow_auto_push, approve publishes main with the DONE even when push_main_on_approve is off" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	git -C .burl push -q origin burl
+	approved_here 1
+	[ "$(git --git-dir="$ORIGIN" rev-parse main)" = "$(git rev-parse main)" ]
+	git --git-dir="$ORIGIN" show main:f1.txt | grep -q "work 1"
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl -- .workflow/DONE | grep -q TASK-001
+	[ "$(git burl status --json | jq -c .done_not_on_remote_main)" = '[]' ]
+}

@@ -7,7 +7,8 @@
 # killed runs doctor --repair --force and goes on. At the end every clone
 # is repaired and synced, and the invariants are checked: every task in
 # exactly one bucket, no task lost, no work commit lost, the remote's main
-# and workflow branch linear. Prints a summary; exits 1 if one failed.
+# and workflow branch linear, and a task's work on the remote's main if
+# and only if it is DONE there. Prints a summary; exits 1 if one failed.
 set -uo pipefail
 
 SECONDS_TOTAL=${SOAK_SECONDS:-60}
@@ -136,6 +137,17 @@ done_remote=$(wc -l <"$W/done")
 in_main=$(wc -l <"$W/in_main")
 missing=$(comm -23 "$W/done" "$W/in_main" | tr '\n' ' ')
 [ -z "$missing" ] || bad "DONE on the remote without their work in its main: $missing"
+# And the other way (DESIGN §15: after settling, work on main implies
+# DONE): where such a task is, in each clone, says which path left it.
+undone=$(comm -13 "$W/done" "$W/in_main" | tr '\n' ' ')
+if [ -n "$undone" ]; then
+	bad "work in the remote's main without DONE on the remote: $undone"
+	for id in $undone; do
+		for c in a b c; do
+			echo "  $id in clone $c: $(cd "$W/$c" && git-burl show "$id" --json 2>/dev/null | jq -r '.task.bucket') — last events: $(cd "$W/$c" && git-burl log --task "$id" --json 2>/dev/null | jq -r '[.events[-3:][] | .action] | join(", ")')"
+		done
+	done
+fi
 echo "soak: ${SECONDS_TOTAL}s, 3 clones × 3 workers, auto-push + push_main_on_approve"
 echo "soak: SIGKILLs sent $(grep -c sent "$W/events"), burl commands killed $(grep -c kill "$W/events"); work commits $(wc -l <"$W/work"), DONE on the remote $done_remote, tasks with work in the remote's main $in_main; problems $problems"
 [ "$problems" -eq 0 ]

@@ -651,7 +651,7 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 		details := map[string]any{"from": "QA", "to": "DONE", "interrupted": "approve"}
 		// Finishing the approve finishes its push of main too, or the work
 		// would live in this clone only.
-		if m := integrate.For(c.w); c.w.Config.PushMainOnApprove && m.HasRemote() {
+		if m := integrate.For(c.w); (c.w.Config.PushMainOnApprove || c.w.AutoPush()) && m.HasRemote() {
 			pushed, err := m.PushAhead()
 			details["main_pushed"] = pushed
 			if err != nil {

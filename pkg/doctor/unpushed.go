@@ -30,7 +30,7 @@ func (c *checker) unpushed() {
 		return in
 	}
 	main := w.Config.MainBranch
-	if w.Config.PushMainOnApprove && ahead(main) {
+	if (w.Config.PushMainOnApprove || w.AutoPush()) && ahead(main) {
 		f := Finding{Kind: UnpushedMain, Path: "refs/heads/" + main, Repairable: true}
 		f.Message = fmt.Sprintf("%s is ahead of %s/%s and push_main_on_approve is on: an approve was killed after its fast-forward, before its push, so that work is in this clone only", main, w.Config.Remote, main)
 		f.Fix = fmt.Sprintf("%s pushes it (a fast-forward push: git push %s %s)", repairCmd, w.Config.Remote, main)

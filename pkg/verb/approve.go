@@ -127,7 +127,7 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
 		// A crash between the local fast-forward and the push leaves main
 		// in this clone only: finishing the approve finishes its push.
-		if m := integrate.For(w); w.Config.PushMainOnApprove && m.HasRemote() {
+		if m := integrate.For(w); pushesMain(w) && m.HasRemote() {
 			if _, err := m.PushAhead(); err != nil {
 				return approveOut{}, err
 			}
@@ -184,7 +184,7 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
 	in, err := workAlreadyInMain(w, t)
-	if err == nil && in && w.Config.PushMainOnApprove && integrate.For(w).HasRemote() {
+	if err == nil && in && pushesMain(w) && integrate.For(w).HasRemote() {
 		// The work may be in local main only, left there by an approve
 		// killed before its push while the remote's main moved on: Base
 		// then moves local main back to the remote's, and the approve is
@@ -295,6 +295,14 @@ func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, err
 	return dir, g, nil
 }
 
+// pushesMain reports whether approve pushes main: push_main_on_approve,
+// or workflow_auto_push, which publishes DONE at once and so must publish
+// its work with it (DESIGN §15: DONE on the remote implies its work on the
+// remote's main).
+func pushesMain(w *workflow.Workflow) bool {
+	return w.Config.PushMainOnApprove || w.AutoPush()
+}
+
 // lockMain takes the main lock for an approve (single or queue).
 func lockMain(w *workflow.Workflow, now time.Time) (*lock.Lock, error) {
 	return w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: now, Action: "approve"}, 5*time.Minute)
@@ -382,7 +390,7 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	}
 	tx.OnRollback(func() error { return m.Rewind(a.merged, a.base) })
 	faults.CrashPoint("approve", "merge")
-	if w.Config.PushMainOnApprove && m.HasRemote() {
+	if pushesMain(w) && m.HasRemote() {
 		if w.AutoPush() {
 			// Pushed with the workflow branch in one atomic push: main and
 			// DONE land together or not at all.
@@ -418,7 +426,7 @@ func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
 	}
 	a.drift = integrate.Drift(g, t.BaseSHA(), main)
 	// The killed approve may have advanced main without pushing it.
-	if m := integrate.For(w); w.Config.PushMainOnApprove && m.HasRemote() {
+	if m := integrate.For(w); pushesMain(w) && m.HasRemote() {
 		if w.AutoPush() {
 			a.pushMain = main + ":refs/heads/" + w.Config.MainBranch
 		} else if _, err := m.PushAhead(); err != nil {

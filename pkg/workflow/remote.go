@@ -76,7 +76,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 			if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err == nil {
 				pr, err = w.PullWorkflow()
 			}
-			if err == nil && pr.Ahead > 0 && w.Config.PushMainOnApprove {
+			if err == nil && pr.Ahead > 0 {
 				carry, err = w.strandedApproves(pr)
 				if err == nil {
 					pre, err = w.gitWT().Run("rev-parse", "HEAD")
@@ -132,7 +132,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 }
 
 // strandedApproves handles approves this clone committed and never pushed
-// (killed between the commit and the push): with push_main_on_approve an
+// (killed between the commit and the push): with workflow_auto_push an
 // approve publishes DONE and main together, so such a commit must not
 // reach the remote without main. When local main is a fast-forward of the
 // remote's, it returns the refspec that carries main along with the next
