@@ -29,9 +29,9 @@ approved_here() {
 	[ "$(jq -c .done_not_on_remote_main <<<"$output")" = '["TASK-001","TASK-002"]' ]
 	run git burl status
 	assert_output_contains "the work of DONE TASK-001, TASK-002 is in local main only"
-	run git burl doctor --json
-	assert_failure 2
-	[ "$(jq -r '.findings[] | select(.kind == "done_not_on_remote_main") | .repairable' <<<"$output")" = true ]
+	# Not published yet: this clone simply does not push main.
+	run git burl doctor
+	assert_success
 	run git burl sync
 	assert_success
 	assert_output_contains "Pushed to origin: burl, main"
@@ -47,6 +47,28 @@ approved_here() {
 	[ "$(git burl status --json | jq .counts.DONE)" -eq 2 ]
 	git show origin/main:f1.txt | grep -q "work 1"
 	git show origin/main:f2.txt | grep -q "work 2"
+}
+
+@test "DONE already published without its work (a push by hand): doctor names it and repair pushes main; sync pushes it too" {
+	new_burl_repo
+	approved_here 1
+	git -C .burl push -q origin burl
+	run git burl doctor --json
+	assert_failure 2
+	[ "$(jq -r '.findings[] | select(.kind == "done_not_on_remote_main") | .repairable' <<<"$output")" = true ]
+	assert_output_contains "TASK-001 are DONE on origin/burl"
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+	run git burl doctor
+	assert_success
+	# The same state again, this time sync finds it with nothing else to push.
+	approved_here 2
+	git -C .burl push -q origin burl
+	run git burl sync --push
+	assert_success
+	assert_output_contains "main"
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
 }
 
 @test "sync refuses to publish DONE when local main has diverged from the remote's, says why, and publishes once main is rebased" {
@@ -65,9 +87,9 @@ approved_here() {
 	assert_output_contains "git rebase origin/main main"
 	[ "$(git ls-remote origin refs/heads/burl | cut -f1)" = "$burl_before" ]
 	[ "$(git burl status --json | jq -c .done_not_on_remote_main)" = '["TASK-001"]' ]
-	run git burl doctor --json
-	assert_failure 2
-	[ "$(jq -r '.findings[] | select(.kind == "done_not_on_remote_main") | .repairable' <<<"$output")" = false ]
+	# Nothing was published, so nothing is wrong on the remote.
+	run git burl doctor
+	assert_success
 	git rebase -q origin/main main
 	run git burl sync
 	assert_success

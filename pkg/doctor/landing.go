@@ -3,6 +3,7 @@ package doctor
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -75,10 +76,10 @@ func (c *checker) intents() error {
 	return nil
 }
 
-// doneNotOnRemote reports DONE tasks whose work is in local main only, not
-// on the remote's main as this clone last fetched it: a clone that approves
-// without pushing main, whose DONE another clone would see without the
-// work once the workflow branch is published. When local main is a
+// doneNotOnRemote reports DONE tasks published on the remote's workflow
+// branch whose work is in local main only, not on the remote's main, as
+// this clone last fetched both: what a sync of an earlier burl, or a push
+// by hand, published, and another clone sees DONE without the work. When local main is a
 // fast-forward of the remote's, repair pushes it; unpushed_main, when
 // reported, is the same fix.
 func (c *checker) doneNotOnRemote() {
@@ -87,15 +88,31 @@ func (c *checker) doneNotOnRemote() {
 			return
 		}
 	}
-	ids, err := integrate.OffRemote(c.w)
-	if err != nil || len(ids) == 0 {
+	off, err := integrate.OffRemote(c.w)
+	if err != nil || len(off) == 0 {
 		return
 	}
+	// Local DONE with the work in local main only is how a clone that does
+	// not push main works; it is a problem once that DONE is published.
 	w, main := c.w, c.w.Config.MainBranch
+	published := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
+	var ids []string
+	for _, e := range off {
+		rel, err := filepath.Rel(w.Repo.Worktree, e.Path)
+		if err != nil {
+			continue
+		}
+		if ok, _ := c.g.Test("cat-file", "-e", published+":"+filepath.ToSlash(rel)); ok {
+			ids = append(ids, e.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
 	r := w.Config.Remote + "/" + main
 	f := Finding{Kind: DoneNotOnRemote, Path: "refs/heads/" + main}
-	f.Message = fmt.Sprintf("%s are DONE but their work is in local %s only, not on %s (as of the last fetch): DONE must not reach %s without it",
-		strings.Join(ids, ", "), main, r, w.Config.Remote)
+	f.Message = fmt.Sprintf("%s are DONE on %s/%s but their work is in local %s only, not on %s (as of the last fetch): another clone sees them DONE without their work",
+		strings.Join(ids, ", "), w.Config.Remote, w.Repo.Branch, main, r)
 	if ff, _ := c.g.Test("merge-base", "--is-ancestor", gitx.Tracking(w.Config.Remote, main), "refs/heads/"+main); ff {
 		f.Repairable = true
 		f.Fix = fmt.Sprintf("%s pushes %s (a fast-forward push: git push %s %s); git burl sync does it too", repairCmd, main, w.Config.Remote, main)

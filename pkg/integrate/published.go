@@ -31,14 +31,14 @@ const clockSkew = time.Hour
 // local main has and the remote's lacks can hold such work, and a task
 // landed there was completed after they were made, so the DONE month
 // shards older than the oldest of them are not read.
-func OffRemote(w *workflow.Workflow) ([]string, error) {
+func OffRemote(w *workflow.Workflow) ([]workflow.Entry, error) {
 	m := For(w)
 	return OffRemoteAt(w, m.rev("refs/heads/"+m.Branch), m.rev(gitx.Tracking(m.Remote, m.Branch)))
 }
 
 // OffRemoteAt is OffRemote for a caller that has read local main (local)
 // and its remote-tracking ref (remote) already ("" when missing).
-func OffRemoteAt(w *workflow.Workflow, local, remote string) ([]string, error) {
+func OffRemoteAt(w *workflow.Workflow, local, remote string) ([]workflow.Entry, error) {
 	m := For(w)
 	if !m.HasRemote() {
 		return nil, nil
@@ -62,30 +62,39 @@ func OffRemoteAt(w *workflow.Workflow, local, remote string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, t := range done {
-		base, sub := t.BaseSHA(), t.Str(task.KeySubmittedSHA)
+	var off []workflow.Entry
+	for _, e := range done {
+		base, sub := e.Task.BaseSHA(), e.Task.Str(task.KeySubmittedSHA)
 		if in, _ := WorkInMain(m.Git, remoteRef, base, sub); in {
 			continue
 		}
 		if in, _ := WorkInMain(m.Git, localRef, base, sub); in {
-			ids = append(ids, t.ID())
+			off = append(off, e)
 		}
 	}
-	sort.Strings(ids)
-	return ids, nil
+	sort.Slice(off, func(i, j int) bool { return off[i].ID < off[j].ID })
+	return off, nil
+}
+
+// IDs are the entries' task IDs.
+func IDs(es []workflow.Entry) []string {
+	ids := make([]string, 0, len(es))
+	for _, e := range es {
+		ids = append(ids, e.ID)
+	}
+	return ids
 }
 
 // doneSince reads the DONE tasks completed at or after since, from the
 // month shards that can hold them.
-func doneSince(w *workflow.Workflow, since time.Time) ([]*task.Task, error) {
+func doneSince(w *workflow.Workflow, since time.Time) ([]workflow.Entry, error) {
 	dirs, err := w.DoneShardDirs()
 	if err != nil {
 		return nil, err
 	}
 	// Tasks of a flat DONE/ (before month shards) are old by definition.
 	first := workflow.DoneShard(since)
-	var out []*task.Task
+	var out []workflow.Entry
 	for _, d := range dirs {
 		if filepath.Base(d) < first {
 			continue
@@ -107,7 +116,7 @@ func doneSince(w *workflow.Workflow, since time.Time) ([]*task.Task, error) {
 			if at, err := time.Parse(time.RFC3339, e.Task.Str(task.KeyCompletedAt)); err == nil && at.Before(since) {
 				continue
 			}
-			out = append(out, e.Task)
+			out = append(out, e)
 		}
 	}
 	return out, nil
@@ -126,10 +135,11 @@ func PublishMain(w *workflow.Workflow) (string, error) {
 	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
 		return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s to check that every DONE task's work is there", m.Remote, m.Branch))
 	}
-	ids, err := OffRemote(w)
-	if err != nil || len(ids) == 0 {
+	off, err := OffRemote(w)
+	if err != nil || len(off) == 0 {
 		return "", err
 	}
+	ids := IDs(off)
 	local, remote := m.rev("refs/heads/"+m.Branch), m.rev(gitx.Tracking(m.Remote, m.Branch))
 	if ff, err := m.Git.Test("merge-base", "--is-ancestor", remote, local); err != nil {
 		return "", err

@@ -155,12 +155,11 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			out.Remote = &remoteState{Ref: w.Config.Remote + "/" + w.Repo.Branch, Ahead: ahead, Behind: behind}
 		}
 	}
-	if out.NotOnRemoteMain, err = integrate.OffRemoteAt(w, tips[w.Config.MainBranch], tips[gitx.Tracking(w.Config.Remote, w.Config.MainBranch)]); err != nil {
+	off, err := integrate.OffRemoteAt(w, tips[w.Config.MainBranch], tips[gitx.Tracking(w.Config.Remote, w.Config.MainBranch)])
+	if err != nil {
 		return nil, err
 	}
-	if out.NotOnRemoteMain == nil {
-		out.NotOnRemoteMain = []string{}
-	}
+	out.NotOnRemoteMain = integrate.IDs(off)
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}

@@ -273,12 +273,9 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 			names = append(names, b)
 		}
 	}
-	wb := w.Repo.Branch
-	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
-		return nil
-	}
 	// DONE travels only with its work: main goes in the same atomic push
-	// when the remote's main lacks a DONE task's work, or nothing does.
+	// when the remote's main lacks a DONE task's work, or nothing does
+	// (also when that DONE is published already, as an earlier burl did).
 	mainRef, err := integrate.PublishMain(w)
 	if err != nil {
 		return err
@@ -286,6 +283,10 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 	if mainRef != "" {
 		refs = append(refs, mainRef)
 		names = append(names, w.Config.MainBranch)
+	}
+	wb := w.Repo.Branch
+	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
+		return nil
 	}
 	before := localTip(g, wb)
 	if out.Commit, err = w.Event("sync", "", map[string]any{"remote": w.Config.Remote, "branches": append([]string{wb}, names...)},
