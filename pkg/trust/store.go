@@ -86,12 +86,37 @@ func (s *Set) Previous(repo, where string) (Record, bool) {
 // Load reads the store; a missing file is an empty store. Lines that do not
 // parse are skipped: they can only fail to trust something.
 func (st Store) Load() (*Set, error) {
+	data, err := st.read()
+	if err != nil {
+		return nil, err
+	}
+	return parse(data), nil
+}
+
+func (st Store) read() ([]byte, error) {
 	data, err := os.ReadFile(st.Path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.New(errs.User, "cannot read the trust store %s: %v", st.Path, err).
 			WithFix("check the file's permissions (it belongs to you and is yours alone: 0600)")
 	}
-	return parse(data), nil
+	return data, nil
+}
+
+// Has reports whether every hash is in the store, without parsing it: the
+// question asked before every command burl runs, answered by a scan of the
+// file for each record's "sha256" member (a JSON string value escapes its
+// quotes, so no text can hold that sequence).
+func (st Store) Has(hashes ...string) (bool, error) {
+	data, err := st.read()
+	if err != nil {
+		return false, err
+	}
+	for _, h := range hashes {
+		if !bytes.Contains(data, []byte(`"sha256":"`+h+`"`)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 func parse(data []byte) *Set {

@@ -99,6 +99,12 @@ func TestStoreIgnoresTamperedAndBrokenLines(t *testing.T) {
 	if set.Trusted("/r", "k", "rm -rf /") {
 		t.Error("the text of a record trusted something its hash does not cover")
 	}
+	if ok, err := st.Has(Hash("/r", "k", "rm -rf /")); ok || err != nil {
+		t.Errorf("Has trusts a text by a record of another: %v %v", ok, err)
+	}
+	if ok, _ := st.Has(Hash("/r", "k", "old")); !ok {
+		t.Error("Has misses the record's own hash")
+	}
 	if _, ok := set.Previous("/r", "k"); ok {
 		t.Error("a record whose hash does not match its text is offered as the previous text")
 	}

@@ -124,11 +124,21 @@ func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
 	if err != nil {
 		return nil, err
 	}
+	id := Repository(r)
+	var hashes []string
+	for _, c := range cmds {
+		if strings.TrimSpace(c.Text) != "" {
+			hashes = append(hashes, Hash(id, c.Where(), c.Text))
+		}
+	}
+	// The common answer, everything trusted, costs one read and a scan.
+	if all, err := st.Has(hashes...); err != nil || all {
+		return nil, err
+	}
 	set, err := st.Load()
 	if err != nil {
 		return nil, err
 	}
-	id := Repository(r)
 	var out []Pending
 	seen := map[[2]string]bool{}
 	for _, c := range cmds {

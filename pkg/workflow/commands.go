@@ -33,15 +33,17 @@ func (w *Workflow) notifyCommand(argv []string) []trust.Command {
 }
 
 // QueueCommands is what approve --all would run now: build_command and the
-// verify of every QA task. watch asks before it starts the queue, so that
-// it says once what is untrusted rather than run a queue that refuses
-// each round.
+// verify of every QA task; nothing when no task waits in QA. watch asks
+// before it starts the queue, so that it says once what is untrusted
+// rather than run a queue that refuses each round.
 func (w *Workflow) QueueCommands() []trust.Command {
+	qa, _, err := w.InBucket(QA)
+	if err != nil || len(qa) == 0 {
+		return nil
+	}
 	out := w.BuildCommands()
-	if qa, _, err := w.InBucket(QA); err == nil {
-		for _, e := range qa {
-			out = append(out, trust.Verify(e.Task, e.Path)...)
-		}
+	for _, e := range qa {
+		out = append(out, trust.Verify(e.Task, e.Path)...)
 	}
 	return out
 }
