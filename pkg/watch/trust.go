@@ -72,9 +72,14 @@ func (s *supervisor) trusted(w *workflow.Workflow, a agents.Agent) bool {
 	return s.refusal(w, "agent "+a.Name+": not claiming for it", trust.Agent(w.Dir, a)) == ""
 }
 
-// queueTrusted reports whether the approve queue may run now.
-func (s *supervisor) queueTrusted(w *workflow.Workflow) bool {
-	return s.refusal(w, "auto_approve: not running the approve queue", w.QueueCommands()) == ""
+// queueTrusted reports whether the approve queue may run now over the QA
+// tasks qa: build_command and their verify commands are trusted.
+func (s *supervisor) queueTrusted(w *workflow.Workflow, qa []workflow.Entry) bool {
+	cmds := w.BuildCommands()
+	for _, e := range qa {
+		cmds = append(cmds, trust.Verify(e.Task, e.Path)...)
+	}
+	return s.refusal(w, "auto_approve: not running the approve queue", cmds) == ""
 }
 
 // setupTrusted reports whether claim may run worktree_setup's command.

@@ -161,7 +161,7 @@ func (s *supervisor) tick() (active, pending bool) {
 	}
 	file := s.reload(w)
 	active = s.takeOvers(w)
-	if file != nil && file.AutoApprove && !s.stopping() && s.queueTrusted(w) {
+	if file != nil && file.AutoApprove && !s.stopping() {
 		var did bool
 		did, pending = s.approveQueue(w)
 		active = active || did
@@ -359,7 +359,7 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 			waiting = true
 		}
 	}
-	if !waiting || s.stopping() {
+	if !waiting || s.stopping() || !s.queueTrusted(w, qa) {
 		return false, false
 	}
 	out, errOut, code := s.verb(w.Actor, "approve", "--all", "--json")
