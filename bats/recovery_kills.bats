@@ -397,3 +397,25 @@ stranded_approve() {
 	run git burl doctor
 	assert_success
 }
+
+@test "an approve killed before its push while another clone moved main: doctor --repair never pushes the DONE without its work; the approve is redone" {
+	stranded_approve
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(
+		cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null
+		wt=$(git burl claim TASK-002 | tail -n 1)
+		(cd "$wt" && commit_file lib/other.go 'package lib' "other" && git burl submit TASK-002 >/dev/null)
+		git burl approve TASK-002 >/dev/null
+	)
+	run git burl doctor --repair --force
+	# The stranded approve is dropped, as the next transition would drop it:
+	# the remote has TASK-001 in QA, never DONE without its work.
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/QA | grep -q TASK-001
+	! git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	run git burl approve TASK-001
+	assert_success
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+	run git burl doctor
+	assert_success
+}

@@ -47,7 +47,22 @@ func (c *checker) unpushed() {
 		f.Message = fmt.Sprintf("the workflow branch %s is ahead of %s/%s with workflow_auto_push on: a command was killed after its commit, before its push", wb, w.Config.Remote, wb)
 		f.Fix = fmt.Sprintf("%s pushes it (as git burl sync --push does)", repairCmd)
 		f.repair = func() (*change, error) {
-			if err := w.PushWorkflow(); err != nil {
+			// What the next transition would push, as it would push it:
+			// never a DONE without its work on the remote's main.
+			refs, err := w.SettleStranded()
+			if err != nil {
+				return nil, err
+			}
+			if len(refs) == 0 {
+				mainRef, err := integrate.PublishMain(w)
+				if err != nil {
+					return nil, err
+				}
+				if mainRef != "" {
+					refs = append(refs, mainRef)
+				}
+			}
+			if err := w.PushWorkflow(refs...); err != nil {
 				return nil, err
 			}
 			return &change{action: "pushed " + wb + " to " + w.Config.Remote, noEvent: true}, nil

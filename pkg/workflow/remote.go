@@ -178,6 +178,19 @@ func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 	return nil, nil
 }
 
+// SettleStranded does to this clone's unpushed workflow commits what the
+// next transition's pull does (strandedApproves), for a caller that holds
+// the workflow lock and is about to push them (doctor's repair): it pulls,
+// drops approves whose main can no longer go with them, and returns the
+// refspec carrying main when it must.
+func (w *Workflow) SettleStranded() ([]string, error) {
+	pr, err := w.PullWorkflow()
+	if err != nil || pr.Ahead == 0 {
+		return nil, err
+	}
+	return w.strandedApproves(pr)
+}
+
 // pushesRef reports whether refspecs already push to the destination of c.
 func pushesRef(refspecs []string, c string) bool {
 	_, dst, _ := strings.Cut(c, ":")
