@@ -99,6 +99,13 @@ pwned_script() {
 	done
 	[ "$(git rev-list --count main)" = 1 ]
 	[ -z "$(locks)" ]
+	# status knows: it names the command and suggests nothing it would refuse.
+	run git burl status
+	assert_output_contains "not trusted on this machine (burl will not run them): config.yaml:build_command; git burl trust shows them and asks"
+	refute_output_contains "git burl validate TASK-001"
+	run --separate-stderr git burl status --json
+	[ "$(jq -r '.untrusted | join(",")' <<<"$output")" = config.yaml:build_command ]
+	[ "$(jq -r '.tasks[] | select(.id == "TASK-001") | .suggest' <<<"$output")" = "git burl trust" ]
 
 	# Without a terminal, trust lists and refuses; --json lists only.
 	run git burl trust </dev/null
@@ -114,6 +121,8 @@ pwned_script() {
 	run git burl trust --yes
 	assert_success
 	assert_output_contains "Trusted 1 command(s); the store is $HOME/.local/state/burl/trust"
+	run --separate-stderr git burl status --json
+	[ "$(jq -r '.untrusted | length' <<<"$output")" = 0 ]
 	run git burl approve TASK-001
 	assert_success
 	[ -e "$BATS_TEST_TMPDIR/pwned-build" ]
@@ -291,4 +300,25 @@ worktree_setup:
 	git burl claim TASK-001 >/dev/null
 	[ -e "$BATS_TEST_TMPDIR/pwned-setup" ]
 	[ -e "$BATS_TEST_TMPDIR/pwned-notify" ]
+}
+
+@test "on a terminal git burl trust asks about each command: y trusts it, anything else leaves it untrusted" {
+	command -v script >/dev/null || skip "script(1) is needed for a terminal"
+	new_burl_repo
+	git burl add "Feature" --affects f.txt >/dev/null
+	printf 'build_command: "make check"\n' >>.burl/.workflow/config.yaml
+	sed -i '0,/^build_command:/{/^build_command:/d}' .burl/.workflow/config.yaml
+	printf 'verify: make lint\n' >tmp.fm
+	sed -i "/^priority:/r tmp.fm" "$(task_file TASK-001)" && rm tmp.fm
+	git -C .burl commit -q -am "commands"
+	run --separate-stderr git burl trust --json
+	[ "$(jq -r '[.commands[].where] | join(",")' <<<"$output")" = "config.yaml:build_command,TASK-001:verify" ]
+	run script -qec "git burl trust" /dev/null < <(printf 'y\nn\n')
+	assert_success
+	assert_output_contains "build_command in .burl/.workflow/config.yaml, last changed in"
+	assert_output_contains "verify in .burl/.workflow/READY/TASK-001-feature.md"
+	assert_output_contains "Trust it? [y/N]"
+	assert_output_contains "Trusted 1 of 2 command(s)"
+	run --separate-stderr git burl trust --json
+	[ "$(jq -r '[.commands[].where] | join(",")' <<<"$output")" = "TASK-001:verify" ]
 }

@@ -114,15 +114,16 @@ type Pending struct {
 	Change   *Change `json:"changed_in,omitempty"`
 }
 
-// Untrusted returns those of cmds not trusted in repository r. Empty texts
-// run nothing and need no trust.
-func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
+// Missing returns those of cmds not trusted in repository r, with nothing
+// more (Untrusted adds what people need to decide). Empty texts run
+// nothing and need no trust.
+func Missing(r *repo.Repo, cmds ...Command) ([]Command, *Set, error) {
 	if len(cmds) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	st, err := DefaultStore()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	id := Repository(r)
 	var hashes []string
@@ -133,13 +134,13 @@ func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
 	}
 	// The common answer, everything trusted, costs one read and a scan.
 	if all, err := st.Has(hashes...); err != nil || all {
-		return nil, err
+		return nil, nil, err
 	}
 	set, err := st.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []Pending
+	var out []Command
 	seen := map[[2]string]bool{}
 	for _, c := range cmds {
 		k := [2]string{c.Where(), c.Text}
@@ -147,6 +148,21 @@ func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
 			continue
 		}
 		seen[k] = true
+		out = append(out, c)
+	}
+	return out, set, nil
+}
+
+// Untrusted returns those of cmds not trusted in repository r, each with
+// the text trusted at its place before and the commit that last changed it.
+func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
+	missing, set, err := Missing(r, cmds...)
+	if err != nil || len(missing) == 0 {
+		return nil, err
+	}
+	id := Repository(r)
+	out := make([]Pending, 0, len(missing))
+	for _, c := range missing {
 		p := Pending{Command: c, Change: lastChange(r, c)}
 		if rec, ok := set.Previous(id, c.Where()); ok {
 			p.Previous = &rec.Text

@@ -66,9 +66,14 @@ type statusOut struct {
 	// published without it (DESIGN §15).
 	NotOnRemoteMain []string `json:"done_not_on_remote_main"`
 	// Usage is what agent runs on the listed tasks cost.
-	Usage   usageOut `json:"usage"`
-	entries []workflow.Summary
-	rel     func(string) string
+	Usage usageOut `json:"usage"`
+	// Untrusted are the commands of config.yaml and agents.yaml that are
+	// not trusted on this machine (file:key), which git burl trust shows.
+	Untrusted []string `json:"untrusted"`
+	// buildUntrusted: validate and approve would refuse every QA task.
+	buildUntrusted bool
+	entries        []workflow.Summary
+	rel            func(string) string
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
 	relDir  map[string]string
@@ -160,6 +165,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	out.NotOnRemoteMain = integrate.IDs(off)
+	out.Untrusted, out.buildUntrusted = untrustedConfig(w)
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
@@ -342,6 +348,9 @@ func (o *statusOut) suggestFor(b workflow.Bucket, id string) (next, wait string)
 	if o.failedQA[id] {
 		return fmt.Sprintf(`git burl reject %s --reason "its last gate run failed; see the QA report"`, id), ""
 	}
+	if b == workflow.QA && o.buildUntrusted {
+		return "git burl trust", ""
+	}
 	return workflow.Suggest(b, id), ""
 }
 
@@ -375,6 +384,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.Write(enc(o.NotOnRemoteMain))
 	w.WriteString(`,"usage":`)
 	w.Write(enc(o.Usage))
+	w.WriteString(`,"untrusted":`)
+	w.Write(enc(o.Untrusted))
 }
 
 // taskJSON appends a task object: the frontmatter (kept as JSON in the
@@ -497,6 +508,9 @@ func (o *statusOut) Human(out io.Writer) {
 	}
 	if ids := o.NotOnRemoteMain; len(ids) > 0 {
 		fmt.Fprintf(w, "main: the work of DONE %s is in local main only, not on the remote's (as of the last fetch); git burl sync pushes main with the workflow branch\n", strings.Join(ids, ", "))
+	}
+	if len(o.Untrusted) > 0 {
+		fmt.Fprintf(w, "not trusted on this machine (burl will not run them): %s; git burl trust shows them and asks\n", strings.Join(o.Untrusted, ", "))
 	}
 	cur := workflow.Bucket("")
 	for _, e := range o.entries {

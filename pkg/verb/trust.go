@@ -154,3 +154,23 @@ func isTerminalFile(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
+
+// untrustedConfig names the commands of config.yaml and agents.yaml not
+// trusted here, for status (a task's verify is asked about when it runs),
+// and whether build_command is among them. Status never fails on it.
+func untrustedConfig(w *workflow.Workflow) (names []string, build bool) {
+	names = []string{}
+	cmds, err := w.ConfigCommands()
+	if err != nil {
+		return names, false
+	}
+	missing, _, err := trust.Missing(w.Repo, cmds...)
+	if err != nil {
+		return names, false
+	}
+	for _, c := range missing {
+		names = append(names, c.Where())
+		build = build || c.Key == "build_command"
+	}
+	return names, build
+}

@@ -49,9 +49,27 @@ func (w *Workflow) QueueCommands() []trust.Command {
 }
 
 // Commands is every command the workflow holds that burl may run: those of
-// config.yaml, each agent's command and env, and the verify of every task
-// not DONE.
+// ConfigCommands and the verify of every task not DONE.
 func (w *Workflow) Commands() ([]trust.Command, error) {
+	out, err := w.ConfigCommands()
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range []Bucket{Ready, Doing, QA, Blocked} {
+		good, _, err := w.InBucket(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range good {
+			out = append(out, trust.Verify(e.Task, e.Path)...)
+		}
+	}
+	return out, nil
+}
+
+// ConfigCommands is the commands of config.yaml and agents.yaml: every
+// command but the tasks' own.
+func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out := append(w.BuildCommands(), w.SetupCommands()...)
 	for _, n := range w.Config.Notify {
 		out = append(out, w.notifyCommand(n.Command)...)
@@ -63,15 +81,6 @@ func (w *Workflow) Commands() ([]trust.Command, error) {
 		}
 		for _, a := range f.Agents {
 			out = append(out, trust.Agent(w.Dir, a)...)
-		}
-	}
-	for _, b := range []Bucket{Ready, Doing, QA, Blocked} {
-		good, _, err := w.InBucket(b)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range good {
-			out = append(out, trust.Verify(e.Task, e.Path)...)
 		}
 	}
 	return out, nil
