@@ -84,6 +84,8 @@ pwned_script() {
 	mallory_pushes config.yaml "$(sed "s|^build_command:.*|build_command: $BATS_TEST_TMPDIR/build.sh|" .burl/.workflow/config.yaml)"
 	git burl sync --pull >/dev/null
 	grep -q "build.sh" .burl/.workflow/config.yaml
+	# A later edit of another key is not who changed build_command.
+	set_config max_parallel 3
 
 	for cmd in "validate TASK-001" "approve TASK-001" "approve --all"; do
 		# shellcheck disable=SC2086 # the verb and its argument

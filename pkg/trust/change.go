@@ -2,6 +2,7 @@ package trust
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -22,7 +23,9 @@ type Change struct {
 }
 
 // lastChange asks git for the last commit of the workflow worktree's
-// branch that touched c's file; nil when there is none.
+// branch that changed c: the last one whose diff adds or removes a line of
+// its key in its file (so a later edit of another key is not blamed), else
+// the last one that touched the file; nil when there is none.
 func lastChange(r *repo.Repo, c Command) *Change {
 	var spec string
 	switch {
@@ -38,9 +41,13 @@ func lastChange(r *repo.Repo, c Command) *Change {
 		return nil
 	}
 	g := gitx.In(r.Worktree)
-	out, err := g.Run("log", "-1", "--format=%h%x00%an <%ae>%x00%ci%x00%s", "HEAD", "--", spec)
-	if err != nil || out == "" {
-		return nil
+	args := []string{"log", "-1", "-M", "--format=%h%x00%an <%ae>%x00%ci%x00%s"}
+	out := ""
+	if re := keyLine(c.Key); re != "" {
+		out, _ = g.Run(append(args, "-G"+re, "HEAD", "--", spec)...)
+	}
+	if out == "" {
+		out, _ = g.Run(append(args, "HEAD", "--", spec)...)
 	}
 	f := strings.SplitN(out, "\x00", 4)
 	if len(f) < 4 {
@@ -51,4 +58,15 @@ func lastChange(r *repo.Repo, c Command) *Change {
 		ch.Uncommitted = true
 	}
 	return ch
+}
+
+// keyLine is the regular expression of a YAML line that sets the last
+// part of key (build_command, command, verify), "" where a value spans
+// lines of its own keys (an agent's env).
+func keyLine(key string) string {
+	last := key[strings.LastIndex(key, ".")+1:]
+	if last == "env" {
+		return ""
+	}
+	return `(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(last) + `:`
 }
