@@ -58,9 +58,11 @@ qa_tasks() {
 	[ "$(sort <<<"$output")" = "$(printf 'TASK-001\nTASK-002\nTASK-003')" ]
 }
 
-@test "git burl approve --a<TAB> offers --all" {
+@test "git burl approve --a<TAB> offers --all and --accept-landed" {
 	run complete_line git burl approve --a
 	assert_success
+	[ "$(sort <<<"$output")" = "$(printf -- '--accept-landed\n--all')" ]
+	run complete_line git burl approve --al
 	[ "$output" = "--all" ]
 }
 
