@@ -38,6 +38,9 @@ const (
 	KeyVerify        = "verify"
 	KeyBlockedReason = "blocked_reason"
 	KeyLeaseExpires  = "lease_expires"
+	// KeyScopeRequest is a wider scope an agent asked for from inside a
+	// watch run: the task waits for a human's git burl scope.
+	KeyScopeRequest = "scope_request"
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"

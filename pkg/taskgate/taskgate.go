@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -58,6 +59,11 @@ func Base(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
 // from the task file: --end-of-options keeps git from ever reading it as
 // an option, whatever slipped past validation.
 func CheckRange(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head string) (gate.Violations, error) {
+	// Scope, stubs and build come from the workflow branch as committed,
+	// never from what a worker edited there (DESIGN §15).
+	if err := w.CheckGateInputs(t); err != nil {
+		return nil, err
+	}
 	stubs, err := stubScanner(w)
 	if err != nil {
 		return nil, err
@@ -132,6 +138,11 @@ func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
 		where = w.Rel(found[0].Path)
 	}
 	cmd := fmt.Sprintf(`git burl scope %s --affects %s --reason "why the task needs it"`, id, file)
+	if osx.InWatchRun() {
+		// The worker is an agent: nothing it runs lifts its own gate
+		// (DESIGN §15), and it must not be told otherwise.
+		return fmt.Sprintf("scope: revert the changes to those files (git checkout BASE -- FILE; the base is the task's base_sha); if the task truly needs them, %s only asks: a human decides, and until then the task waits", cmd)
+	}
 	if verb == "validate" || verb == "approve" {
 		return fmt.Sprintf(`scope: if the task needs those files, reject it (git burl reject %s --reason "...") and widen its scope: %s; the scope is affects/affects_globs in %s`, id, cmd, where)
 	}

@@ -61,6 +61,9 @@ func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) 
 func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
 	// The texts about to run, checked here where they are read: nothing
 	// from the workflow branch runs until this machine's user trusted it.
+	if err := w.CheckConfigInput(); err != nil {
+		return nil, nil, err
+	}
 	if err := trust.Check(w.Repo, gateCommands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}

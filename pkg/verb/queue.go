@@ -93,6 +93,9 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 	}
 	// Every command the queue may run is trusted before anything moves:
 	// half a queue landed and the rest refused helps nobody.
+	if err := w.CheckConfigInput(); err != nil {
+		return nil, err
+	}
 	if err := trust.Check(w.Repo, w.QueueCommands()...); err != nil {
 		return nil, err
 	}
@@ -150,9 +153,15 @@ func queueOrder(w *workflow.Workflow) ([]string, error) {
 	}
 	var ts []*task.Task
 	for _, e := range qa {
-		if e.Task != nil {
-			ts = append(ts, e.Task)
+		if e.Task == nil {
+			continue
 		}
+		if r := e.Task.Str(task.KeyScopeRequest); r != "" {
+			// An agent asked for more scope: a human decides, not the queue.
+			fmt.Fprintf(w.Stderr, "approve --all: %s left in QA: it waits for a human to grant or refuse its scope request (%s): git burl scope %s ...\n", e.ID, r, e.ID)
+			continue
+		}
+		ts = append(ts, e.Task)
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return task.QueueLess(ts[i], ts[j]) })
 	ids := make([]string, len(ts))

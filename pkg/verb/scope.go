@@ -11,6 +11,8 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -120,9 +122,17 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	var change scopeChange
+	// Inside a watch run the caller may be the agent itself: it asks, and a
+	// human decides (DESIGN §15). Process ancestry decides, which an agent
+	// cannot unset as it could an environment variable.
+	request := osx.InWatchRun()
+	verb := "scope"
+	if request {
+		verb = "scope_request"
+	}
 	res, err := w.Run(workflow.Transition{
-		Verb: "scope", ID: id, From: []workflow.Bucket{workflow.Ready, workflow.Doing},
-		Message: "scope " + id,
+		Verb: verb, ID: id, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.Blocked},
+		Message: verb + " " + id,
 		Apply: func(tx *workflow.Tx) error {
 			t := tx.Task
 			change = scopeChange{Added: map[string][]string{}, Removed: map[string][]string{}}
@@ -156,13 +166,20 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return errs.New(errs.User, "%s's scope already is what these flags ask for", id).
 					WithTitle(title).WithFix("git burl show %s lists its scope", id)
 			}
-			for _, a := range adds {
-				if len(change.Added[a.key])+len(change.Removed[a.key]) > 0 {
-					t.SetList(a.key, lists[a.key])
+			heading := "Scope changed"
+			if request {
+				heading = "Scope requested (a human grants it with git burl scope)"
+				t.SetStr(task.KeyScopeRequest, strings.Join(change.lines(), "; ")+" — "+oneLine(reason))
+			} else {
+				for _, a := range adds {
+					if len(change.Added[a.key])+len(change.Removed[a.key]) > 0 {
+						t.SetList(a.key, lists[a.key])
+					}
 				}
+				t.SetNull(task.KeyScopeRequest)
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "### Scope changed — %s by %s\n\nReason: %s\n", tx.Now.UTC().Format("2006-01-02T15:04:05Z"), w.Actor, oneLine(reason))
+			fmt.Fprintf(&b, "### %s — %s by %s\n\nReason: %s\n", heading, tx.Now.UTC().Format("2006-01-02T15:04:05Z"), w.Actor, oneLine(reason))
 			for _, l := range change.lines() {
 				fmt.Fprintf(&b, "- `%s`\n", l)
 			}
@@ -175,6 +192,11 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if request {
+		return nil, errs.New(errs.User, "inside a watch run git burl scope only asks: the request (%s) is recorded as scope_request, the gates keep %s's current scope, and the task waits for a human to run git burl scope",
+			strings.Join(change.lines(), "; "), id).WithTitle("Scope of %s not changed", id).
+			WithFix("to go on now, revert the changes outside the scope in the worktree (git checkout %s -- FILE)", gitx.Short(res.Entry.Task.BaseSHA()))
 	}
 	return scopeOut{Task: taskObject(w, res.Entry), Change: change, entry: res.Entry}, nil
 }

@@ -38,7 +38,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			return
 		}
 		a = cur
-		if reason := s.overBudget(a, id); reason != "" {
+		if reason := s.stopReason(a, id); reason != "" {
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
@@ -62,7 +62,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		}
 		failure = fail
 		if attempt > a.Retries {
-			reason := s.overBudget(a, id)
+			reason := s.stopReason(a, id)
 			if reason == "" {
 				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
 			}
@@ -250,6 +250,20 @@ func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, deta
 	if err != nil {
 		s.logf("%s: cannot record run_end: %v", id, err)
 	}
+}
+
+// stopReason is why a's next run on id must not start: the agent asked
+// for wider scope, which only a human grants (DESIGN §15), or the task
+// spent its budget. "" when it may run.
+func (s *supervisor) stopReason(a agents.Agent, id string) string {
+	if w, err := workflow.Open(s.opt.Dir); err == nil {
+		if e, err := w.Get(id); err == nil {
+			if r := e.Task.Str(task.KeyScopeRequest); r != "" {
+				return fmt.Sprintf("watch: waits for a human: the agent asked for wider scope (%s); git burl scope %s ... --reason grants it (then git burl unblock %s); without that the task stays BLOCKED", r, id, id)
+			}
+		}
+	}
+	return s.overBudget(a, id)
 }
 
 // overBudget is why a's next run on id must not start: the task's runs

@@ -74,6 +74,7 @@ func scopeWords(t *task.Task) string {
 	if len(never) > 0 {
 		fmt.Fprintf(&b, "- You must not touch files matching: %s.\n", quoteAll(never))
 	}
+	b.WriteString("- Only a human changes this scope. Editing the task file changes nothing (and fails the gates); `git burl scope` run by you records a request a human decides on, and the task waits for it. If a file outside the scope seems needed, finish what you can within it, or revert your changes outside it.\n")
 	return b.String()
 }
 

@@ -1,0 +1,218 @@
+package workflow
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// GateFields are the frontmatter keys of a task that its gates read
+// (DESIGN §15): after claim they change only by `git burl scope`.
+var GateFields = []string{task.KeyAffects, task.KeyAffectsGlobs, task.KeyMustNotTouch, task.KeyVerify, task.KeyDependsOn}
+
+// gateOf is a task's gate fields in one comparable text, with the values
+// for messages.
+func gateOf(t *task.Task) (string, map[string]any) {
+	m := map[string]any{}
+	for _, k := range GateFields {
+		if k == task.KeyVerify {
+			m[k] = t.Str(k)
+		} else {
+			m[k] = t.List(k)
+		}
+	}
+	j, _ := json.Marshal(m)
+	return string(j), m
+}
+
+// configGate is what of config.yaml decides a gate: the build and the
+// stub scanner.
+func configGate(c *config.Config) map[string]any {
+	return map[string]any{"build_command": c.BuildCommand, "build_timeout": c.BuildTimeout.String(),
+		"stub_patterns": c.StubPatterns, "stub_check_extensions": c.StubCheckExtensions}
+}
+
+// CheckGateInputs refuses to gate t on inputs the worker could have
+// changed unseen: an uncommitted edit of config.yaml's gate keys or of
+// the task's gate fields (exit 1), or a claimed task's gate fields changed
+// since its claim by any commit but a `git burl scope` (exit 2, the commit
+// named). Gates read committed state, or nothing.
+func (w *Workflow) CheckGateInputs(t *task.Task) error {
+	if !w.Config.WorkflowAutoCommit {
+		// Nothing is committed as it happens: there is no committed state
+		// to read, and the human who turned this off commits by hand.
+		return nil
+	}
+	if err := w.CheckConfigInput(); err != nil {
+		return err
+	}
+	g := w.gitWT()
+	e, err := w.Get(t.ID())
+	if err != nil {
+		return err
+	}
+	rel := w.relWT(e.Path)
+	data, err := g.Run("cat-file", "blob", "HEAD:"+rel)
+	if err != nil {
+		return errs.New(errs.User, "%s is not committed on the workflow branch: its gates would read what nobody recorded", w.Rel(e.Path)).
+			WithFix("git burl doctor (and git burl doctor --repair) commits or restores it")
+	}
+	committed, err := task.Parse([]byte(data + "\n"))
+	if err != nil {
+		return err
+	}
+	cur, curVals := gateOf(t)
+	was, wasVals := gateOf(committed)
+	if cur != was {
+		return uncommitted(w, e.Path, differ(curVals, wasVals))
+	}
+	if e.Bucket != Doing && e.Bucket != QA {
+		return nil
+	}
+	return w.gateHistory(t, e)
+}
+
+// CheckConfigInput is CheckGateInputs for config.yaml alone: what the
+// queue asks before anything (trust included), as every task shares it.
+func (w *Workflow) CheckConfigInput() error {
+	if !w.Config.WorkflowAutoCommit {
+		return nil
+	}
+	cfgRel := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), ConfigName))
+	data, err := w.gitWT().Run("cat-file", "blob", "HEAD:"+cfgRel)
+	if err != nil {
+		return nil
+	}
+	committed, err := config.Parse(cfgRel, []byte(data))
+	if err != nil {
+		return nil
+	}
+	if keys := differ(configGate(w.Config), configGate(committed)); len(keys) > 0 {
+		return uncommitted(w, filepath.Join(w.Dir, ConfigName), keys)
+	}
+	return nil
+}
+
+func differ(a, b map[string]any) []string {
+	var out []string
+	for k, v := range a {
+		x, _ := json.Marshal(v)
+		y, _ := json.Marshal(b[k])
+		if string(x) != string(y) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func uncommitted(w *Workflow, path string, keys []string) error {
+	rel := w.relWT(path)
+	return errs.New(errs.User, "uncommitted edit of a gate input: %s (%s); the gates read the workflow branch's committed state",
+		w.Rel(path), strings.Join(keys, ", ")).
+		WithFix("commit it (git -C %s commit -m '...' -- %s), then git burl trust asks about any command in it; or discard it (git -C %s checkout -- %s)",
+			w.Rel(w.Repo.Worktree), rel, w.Rel(w.Repo.Worktree), rel)
+}
+
+// relWT is p relative to the workflow worktree, as git paths there are.
+func (w *Workflow) relWT(p string) string {
+	r, err := filepath.Rel(w.Repo.Worktree, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(r)
+}
+
+// gateHistory walks the commits that touched the task file since its claim
+// (oldest first): its gate fields as the claim commit left them may change
+// only in a `scope` commit. The first other commit that changed them is
+// named.
+func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
+	started, err := time.Parse(time.RFC3339, t.Str(task.KeyStartedAt))
+	if err != nil {
+		return nil
+	}
+	g := w.gitWT()
+	spec := ":(glob)" + filepath.ToSlash(filepath.Base(w.Dir)) + "/*/" + filepath.Base(e.Path)
+	out, err := g.Run("log", "--reverse", "--no-renames", "--format=%x01%H %s", "--name-only",
+		"--since="+started.Add(-2*time.Second).Format(time.RFC3339), "HEAD", "--", spec)
+	if err != nil {
+		return err
+	}
+	type commit struct {
+		sha, subject string
+		paths        []string // a move lists the old and the new path
+	}
+	var cs []commit
+	for _, block := range strings.Split(out, "\x01") {
+		lines := strings.Split(strings.TrimSpace(block), "\n")
+		if len(lines) == 0 || lines[0] == "" {
+			continue
+		}
+		c := commit{}
+		c.sha, c.subject, _ = strings.Cut(lines[0], " ")
+		// burl's own commits are "burl: <verb> <ID>"; by hand, anything.
+		c.subject = strings.TrimPrefix(c.subject, "burl: ")
+		for _, l := range lines[1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				c.paths = append(c.paths, l)
+			}
+		}
+		cs = append(cs, c)
+	}
+	claim := -1
+	for i, c := range cs {
+		if c.subject == "claim "+t.ID() {
+			claim = i
+		}
+	}
+	if claim < 0 {
+		// The claim is older than the window git could date (clock skew):
+		// nothing to compare with.
+		return nil
+	}
+	cs = cs[claim:]
+	var names []string
+	var owner []int
+	for i, c := range cs {
+		for _, p := range c.paths {
+			names = append(names, c.sha+":"+p)
+			owner = append(owner, i)
+		}
+	}
+	texts := make([]string, len(cs))
+	vals := make([]map[string]any, len(cs))
+	err = catBatch(g, names, func(n int, oid, kind string, body []byte) error {
+		i := owner[n]
+		if kind != "blob" || vals[i] != nil {
+			// The old path of a move: the file is under its new name.
+			return nil
+		}
+		if pt, err := task.Parse(body); err == nil {
+			texts[i], vals[i] = gateOf(pt)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	expected, expVals := texts[0], vals[0]
+	for i := 1; i < len(cs); i++ {
+		switch {
+		case vals[i] == nil:
+		case cs[i].subject == "scope "+t.ID():
+			expected, expVals = texts[i], vals[i]
+		case texts[i] != expected:
+			return errs.New(errs.Validation, "%s's gate fields (%s) were changed by commit %s (%q), not by git burl scope; the gates will not read them",
+				t.ID(), strings.Join(differ(vals[i], expVals), ", "), cs[i].sha[:10], cs[i].subject).
+				WithFix("a human restores them (git burl scope %s --remove ENTRY --reason '...'), or grants them the same way (--affects, --affects-glob): an agent cannot widen its own scope", t.ID())
+		}
+	}
+	return nil
+}
