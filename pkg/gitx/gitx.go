@@ -23,6 +23,10 @@ type Git struct {
 	Dir string
 	// Env is appended to the process environment for every command.
 	Env []string
+	// OwnRepo drops the repository git inherited into a hook (GIT_DIR,
+	// GIT_WORK_TREE, GIT_INDEX_FILE, ...): Dir alone then names the
+	// repository, as for the workflow worktree read from a task's hook.
+	OwnRepo bool
 }
 
 // In returns a runner for dir.
@@ -68,9 +72,30 @@ func (g Git) command(args []string) *exec.Cmd {
 	cmd.Dir = g.Dir
 	// Our parsing of git's messages (lock contention, porcelain) needs the C
 	// locale, and a credential prompt would hang an agent loop forever.
-	env := append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	env := os.Environ()
+	if g.OwnRepo {
+		env = withoutRepoEnv(env)
+	}
+	env = append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
 	cmd.Env = append(env, g.Env...)
 	return cmd
+}
+
+// repoEnv are the variables by which git hands its repository to a hook.
+var repoEnv = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_PREFIX=", "GIT_COMMON_DIR=", "GIT_OBJECT_DIRECTORY=", "GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_QUARANTINE_PATH="}
+
+func withoutRepoEnv(env []string) []string {
+	out := env[:0:0]
+next:
+	for _, kv := range env {
+		for _, p := range repoEnv {
+			if strings.HasPrefix(kv, p) {
+				continue next
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // Run runs git and returns stdout with surrounding whitespace trimmed.

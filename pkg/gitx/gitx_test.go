@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -50,5 +51,25 @@ func TestLostCompareAndSwapFailsFast(t *testing.T) {
 	}
 	if d := time.Since(start); d > lockWait/2 {
 		t.Errorf("a lost compare-and-swap took %s to fail: it was retried as lock contention", d)
+	}
+}
+
+func TestOwnRepoIgnoresAHooksRepository(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, d := range []string{a, b} {
+		if _, err := In(d).Run("init", "-q"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GIT_DIR", filepath.Join(a, ".git"))
+	got, err := Git{Dir: b, OwnRepo: true}.Run("rev-parse", "--absolute-git-dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(filepath.Join(b, ".git")); got != want {
+		t.Fatalf("OwnRepo in %s read %s, want %s", b, got, want)
+	}
+	if got, _ := In(b).Run("rev-parse", "--absolute-git-dir"); got == filepath.Join(b, ".git") {
+		t.Fatal("without OwnRepo git should follow GIT_DIR, as a hook's git does")
 	}
 }

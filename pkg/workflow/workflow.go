@@ -202,7 +202,7 @@ func actorName(gitEmail func() string) string {
 func (w *Workflow) Clone() string { return w.Host + ":" + w.Repo.Root }
 
 // gitWT runs git in the workflow worktree.
-func (w *Workflow) gitWT() gitx.Git { return gitx.In(w.Repo.Worktree) }
+func (w *Workflow) gitWT() gitx.Git { return gitx.Git{Dir: w.Repo.Worktree, OwnRepo: true} }
 
 // BucketDir is the folder of bucket b.
 func (w *Workflow) BucketDir(b Bucket) string { return filepath.Join(w.Dir, string(b)) }
