@@ -49,6 +49,9 @@ mkdir -p src && echo ok >src/ok.txt && echo changed >base.go'
 	! git cat-file -e main:base.go 2>/dev/null || false
 	# The prompt never offered a way around the gate.
 	grep -q 'Only a human changes this scope' "$AGENTS/prompts/TASK-001-1.md"
+	# status tells the human what waits for them.
+	run git burl status
+	assert_output_contains "for a human to grant its agent's scope request (+ affects: base.go"
 	# The human grants it; the request is cleared.
 	run git burl scope TASK-001 --affects base.go --reason "agreed: base.go is part of it"
 	assert_success

@@ -59,11 +59,23 @@ setup() {
 }
 
 @test "validate fails with exit 2 when only the task's verify command fails" {
+	git burl add "Land" --affects src/land.go --verify 'grep -q landed src/land.go' >/dev/null
+	submitted TASK-002 src/land.go "package src" >/dev/null
+
+	run git burl validate TASK-002
+	assert_failure 2
+	assert_output_contains "verify command failed"
+	[ "$(bucket_of TASK-002)" = QA ]
+	grep -q "### Validate FAIL" "$(task_file TASK-002)"
+}
+
+@test "a claimed task's verify edited by hand and committed is not what validate runs: exit 2 names the commit" {
 	edit_task TASK-001 verify "'grep -q landed src/jump.go'"
+	edit=$(git -C .burl rev-parse --short=10 HEAD)
 
 	run git burl validate TASK-001
 	assert_failure 2
-	assert_output_contains "verify command failed"
-	[ "$(bucket_of TASK-001)" = QA ]
-	grep -q "### Validate FAIL" "$(task_file TASK-001)"
+	assert_output_contains "gate fields (verify) were changed by commit $edit"
+	assert_output_contains "not by git burl scope"
+	! grep -q "### Validate" "$(task_file TASK-001)" || false
 }

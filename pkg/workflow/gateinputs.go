@@ -211,8 +211,30 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 		case texts[i] != expected:
 			return errs.New(errs.Validation, "%s's gate fields (%s) were changed by commit %s (%q), not by git burl scope; the gates will not read them",
 				t.ID(), strings.Join(differ(vals[i], expVals), ", "), cs[i].sha[:10], cs[i].subject).
-				WithFix("a human restores them (git burl scope %s --remove ENTRY --reason '...'), or grants them the same way (--affects, --affects-glob): an agent cannot widen its own scope", t.ID())
+				WithFix("a human puts them back as they were (%s) and commits, or grants a scope with git burl scope %s --affects ... --reason '...'; verify and depends_on change by git burl reject %s, an edit in READY and a new claim. An agent cannot change its own gates",
+					gateWords(expVals), t.ID(), t.ID())
 		}
 	}
 	return nil
+}
+
+// gateWords is a task's gate fields as a reader types them back.
+func gateWords(vals map[string]any) string {
+	var out []string
+	for _, k := range GateFields {
+		switch v := vals[k].(type) {
+		case string:
+			if v != "" {
+				out = append(out, k+": "+v)
+			}
+		case []string:
+			if len(v) > 0 {
+				out = append(out, k+": ["+strings.Join(v, ", ")+"]")
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "all empty"
+	}
+	return strings.Join(out, "; ")
 }
