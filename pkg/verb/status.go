@@ -2,7 +2,6 @@ package verb
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -325,7 +324,7 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 		case workflow.QA:
 			failed[e.ID] = e.GateFailed
 		}
-		if r := scopeRequestOf(e); r != "" {
+		if r := e.ScopeRequest; r != "" {
 			why = append(why, fmt.Sprintf("for a human to grant its agent's scope request (%s) with git burl scope %s, or refuse it with git burl reject", r, e.ID))
 		}
 		if len(why) > 0 {
@@ -333,20 +332,6 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 		}
 	}
 	return waits, failed
-}
-
-// scopeRequestOf is a task's pending scope_request, read from its cached
-// frontmatter only when the key is there at all.
-func scopeRequestOf(s workflow.Summary) string {
-	if !bytes.Contains(s.Fields, []byte(`"`+task.KeyScopeRequest+`"`)) {
-		return ""
-	}
-	var f map[string]any
-	if json.Unmarshal(s.Fields, &f) != nil {
-		return ""
-	}
-	r, _ := f[task.KeyScopeRequest].(string)
-	return r
 }
 
 // summaryScope is scopeOf for a status summary.

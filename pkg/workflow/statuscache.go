@@ -37,6 +37,9 @@ type Summary struct {
 	Affects, AffectsGlobs, MustNotTouch []string
 	BaseSHA                             string
 	GateFailed                          bool
+	// ScopeRequest is an open task's pending scope_request: status names
+	// the human decision it waits for.
+	ScopeRequest string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -53,7 +56,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 4\n"
+const statusCacheMagic = "burl status cache 5\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -286,6 +289,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 	if s.Bucket != Done {
 		s.Affects, s.AffectsGlobs, s.MustNotTouch = t.List(task.KeyAffects), t.List(task.KeyAffectsGlobs), t.List(task.KeyMustNotTouch)
 		s.BaseSHA = t.BaseSHA()
+		s.ScopeRequest = t.Str(task.KeyScopeRequest)
 	}
 	if s.Bucket == QA {
 		s.GateFailed = LastGateFailed(t)
@@ -339,7 +343,7 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		}
 		// Paths never hold a NUL.
 		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ","),
-			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed} {
+			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest} {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -512,6 +516,7 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	}
 	s.BaseSHA = r.str()
 	s.GateFailed = r.str() == "1"
+	s.ScopeRequest = r.str()
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
 	}
