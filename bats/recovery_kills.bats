@@ -419,3 +419,22 @@ stranded_approve() {
 	run git burl doctor
 	assert_success
 }
+
+@test "an approve killed before its push while another clone moved main: approving it again redoes it and publishes DONE with its work" {
+	stranded_approve
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(
+		cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null
+		wt=$(git burl claim TASK-002 | tail -n 1)
+		(cd "$wt" && commit_file lib/other.go 'package lib' "other" && git burl submit TASK-002 >/dev/null)
+		git burl approve TASK-002 >/dev/null
+	)
+	run git burl approve TASK-001
+	assert_success
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+	git --git-dir="$ORIGIN" show main:lib/other.go | grep -q 'package lib'
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+	run git burl doctor
+	assert_success
+}

@@ -548,7 +548,11 @@ func (c *checker) gitSide(e workflow.Entry) {
 		if in, _ := integrate.WorkInMain(c.g, c.w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA)); in {
 			// Only an approve that recorded its intent put it there.
 			if integrate.ReadIntent(c.w.Repo.CommonDir, id).Landed(c.g, c.w.Config.MainBranch, t.Str(task.KeySubmittedSHA)) {
-				c.interruptedApprove(e)
+				if c.mainDiverged() {
+					c.unpublishedApprove(e)
+				} else {
+					c.interruptedApprove(e)
+				}
 			} else {
 				c.landedOutside(e)
 			}
@@ -659,9 +663,9 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 				fmt.Fprintf(c.w.Stderr, "burl: warning: %v (push %s by hand: git push %s %s)\n", err, main, c.w.Config.Remote, main)
 			}
 		}
-		if err := integrate.DropIntent(c.w.Repo.CommonDir, e.ID); err != nil {
-			return nil, err
-		}
+		// The intent stays until this DONE is published (stale_approve_intent
+		// then removes it): a DONE dropped again by the next pull is redone
+		// by approve from it.
 		return &change{action: fmt.Sprintf("moved %s QA → DONE (its commits were in %s; finishing an interrupted approve)", e.ID, main),
 			paths: []string{e.Path, dst}, details: details}, nil
 	}

@@ -42,6 +42,7 @@ func (c *checker) intents() error {
 		return err
 	}
 	host, _ := os.Hostname()
+	unpublished := integrate.Unpublished(c.w)
 	for _, in := range ins {
 		if in.Host == host && in.PID != 0 && in.PID != os.Getpid() && osx.ProcessAlive(in.PID) {
 			continue
@@ -53,6 +54,8 @@ func (c *checker) intents() error {
 				why = in.Task + " does not exist"
 			case es[0].Task == nil:
 				continue // malformed_task says what is wrong with it
+			case es[0].Bucket == workflow.Done && unpublished:
+				continue // kept until the DONE is pushed (integrate.Unpublished)
 			case es[0].Bucket != workflow.QA:
 				why = fmt.Sprintf("%s is in %s now", in.Task, es[0].Bucket)
 			case in.Landed(c.g, c.w.Config.MainBranch, es[0].Task.Str(task.KeySubmittedSHA)):
@@ -124,6 +127,45 @@ func (c *checker) doneNotOnRemote() {
 		}
 	} else {
 		f.Fix = fmt.Sprintf("local %s has diverged from %s: bring it up to %s with the work on top (git rebase %s %s where %s is checked out), then git burl sync", main, r, r, r, main, main)
+	}
+	c.add(f)
+}
+
+// mainDiverged reports that approves push main here and local main has
+// diverged from the remote's (as of the last fetch): an approve's
+// fast-forward that never reached the remote cannot be published any more.
+func (c *checker) mainDiverged() bool {
+	w := c.w
+	m := integrate.For(w)
+	if !(w.Config.PushMainOnApprove || w.AutoPush()) || !m.HasRemote() {
+		return false
+	}
+	local, remote := "refs/heads/"+w.Config.MainBranch, gitx.Tracking(w.Config.Remote, w.Config.MainBranch)
+	if ok, _ := c.g.Test("rev-parse", "-q", "--verify", remote); !ok {
+		return false
+	}
+	if ahead, _ := c.g.Test("merge-base", "--is-ancestor", remote, local); ahead {
+		return false
+	}
+	behind, _ := c.g.Test("merge-base", "--is-ancestor", local, remote)
+	return !behind
+}
+
+// unpublishedApprove is an interrupted approve whose fast-forward of main
+// never reached the remote, where main has moved on since: recording it
+// DONE would publish DONE without its work. Repair does what approve does
+// then: local main goes back to the remote's (when every commit only it
+// has is on a task branch, so nothing is lost), and approve redoes it.
+func (c *checker) unpublishedApprove(e workflow.Entry) {
+	main, r := c.w.Config.MainBranch, c.w.Config.Remote+"/"+c.w.Config.MainBranch
+	f := Finding{Kind: InterruptedApprove, Task: strp(e.ID), Path: c.w.Rel(e.Path), Repairable: true}
+	f.Message = fmt.Sprintf("%s is in QA and an approve of it advanced local %s, was interrupted, and never pushed it; %s has moved on since, so it cannot be finished as it is", e.ID, main, r)
+	f.Fix = fmt.Sprintf("%s moves local %s back to %s (every commit only it has is on a task branch), then git burl approve %s redoes the approve", repairCmd, main, r, e.ID)
+	f.repair = func() (*change, error) {
+		if _, err := integrate.For(c.w).Base(); err != nil {
+			return nil, err
+		}
+		return &change{action: fmt.Sprintf("moved local %s back to %s; git burl approve %s redoes the interrupted approve", main, r, e.ID), noEvent: true}, nil
 	}
 	c.add(f)
 }

@@ -49,20 +49,7 @@ func (c *checker) unpushed() {
 		f.repair = func() (*change, error) {
 			// What the next transition would push, as it would push it:
 			// never a DONE without its work on the remote's main.
-			refs, err := w.SettleStranded()
-			if err != nil {
-				return nil, err
-			}
-			if len(refs) == 0 {
-				mainRef, err := integrate.PublishMain(w)
-				if err != nil {
-					return nil, err
-				}
-				if mainRef != "" {
-					refs = append(refs, mainRef)
-				}
-			}
-			if err := w.PushWorkflow(refs...); err != nil {
+			if err := integrate.PushStranded(w); err != nil {
 				return nil, err
 			}
 			return &change{action: "pushed " + wb + " to " + w.Config.Remote, noEvent: true}, nil

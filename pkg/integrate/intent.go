@@ -13,6 +13,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 // An approve advances main before it commits DONE; killed in between, it
@@ -105,6 +106,18 @@ func Intents(commonDir string) ([]Intent, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Task < out[j].Task })
 	return out, nil
+}
+
+// Unpublished reports whether this clone's DONE may still be taken back:
+// with workflow_auto_push, a DONE committed here and not yet pushed is
+// dropped again when the remote's main moved on (the approve is redone),
+// and the redo needs the intent. Until then the record stays.
+func Unpublished(w *workflow.Workflow) bool {
+	if !w.AutoPush() {
+		return false
+	}
+	ahead, _, ok := w.Divergence()
+	return !ok || ahead > 0
 }
 
 // Landed reports whether in is the approve that put the task's submitted

@@ -153,3 +153,25 @@ func PublishMain(w *workflow.Workflow) (string, error) {
 		WithFix("bring %s up to %s with the work on top (git rebase %s %s, in the worktree where %s is checked out), then git burl sync again; git burl doctor shows the same",
 			m.Branch, r, r, m.Branch, m.Branch)
 }
+
+// PushStranded pushes this clone's workflow commits that never reached the
+// remote (a command killed between its commit and its push), as the next
+// transition would, for a caller that holds the workflow lock: stranded
+// approves whose main can no longer go with them are dropped
+// (SettleStranded), and DONE never goes without its work (PublishMain).
+func PushStranded(w *workflow.Workflow) error {
+	refs, err := w.SettleStranded()
+	if err != nil {
+		return err
+	}
+	if len(refs) == 0 {
+		mainRef, err := PublishMain(w)
+		if err != nil {
+			return err
+		}
+		if mainRef != "" {
+			refs = append(refs, mainRef)
+		}
+	}
+	return w.PushWorkflow(refs...)
+}

@@ -125,6 +125,17 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 	// Approving a DONE task again finishes what a crash after the commit of
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
+		if integrate.Unpublished(w) {
+			// Killed after its commit, before its push: push it now, as
+			// the next transition would; when the remote's main moved on,
+			// that pull drops this DONE and the approve starts again.
+			if err := pushStranded(w); err != nil {
+				return approveOut{}, err
+			}
+			if e, err := w.Get(id); err == nil && e.Bucket == workflow.QA {
+				return approveTask(ctx, w, id, acceptLanded)
+			}
+		}
 		// A crash between the local fast-forward and the push leaves main
 		// in this clone only: finishing the approve finishes its push.
 		if m := integrate.For(w); pushesMain(w) && m.HasRemote() {
@@ -293,6 +304,16 @@ func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, err
 			WithFix("git burl reject %s --reason \"changed after submit\", then claim and submit it again", t.ID())
 	}
 	return dir, g, nil
+}
+
+// pushStranded is integrate.PushStranded under the workflow lock.
+func pushStranded(w *workflow.Workflow) error {
+	wl, err := w.LockWorkflow("approve")
+	if err != nil {
+		return err
+	}
+	defer wl.Release()
+	return integrate.PushStranded(w)
 }
 
 // pushesMain reports whether approve pushes main: push_main_on_approve,
