@@ -324,3 +324,26 @@ worktree_setup:
 	run --separate-stderr git burl trust --json
 	[ "$(jq -r '[.commands[].where] | join(",")' <<<"$output")" = "TASK-001:verify" ]
 }
+
+@test "git burl trust --yes in six clones at once: every clone's trust is kept in the one store" {
+	new_burl_repo
+	git burl sync --push >/dev/null
+	local i pids=()
+	for i in 1 2 3 4 5 6; do
+		clone_repo "$BATS_TEST_TMPDIR/c$i"
+		(cd "$BATS_TEST_TMPDIR/c$i" && git burl init >/dev/null &&
+			sed -i "s|^build_command:.*|build_command: echo clone-$i|" .burl/.workflow/config.yaml &&
+			git -C .burl commit -q -am "build $i")
+	done
+	for i in 1 2 3 4 5 6; do
+		(cd "$BATS_TEST_TMPDIR/c$i" && git burl trust --yes >/dev/null) &
+		pids+=("$!")
+	done
+	for i in "${pids[@]}"; do wait "$i"; done
+	[ "$(grep -c '"where":"config.yaml:build_command"' "$HOME/.local/state/burl/trust")" = 6 ]
+	for i in 1 2 3 4 5 6; do
+		run --separate-stderr git -C "$BATS_TEST_TMPDIR/c$i" burl trust --json
+		[ "$(jq '.commands | length' <<<"$output")" = 0 ]
+	done
+	[ ! -e "$HOME/.local/state/burl/trust.lock" ]
+}
