@@ -438,3 +438,98 @@ stranded_approve() {
 	run git burl doctor
 	assert_success
 }
+
+@test "an approve killed after its fast-forward, before its DONE: the next approve in this clone does not publish that work without its DONE" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	set_config push_main_on_approve true
+	git -C .burl push -q origin burl
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl add "Other" --affects-glob 'lib/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	submitted TASK-002 lib/other.go 'package lib' >/dev/null
+	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	rm -f .burl/.workflow/locks/*.lock
+	git show main:src/feature.go >/dev/null
+	run git burl approve TASK-002
+	assert_success
+	assert_output_contains "stopped before its DONE"
+	# The remote's main has TASK-002's work and not TASK-001's, whose DONE
+	# it does not have either.
+	git --git-dir="$ORIGIN" show main:lib/other.go | grep -q 'package lib'
+	! git --git-dir="$ORIGIN" cat-file -e main:src/feature.go 2>/dev/null || false
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/QA | grep -q TASK-001
+	# Approved again, TASK-001 lands with its DONE.
+	run git burl approve TASK-001
+	assert_success
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$(git rev-parse main)" ]
+}
+
+@test "a stranded approve's DONE carries the main it landed, not commits an approve in flight added to local main since" {
+	stranded_approve
+	landed=$(git rev-parse main)
+	# An approve of TASK-002 in flight on this machine: it holds the main
+	# lock and has fast-forwarded local main, not pushed yet.
+	wt=$(claim_wt TASK-002)
+	(cd "$wt" && commit_file lib/other.go 'package lib' "other" && git rebase -q main)
+	git update-ref refs/heads/main "$(git -C "$wt" rev-parse HEAD)" "$landed"
+	run git burl add "Later"
+	assert_success
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+	[ "$(git ls-remote origin refs/heads/main | cut -f1)" = "$landed" ]
+	! git --git-dir="$ORIGIN" cat-file -e main:lib/other.go 2>/dev/null || false
+}
+
+@test "doctor --repair leaves an approve in flight alone: it neither pushes main ahead of its DONE nor records the DONE for it" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	set_config push_main_on_approve true
+	git -C .burl push -q origin burl
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	# As an approve still running would hold them: its task and main locks,
+	# by a live process of this host, main fast-forwarded, DONE not yet.
+	sleep 60 &
+	holder=$!
+	now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	for l in TASK-001 main; do
+		printf '{"owner":"other","host":"%s","pid":%s,"created_at":"%s","action":"approve"}\n' "$(uname -n)" "$holder" "$now" >".burl/.workflow/locks/$l.lock"
+	done
+	run git burl doctor --repair --force
+	! git --git-dir="$ORIGIN" cat-file -e main:src/feature.go 2>/dev/null || false
+	[ "$(bucket_of TASK-001)" = QA ]
+	kill "$holder"
+	wait "$holder" 2>/dev/null || true
+	# Once its process is gone, repair finishes it: DONE and main together.
+	run git burl doctor --repair --force
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git --git-dir="$ORIGIN" show main:src/feature.go | grep -q 'package src'
+	git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DONE | grep -q TASK-001
+}
+
+@test "a claim killed before its commit, repaired here after another clone claimed the task: the repair is dropped, not replayed, and this clone goes on" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	git -C .burl push -q origin burl
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	run env BURL_CRASH_AFTER=claim:move git burl claim TASK-001
+	[ "$status" -eq 137 ]
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null && BURL_ACTOR=bee git burl claim TASK-001 >/dev/null)
+	run git burl doctor --repair --force
+	assert_success
+	assert_output_contains "repair commit(s) of this clone that never reached origin and conflict"
+	assert_output_contains "burl: repair TASK-001: uncommitted_change"
+	run git burl add "Later"
+	assert_success
+	# One owner, the one the remote took first.
+	[ "$(git rev-parse burl)" = "$(git ls-remote origin refs/heads/burl | cut -f1)" ]
+	git --git-dir="$ORIGIN" show "burl:$(git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DOING | grep TASK-001)" | grep -q 'assigned_to: bee'
+	[ "$(bucket_of TASK-001)" = DOING ]
+	grep -q 'assigned_to: bee' "$(task_file TASK-001)"
+}

@@ -135,11 +135,14 @@ type checker struct {
 	// misplaced, malformed) and cannot be repaired: their uncommitted
 	// changes must not be committed as if they were settled.
 	fileTrouble map[string]bool
+	// held are the locks a running command holds: what it is in the middle
+	// of (an approve between its fast-forward and its DONE) is no finding.
+	held map[string]bool
 }
 
 // Check inspects the workflow and reports every finding. It only reads.
 func Check(w *workflow.Workflow) (*Report, error) {
-	c := &checker{w: w, g: w.Repo.Git, report: &Report{Findings: []Finding{}, Elsewhere: []Elsewhere{}}, fileTrouble: map[string]bool{}}
+	c := &checker{w: w, g: w.Repo.Git, report: &Report{Findings: []Finding{}, Elsewhere: []Elsewhere{}}, fileTrouble: map[string]bool{}, held: map[string]bool{}}
 	if err := c.load(); err != nil {
 		return nil, err
 	}
@@ -296,6 +299,7 @@ func (c *checker) locks() error {
 			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes (%s)", l.Name, l.Describe())
 			f.Fix = repairCmd + " (clears it), or " + clearCmd
 		default:
+			c.held[l.Name] = true
 			continue // held by a running command
 		}
 		c.add(f)
@@ -544,6 +548,11 @@ func (c *checker) missingBase(e workflow.Entry) {
 func (c *checker) gitSide(e workflow.Entry) {
 	t := e.Task
 	id, b := e.ID, t.Branch()
+	if e.Bucket == workflow.QA && c.held[id] {
+		// A command is working on it now (an approve may have moved main
+		// and not yet recorded DONE): judged when it is done.
+		return
+	}
 	if e.Bucket == workflow.QA {
 		if in, _ := integrate.WorkInMain(c.g, c.w.Config.MainBranch, t.BaseSHA(), t.Str(task.KeySubmittedSHA)); in {
 			// Only an approve that recorded its intent put it there.
@@ -653,6 +662,11 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 			return nil, err
 		}
 		details := map[string]any{"from": "QA", "to": "DONE", "interrupted": "approve"}
+		// What main this DONE stands for: the next push carries it along
+		// (workflow.StrandedMerged), as for an approve's own DONE.
+		if in := integrate.ReadIntent(c.w.Repo.CommonDir, e.ID); in != nil && in.Merged != "" {
+			details["merged_sha"] = in.Merged
+		}
 		// Finishing the approve finishes its push of main too, or the work
 		// would live in this clone only.
 		if m := integrate.For(c.w); (c.w.Config.PushMainOnApprove || c.w.AutoPush()) && m.HasRemote() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -86,6 +87,9 @@ func (c *checker) intents() error {
 // fast-forward of the remote's, repair pushes it; unpushed_main, when
 // reported, is the same fix.
 func (c *checker) doneNotOnRemote() {
+	if c.held[lock.Main] {
+		return // an approve running here pushes main with its DONE
+	}
 	for _, f := range c.report.Findings {
 		if f.Kind == UnpushedMain {
 			return

@@ -5,6 +5,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lock"
 )
 
 // unpushed reports what a command killed between its commit and its push
@@ -30,7 +31,9 @@ func (c *checker) unpushed() {
 		return in
 	}
 	main := w.Config.MainBranch
-	if (w.Config.PushMainOnApprove || w.AutoPush()) && ahead(main) {
+	// An approve running here moves main ahead for a moment, and pushes it
+	// with its DONE: pushing it first would publish work without DONE.
+	if (w.Config.PushMainOnApprove || w.AutoPush()) && !c.held[lock.Main] && ahead(main) {
 		f := Finding{Kind: UnpushedMain, Path: "refs/heads/" + main, Repairable: true}
 		f.Message = fmt.Sprintf("%s is ahead of %s/%s and push_main_on_approve is on: an approve was killed after its fast-forward, before its push, so that work is in this clone only", main, w.Config.Remote, main)
 		f.Fix = fmt.Sprintf("%s pushes it (a fast-forward push: git push %s %s)", repairCmd, w.Config.Remote, main)

@@ -45,6 +45,44 @@ type Main struct {
 	// lock), which may have advanced local main past the remote's for a
 	// moment.
 	Busy func() bool
+	// Orphaned, set by ForLanding, names where local main goes back to when
+	// it is ahead of the remote's with commits no DONE stands for ("" to
+	// leave it).
+	Orphaned func(local, remote string) string
+}
+
+// ForLanding is For(w) for an approve that holds the main lock, with
+// workflow_auto_push: local main ahead of the remote's with commits that only an
+// approve killed before its DONE can have left (every one still on its
+// task branch, past what this clone's unpushed DONE tasks landed) goes back
+// first. Built on, they would reach the remote's main with another task's
+// DONE and never with their own (DESIGN §15: work on main implies DONE).
+// The killed approve is then redone from its branch.
+func ForLanding(w *workflow.Workflow) Main {
+	m := For(w)
+	if !w.AutoPush() || !m.HasRemote() {
+		// Without auto-push local main ahead is how approves accumulate,
+		// and the workflow branch's remote copy cannot say which are DONE.
+		return m
+	}
+	m.Orphaned = func(local, remote string) string {
+		to := remote
+		if keep, err := w.StrandedMerged(); err == nil && keep != "" {
+			after, _ := m.Git.Test("merge-base", "--is-ancestor", remote, keep)
+			within, _ := m.Git.Test("merge-base", "--is-ancestor", keep, local)
+			if after && within {
+				to = keep
+			}
+		}
+		if to == local {
+			return ""
+		}
+		if held, err := m.heldElsewhere(local, to); err != nil || !held {
+			return ""
+		}
+		return to
+	}
+	return m
 }
 
 // For is the workflow's main branch, as its config names it.
@@ -202,7 +240,21 @@ func (m Main) settle(local, remote string) (string, error) {
 	if ahead, err := m.Git.Test("merge-base", "--is-ancestor", remote, local); err != nil {
 		return "", err
 	} else if ahead {
-		return local, nil
+		if m.Orphaned == nil {
+			return local, nil
+		}
+		to := m.Orphaned(local, remote)
+		if to == "" {
+			return local, nil
+		}
+		if err := m.Rewind(local, to); err != nil {
+			return "", err
+		}
+		if m.Warn != nil {
+			fmt.Fprintf(m.Warn, "burl: warning: local %s (%s) held commits of an approve that stopped before its DONE, all still on their task branch; %s is back at %s, and that approve is redone when it runs again\n",
+				m.Branch, gitx.Short(local), m.Branch, gitx.Short(to))
+		}
+		return to, nil
 	}
 	if held, err := m.heldElsewhere(local, remote); err == nil && held {
 		// Every commit only local main has is on another branch: an approve

@@ -231,7 +231,7 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	if a.mainLock, err = lockMain(w, tx.Now); err != nil {
 		return err
 	}
-	m := integrate.For(w)
+	m := integrate.ForLanding(w)
 	if a.base, err = m.Base(); err != nil {
 		return err
 	}
@@ -449,7 +449,8 @@ func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
 	// The killed approve may have advanced main without pushing it.
 	if m := integrate.For(w); pushesMain(w) && m.HasRemote() {
 		if w.AutoPush() {
-			a.pushMain = main + ":refs/heads/" + w.Config.MainBranch
+			// Its own work, not what local main may hold beyond it.
+			a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
 		} else if _, err := m.PushAhead(); err != nil {
 			return err
 		}

@@ -104,6 +104,9 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 		return nil, err
 	}
 	defer l.Release()
+	// Under the main lock: local main may go back off a killed approve's
+	// commits before the queue builds on it.
+	q.m = integrate.ForLanding(w)
 	for len(pending) > 0 {
 		q.pull()
 		tip, err := q.m.Base()

@@ -1,9 +1,11 @@
 package workflow
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -131,6 +133,10 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 	}
 }
 
+// interruptedApprove is the kind of doctor's repair that records an
+// interrupted approve's DONE: a stranded approve like approve's own.
+const interruptedApprove = "interrupted_approve"
+
 // strandedApproves handles approves this clone committed and never pushed
 // (killed between the commit and the push): with workflow_auto_push an
 // approve publishes DONE and main together, so such a commit must not
@@ -144,7 +150,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 	g, branch := w.Repo.Git, w.Repo.Branch
 	subjects, err := g.Run("log", "--format=%s", pr.Remote+"..refs/heads/"+branch)
-	if err != nil || !strings.Contains("\n"+subjects, "\nburl: approve ") {
+	if err != nil || !(strings.Contains("\n"+subjects, "\nburl: approve ") || strings.Contains(subjects, ": "+interruptedApprove+"\n") || strings.HasSuffix(subjects, ": "+interruptedApprove)) {
 		return nil, err
 	}
 	main := w.Config.MainBranch
@@ -154,14 +160,35 @@ func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 	}
 	local, _ := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+main)
 	remote, _ := g.Run("rev-parse", "-q", "--verify", gitx.Tracking(w.Config.Remote, main))
-	if local == "" || local == remote {
-		return nil, nil
-	}
-	if ahead, err := g.Test("merge-base", "--is-ancestor", remote, local); remote == "" || (err == nil && ahead) {
-		return []string{local + ":refs/heads/" + main}, nil
-	}
-	if behind, err := g.Test("merge-base", "--is-ancestor", local, remote); err != nil || behind {
+	// The main to carry is the one those approves recorded, not local
+	// main's tip: an approve in flight on this machine (it holds the main
+	// lock, not the workflow lock) may have advanced local main past them,
+	// and its work must not reach the remote before its DONE does.
+	merged, err := w.unpushedMerged(pr.Remote)
+	if err != nil {
 		return nil, err
+	}
+	switch {
+	case merged != "" && remote == "":
+		return []string{merged + ":refs/heads/" + main}, nil
+	case merged != "":
+		if in, err := g.Test("merge-base", "--is-ancestor", merged, remote); err != nil || in {
+			return nil, err
+		}
+		if ff, err := g.Test("merge-base", "--is-ancestor", remote, merged); err != nil {
+			return nil, err
+		} else if ff {
+			return []string{merged + ":refs/heads/" + main}, nil
+		}
+	case local == "" || local == remote:
+		return nil, nil
+	default:
+		if ahead, err := g.Test("merge-base", "--is-ancestor", remote, local); remote == "" || (err == nil && ahead) {
+			return []string{local + ":refs/heads/" + main}, nil
+		}
+		if behind, err := g.Test("merge-base", "--is-ancestor", local, remote); err != nil || behind {
+			return nil, err
+		}
 	}
 	head, err := w.gitWT().Run("rev-parse", "HEAD")
 	if err != nil {
@@ -176,6 +203,53 @@ func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d workflow commit(s) of this clone that never reached %s, among them an approve whose %s was not pushed before %s/%s moved on; approve those tasks again:\n%s\n",
 		strings.Count(subjects, "\n")+1, w.Config.Remote, main, w.Config.Remote, main, indentLines(subjects))
 	return nil, nil
+}
+
+// StrandedMerged is the newest merged_sha of this clone's approves that the
+// remote's workflow branch (as last fetched) does not have yet: the main
+// their DONE stands for. "" when there are none.
+func (w *Workflow) StrandedMerged() (string, error) {
+	from, _ := w.Repo.Git.Run("rev-parse", "-q", "--verify", gitx.Tracking(w.Config.Remote, w.Repo.Branch))
+	return w.unpushedMerged(from)
+}
+
+// unpushedMerged is StrandedMerged counted from from, the remote's tip.
+// "" also when the remote has no workflow branch to compare with.
+func (w *Workflow) unpushedMerged(from string) (string, error) {
+	if from == "" {
+		return "", nil
+	}
+	g := w.Repo.Git
+	out, err := g.Run("diff", "--no-renames", "--no-color", "--no-ext-diff", "-U0", from, "refs/heads/"+w.Repo.Branch,
+		"--", filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), EventsDirName)))
+	if err != nil {
+		return "", err
+	}
+	newest := ""
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "+{") {
+			continue
+		}
+		var e struct {
+			Action  string `json:"action"`
+			Details struct {
+				Merged      string `json:"merged_sha"`
+				Interrupted string `json:"interrupted"`
+			} `json:"details"`
+		}
+		if json.Unmarshal([]byte(l[1:]), &e) != nil || !gitx.ValidObjectID(e.Details.Merged) ||
+			!(e.Action == "approve" || e.Action == "repair" && e.Details.Interrupted == "approve") {
+			continue
+		}
+		// Approves on one machine land one after another (the main lock):
+		// each merged_sha descends from the ones before.
+		if newest == "" {
+			newest = e.Details.Merged
+		} else if later, err := g.Test("merge-base", "--is-ancestor", newest, e.Details.Merged); err == nil && later {
+			newest = e.Details.Merged
+		}
+	}
+	return newest, nil
 }
 
 // SettleStranded does to this clone's unpushed workflow commits what the

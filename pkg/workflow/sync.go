@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -90,6 +91,13 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		mine, theirs := countRange(g, res.Remote+".."+local), countRange(g, local+".."+res.Remote)
 		if _, err := wt.Run("-c", "core.editor=true", "rebase", "-q", res.Remote); err != nil {
 			_, _ = wt.Run("rebase", "--abort")
+			if dropped, derr := w.dropConflictingRepairs(local, res.Remote); derr != nil || dropped {
+				if derr != nil {
+					return nil, derr
+				}
+				res.After = res.Remote
+				return res, nil
+			}
 			return nil, errs.New(errs.Git, "the workflow branch %s has %d local commit(s) that %s/%s lacks (local %s), and %s/%s has %d commit(s) that are not here (%s); replaying the local ones on top conflicts, so it cannot fast-forward",
 				branch, mine, remote, branch, gitx.Short(local), remote, branch, theirs, gitx.Short(res.Remote)).
 				WithTitle("Cannot pull the workflow branch").
@@ -106,6 +114,38 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 	}
 	res.After = res.Remote
 	return res, w.materialize(local, res.After)
+}
+
+// dropConflictingRepairs settles a pull whose replay conflicts when every
+// local-only commit is a doctor repair (with workflow_auto_push): they
+// record what a command killed before its push left here (a move, an
+// abandoned lock), which the remote, the compare-and-swap between
+// machines, never took and has overtaken since (the task claimed or moved
+// elsewhere). Replayed, they would undo that; kept, they would stop every
+// later pull. They are dropped, and doctor judges this clone afresh.
+func (w *Workflow) dropConflictingRepairs(local, remote string) (bool, error) {
+	if !w.AutoPush() {
+		return false, nil
+	}
+	subjects, err := w.Repo.Git.Run("log", "--format=%s", remote+".."+local)
+	if err != nil || subjects == "" {
+		return false, err
+	}
+	for _, s := range strings.Split(subjects, "\n") {
+		if !strings.HasPrefix(s, "burl: repair") {
+			return false, nil
+		}
+	}
+	wt := w.gitWT()
+	if _, err := wt.Run("reset", "-q", "--hard", remote); err != nil {
+		return false, err
+	}
+	if err := w.materialize(local, remote); err != nil {
+		return false, err
+	}
+	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d repair commit(s) of this clone that never reached %s and conflict with what it has since (git burl doctor looks again):\n%s\n",
+		strings.Count(subjects, "\n")+1, w.Config.Remote, indentLines(subjects))
+	return true, nil
 }
 
 // PushWorkflow pushes the workflow branch and the extra refspecs (task
