@@ -523,7 +523,7 @@ stranded_approve() {
 	(cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null && BURL_ACTOR=bee git burl claim TASK-001 >/dev/null)
 	run git burl doctor --repair --force
 	assert_success
-	assert_output_contains "repair commit(s) of this clone that never reached origin and conflict"
+	assert_output_contains "workflow commit(s) of this clone that never reached origin and conflict"
 	assert_output_contains "burl: repair TASK-001: uncommitted_change"
 	run git burl add "Later"
 	assert_success
@@ -532,4 +532,29 @@ stranded_approve() {
 	git --git-dir="$ORIGIN" show "burl:$(git --git-dir="$ORIGIN" ls-tree -r --name-only burl .workflow/DOING | grep TASK-001)" | grep -q 'assigned_to: bee'
 	[ "$(bucket_of TASK-001)" = DOING ]
 	grep -q 'assigned_to: bee' "$(task_file TASK-001)"
+}
+
+@test "a pull killed in the middle of its replay: the next command undoes the half-done rebase, and a stranded claim that lost its race is dropped" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	git -C .burl push -q origin burl
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	run env BURL_CRASH_AFTER=claim:commit git burl claim TASK-001
+	[ "$status" -eq 137 ]
+	rm -f .burl/.workflow/locks/*.lock
+	clone_repo "$BATS_TEST_TMPDIR/b"
+	(cd "$BATS_TEST_TMPDIR/b" && git burl init >/dev/null && BURL_ACTOR=bee git burl claim TASK-001 >/dev/null)
+	# The replay a killed pull leaves: a rebase stopped on a conflict.
+	git fetch -q origin burl
+	! git -C .burl rebase -q origin/burl >/dev/null 2>&1 || false
+	[ -d "$(git -C .burl rev-parse --git-path rebase-merge)" ]
+	run git burl add "Later"
+	assert_success
+	assert_output_contains "aborted the replay of a pull that was killed midway"
+	assert_output_contains "burl: claim TASK-001"
+	[ "$(git -C .burl symbolic-ref HEAD)" = refs/heads/burl ]
+	grep -q 'assigned_to: bee' "$(task_file TASK-001)"
+	[ "$(git rev-parse burl)" = "$(git ls-remote origin refs/heads/burl | cut -f1)" ]
+	run git burl doctor
+	assert_success
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
 )
 
 // Context is what a verb gets besides its options.
@@ -117,6 +118,14 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 		return Fail(ctx, errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb))
 	}
 	out, err := cmd.Run(ctx, rest)
+	if osx.Interrupted() {
+		// Stopped by SIGINT/SIGTERM (osx.InterruptContext): the verb has
+		// rolled back and released its locks; exit as the signal would.
+		if err != nil {
+			Fail(ctx, err)
+		}
+		return 130
+	}
 	if err != nil {
 		return Fail(ctx, err)
 	}

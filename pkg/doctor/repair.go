@@ -96,6 +96,10 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 		return nil, err
 	}
 	defer wl.Release()
+	// A pull killed midway is undone before anything is judged again.
+	if err := w.AbortStaleRebase(); err != nil {
+		return nil, err
+	}
 	if len(cleared) > 0 {
 		sha, err := w.Event("repair", "", map[string]any{"cleared_locks": contents}, fmt.Sprintf("repair: clear %d abandoned lock(s)", len(cleared)))
 		if err != nil {

@@ -1,7 +1,6 @@
 package verb
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -88,7 +88,11 @@ func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, name
 		if err != nil {
 			return nil, nil, err
 		}
-		res, err := gate.RunCommand(context.Background(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
+		res, err := gate.RunCommand(osx.InterruptContext(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
+		if osx.Interrupted() {
+			return nil, nil, errs.New(errs.User, "interrupted: the %s command (%s) was stopped with its process group, so nothing was judged or recorded", c.name, c.key).
+				WithTitle("Stopped").WithFix("run the command again")
+		}
 		if err != nil {
 			return nil, nil, errs.New(errs.User, "running %q (%s): %v", c.cmd, c.key, err)
 		}

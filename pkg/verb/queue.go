@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -126,6 +127,17 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 			}
 		}
 		good, culprit, after := q.bisect(stack)
+		if osx.Interrupted() {
+			// Ctrl-C stopped a build: it proves nothing about the stack,
+			// which goes back to where it was, nothing landed or rejected.
+			for _, s := range stack {
+				if err := restoreBranch(s.g, s.e.Task); err != nil {
+					return nil, err
+				}
+			}
+			return nil, errs.New(errs.User, "interrupted while building a batch of %d task(s); none of them was landed or rejected, and they stay in QA", len(stack)).
+				WithTitle("Stopped").WithFix("git burl approve --all again")
+		}
 		again := q.landAll(good)
 		if len(again) > 0 {
 			// A landing lost a race: the rest of the batch, culprit too, is

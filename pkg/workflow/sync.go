@@ -3,6 +3,7 @@ package workflow
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -69,6 +70,9 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 	if err := w.needRemote(); err != nil {
 		return nil, err
 	}
+	if err := w.AbortStaleRebase(); err != nil {
+		return nil, err
+	}
 	g, branch, remote := w.Repo.Git, w.Repo.Branch, w.Config.Remote
 	local, err := g.Run("rev-parse", "refs/heads/"+branch)
 	if err != nil {
@@ -91,7 +95,7 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		mine, theirs := countRange(g, res.Remote+".."+local), countRange(g, local+".."+res.Remote)
 		if _, err := wt.Run("-c", "core.editor=true", "rebase", "-q", res.Remote); err != nil {
 			_, _ = wt.Run("rebase", "--abort")
-			if dropped, derr := w.dropConflictingRepairs(local, res.Remote); derr != nil || dropped {
+			if dropped, derr := w.dropConflictingStranded(local, res.Remote); derr != nil || dropped {
 				if derr != nil {
 					return nil, derr
 				}
@@ -116,14 +120,50 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 	return res, w.materialize(local, res.After)
 }
 
-// dropConflictingRepairs settles a pull whose replay conflicts when every
-// local-only commit is a doctor repair (with workflow_auto_push): they
-// record what a command killed before its push left here (a move, an
-// abandoned lock), which the remote, the compare-and-swap between
-// machines, never took and has overtaken since (the task claimed or moved
-// elsewhere). Replayed, they would undo that; kept, they would stop every
-// later pull. They are dropped, and doctor judges this clone afresh.
-func (w *Workflow) dropConflictingRepairs(local, remote string) (bool, error) {
+// AbortStaleRebase undoes the replay of a pull killed midway (kill -9
+// during its rebase), which leaves the workflow worktree detached with
+// conflict markers or half-replayed files. The caller holds the workflow
+// lock, so no live pull owns that rebase; aborting it puts back the local
+// branch as it was before the pull, which the next pull replays again.
+func (w *Workflow) AbortStaleRebase() error {
+	wt := w.gitWT()
+	p, err := wt.Run("rev-parse", "--git-path", "rebase-merge")
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.Repo.Worktree, p)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return nil
+	}
+	if _, err := wt.Run("rebase", "--abort"); err != nil {
+		// Files written over the half-done replay stand in the way: the
+		// branch was never moved by it, so go back to the branch as it is.
+		head, rerr := os.ReadFile(filepath.Join(p, "head-name"))
+		if rerr != nil {
+			return err
+		}
+		for _, args := range [][]string{{"rebase", "--quit"}, {"symbolic-ref", "HEAD", strings.TrimSpace(string(head))}, {"reset", "-q", "--hard"}} {
+			if _, err := wt.Run(args...); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(w.Stderr, "burl: warning: aborted the replay of a pull that was killed midway in %s; the workflow branch is back as it was before that pull\n", w.Rel(w.Repo.Worktree))
+	return nil
+}
+
+// dropConflictingStranded settles a pull whose replay conflicts, with
+// workflow_auto_push, when every local-only commit is a transition of
+// burl's that a command killed before its push left here (a claim, a
+// doctor repair, ...): the remote, the compare-and-swap between machines,
+// never took them and has overtaken them since (the task claimed or moved
+// elsewhere). Replayed they would undo that, kept they would stop every
+// later pull: they are dropped, the transitions did not happen, and doctor
+// judges what they left (a branch, a worktree). A hand commit, or an add
+// (a task's text exists nowhere else), keeps the error for a human.
+func (w *Workflow) dropConflictingStranded(local, remote string) (bool, error) {
 	if !w.AutoPush() {
 		return false, nil
 	}
@@ -132,7 +172,7 @@ func (w *Workflow) dropConflictingRepairs(local, remote string) (bool, error) {
 		return false, err
 	}
 	for _, s := range strings.Split(subjects, "\n") {
-		if !strings.HasPrefix(s, "burl: repair") {
+		if !strings.HasPrefix(s, "burl: ") || strings.HasPrefix(s, "burl: add ") {
 			return false, nil
 		}
 	}
@@ -143,7 +183,7 @@ func (w *Workflow) dropConflictingRepairs(local, remote string) (bool, error) {
 	if err := w.materialize(local, remote); err != nil {
 		return false, err
 	}
-	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d repair commit(s) of this clone that never reached %s and conflict with what it has since (git burl doctor looks again):\n%s\n",
+	fmt.Fprintf(w.Stderr, "burl: warning: dropped %d workflow commit(s) of this clone that never reached %s and conflict with what it has since (commands killed before their push, which lost the race); git burl doctor looks at what they left:\n%s\n",
 		strings.Count(subjects, "\n")+1, w.Config.Remote, indentLines(subjects))
 	return true, nil
 }
