@@ -6,13 +6,13 @@ setup() {
 	load helpers
 	load lifecycle
 	load watch
-	new_burl_repo
+	watch_repo
 }
 
-# gone PATTERN: no process of ours matches PATTERN any more.
-gone() { ! pgrep -u "$(id -u)" -f "$1" >/dev/null; }
-# running PATTERN: a process of ours matches PATTERN.
-running() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
+# no_proc PATTERN: no process of ours matches PATTERN any more.
+no_proc() { ! pgrep -u "$(id -u)" -f "$1" >/dev/null; }
+# has_proc PATTERN: a process of ours matches PATTERN.
+has_proc() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 
 @test "Ctrl-C during approve stops its verify command's process group, rolls back and releases every lock" {
 	git burl add "Feature" --affects-glob 'src/**' --verify 'sleep 27.5 && echo never' >/dev/null
@@ -22,12 +22,12 @@ running() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 	# (git and the verb), never to the command's own group.
 	setsid git burl approve TASK-001 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_until 10 running 'sleep 27.5'
+	wait_until 10 has_proc 'sleep 27.5'
 	kill -INT -- "-$pid"
 	# git's own exit status is git's business; burl's verb exits 130.
 	wait "$pid" || true
-	wait_until 5 gone 'git-burl-approve'
-	wait_until 5 gone 'sleep 27.5'
+	wait_until 5 no_proc 'git-burl-approve'
+	wait_until 5 no_proc 'sleep 27.5'
 	grep -q "interrupted: the verify command" "$BATS_TEST_TMPDIR/out"
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 	[ "$(bucket_of TASK-001)" = QA ]
@@ -46,12 +46,60 @@ running() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 	submitted TASK-001 src/feature.go 'package src' >/dev/null
 	setsid git burl validate TASK-001 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_until 10 running 'sleep 28.5'
+	wait_until 10 has_proc 'sleep 28.5'
 	kill -TERM -- "-$pid"
 	wait "$pid" || true
-	wait_until 5 gone 'git-burl-validate'
-	wait_until 5 gone 'sleep 28.5'
+	wait_until 5 no_proc 'git-burl-validate'
+	wait_until 5 no_proc 'sleep 28.5'
 	grep -q "interrupted: the build command" "$BATS_TEST_TMPDIR/out"
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 	! grep -q "Validate FAIL" "$(task_file TASK-001)" || false
+}
+
+@test "a daemon an agent starts with setsid does not outlive its run" {
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	# The daemon leaves the agent's process group and session, then keeps
+	# writing into the task worktree.
+	agent daemon 'setsid sh -c "while :; do date >>\"$PWD/../daemon-$BURL_TASK.log\"; sleep 0.1; done" </dev/null >/dev/null 2>&1 &
+mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git burl submit "$BURL_TASK"'
+	one_agent daemon
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	log=$(ls "$REPO"/.worktrees/daemon-TASK-001.log)
+	n=$(wc -l <"$log")
+	sleep 0.5
+	[ "$(wc -l <"$log")" -eq "$n" ]
+	no_proc 'daemon-TASK-001.log'
+}
+
+@test "kill -9 of the git burl watch a user started stops the supervisor, which releases its task" {
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	agent slow 'sleep 29.5'
+	one_agent slow
+	setsid git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	wait_until 15 has_proc 'sleep 29.5'
+	[ "$(bucket_of TASK-001)" = DOING ]
+	# $pid is git itself: the supervisor is its child.
+	kill -9 "$pid"
+	wait_until 20 no_proc 'git-burl-watch'
+	wait_until 5 no_proc 'sleep 29.5'
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ -z "$(ls .burl/.workflow/locks/)" ]
+}
+
+@test "Ctrl-C on watch piped into tee: the dead reader never keeps watch from releasing its task" {
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	agent slow 'sleep 31.5'
+	one_agent slow
+	setsid sh -c 'git burl watch --interval 100ms 2>&1 | tee "$0" >/dev/null' "$BATS_TEST_TMPDIR/tee.log" &
+	pid=$!
+	wait_until 15 has_proc 'sleep 31.5'
+	# The terminal's Ctrl-C: the whole pipeline, tee included, gets SIGINT.
+	kill -INT -- "-$pid"
+	wait_until 20 no_proc 'git-burl-watch'
+	wait_until 5 no_proc 'sleep 31.5'
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ -z "$(ls .burl/.workflow/locks/)" ]
 }

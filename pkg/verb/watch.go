@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sort"
 	"syscall"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/watch"
 )
 
@@ -80,6 +82,22 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	// A reader of our output that died (Ctrl-C on `watch | tee`) must not
+	// kill us on our next write before we released our tasks: with SIGPIPE
+	// caught, such writes fail (EPIPE) and watch goes on to release. Caught,
+	// not ignored, so that agents still start with the default.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	// DESIGN §16: orphans of agent runs stay ours to end, and the
+	// supervisor stops (releasing its tasks) when whoever started it dies,
+	// even by SIGKILL. The main thread stays locked: Linux ties the parent
+	// death signal to the thread that asked for it.
+	runtime.LockOSThread()
+	if err := osx.BecomeSubreaper(); err != nil {
+		fmt.Fprintf(ctx.Stderr, "watch: warning: cannot become a child subreaper (%v): daemons an agent starts may outlive its run\n", err)
+	}
+	if err := osx.DieWithParent(syscall.SIGTERM); err != nil {
+		fmt.Fprintf(ctx.Stderr, "watch: warning: cannot ask to be stopped with the process that started it (%v)\n", err)
+	}
 	var got os.Signal
 	go func() {
 		if s, ok := <-sigs; ok {

@@ -2,9 +2,11 @@ package watch
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/osx"
@@ -13,6 +15,9 @@ import (
 // Grace is how long an agent's process group has between SIGTERM and
 // SIGKILL, on timeout and on a stop.
 const Grace = 10 * time.Second
+
+// runSeq numbers the runs of this watch for their BURL_RUN_ID.
+var runSeq atomic.Int64
 
 // outcome is how one agent process ended.
 type outcome struct {
@@ -30,8 +35,11 @@ type outcome struct {
 func runAgent(argv []string, dir string, env []string, log *os.File, timeout time.Duration, stop <-chan struct{}) outcome {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// Every process of the run carries the marker in its environment, the
+	// thread KillMarked follows to the ones that left its process group.
+	marker := fmt.Sprintf("BURL_RUN_ID=%d.%d", os.Getpid(), runSeq.Add(1))
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = dir, append(env[:len(env):len(env)], marker)
 	cmd.Stdout, cmd.Stderr = log, log
 	osx.SetProcessGroup(cmd)
 	osx.SetParentDeath(cmd)
@@ -53,8 +61,10 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 		o.stopped = true
 		err = stopGroup(cmd, done)
 	}
-	// Whatever the leader did, nothing it started outlives the run.
+	// Whatever the leader did, nothing it started outlives the run: its
+	// process group, and what left it (setsid, a double fork).
 	_ = osx.KillProcessGroup(cmd)
+	osx.KillMarked(marker)
 	o.exit = 0
 	var ee *exec.ExitError
 	switch {
