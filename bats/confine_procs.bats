@@ -103,3 +103,18 @@ mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git bu
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 }
+
+@test "a run log is capped at log_max_bytes: its head and tail kept, a marker between" {
+	set_config log_max_bytes 16384
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	agent chatty 'echo FIRST-LINE; seq 1 100000; echo LAST-LINE
+mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git burl submit "$BURL_TASK"'
+	one_agent chatty
+	run git burl watch --once --interval 100ms
+	assert_success
+	log=$(ls "$REPO"/.burl/.workflow/logs/TASK-001/*-watch-*.log)
+	[ "$(wc -c <"$log")" -le 16600 ]
+	head -n 1 "$log" | grep -qx FIRST-LINE
+	grep -qx LAST-LINE "$log"
+	grep -q "bytes of this run's output were cut here: log_max_bytes is 16384" "$log"
+}

@@ -254,3 +254,26 @@ board_gone() { ! pane_has "TASK-001"; }
 	[ "$(stat -c %s "$dir/git-burl-hook")" -lt "$(stat -c %s "$dir/git-burl-monitor")" ]
 	[ "$(stat -c %s "$(command -v git-burl)")" -lt "$(stat -c %s "$dir/git-burl-hook")" ]
 }
+
+@test "a run log named in a pushed event is read only under the logs directory: a path out of it shows nothing" {
+	new_burl_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	echo "hunter2-secret-line" >"$BATS_TEST_TMPDIR/credentials"
+	logs=.burl/.workflow/logs/TASK-001
+	mkdir -p "$logs"
+	echo "compiling the good run" >"$logs/good.log"
+	ln -s "$BATS_TEST_TMPDIR/credentials" "$logs/link.log"
+	shard=$(find .burl/.workflow/events -name '*.ndjson' | sort | tail -n 1)
+	now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	outside=$(realpath --relative-to="$REPO" "$BATS_TEST_TMPDIR/credentials")
+	for a in 1:"$outside" 2:.burl/.workflow/logs/TASK-001/link.log 3:.burl/.workflow/logs/TASK-001/good.log; do
+		printf '{"ts":"%s","task":"TASK-001","action":"run_start","actor":"w@h","details":{"agent":"a%s","attempt":1,"log":"%s"}}\n' "$now" "${a%%:*}" "${a#*:}" >>"$shard"
+	done
+	git -C .burl commit -qam "events naming logs"
+	run git burl monitor --html "$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	! grep -q hunter2 "$BATS_TEST_TMPDIR/report.html" || false
+	grep -q "compiling the good run" "$BATS_TEST_TMPDIR/report.html"
+	run git burl monitor --once
+	! grep -q hunter2 <<<"$output" || false
+}

@@ -251,3 +251,21 @@ HOOK
 	assert_failure 2
 	assert_output_contains "missing_branch"
 }
+
+@test "a workflow branch pushed with a malformed tree (a '..' entry) is refused by the fetch: the local workflow branch does not move" {
+	new_burl_repo
+	git burl add "Feature" >/dev/null
+	git burl sync --push >/dev/null
+	before=$(git rev-parse burl)
+	# Someone with push access writes a commit git would never make.
+	good=$(git --git-dir="$ORIGIN" rev-parse burl)
+	sub=$(git --git-dir="$ORIGIN" rev-parse "burl:.workflow")
+	tree=$( (git --git-dir="$ORIGIN" ls-tree burl; printf '040000 tree %s\t..\n' "$sub") | git --git-dir="$ORIGIN" mktree)
+	bad=$(git --git-dir="$ORIGIN" commit-tree -p "$good" -m "hostile" "$tree")
+	git --git-dir="$ORIGIN" update-ref refs/heads/burl "$bad"
+	run git burl sync
+	assert_failure 3
+	assert_output_contains "hasDotdot"
+	[ "$(git rev-parse burl)" = "$before" ]
+	! git cat-file -e "$bad" 2>/dev/null || false
+}

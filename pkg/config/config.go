@@ -44,6 +44,9 @@ type Config struct {
 	// LeaseSeconds is how long a task claimed by watch stays its own without
 	// a renewal; past it any watcher may take the task over.
 	LeaseSeconds int
+	// LogMaxBytes caps each run log of watch (DESIGN §16): past it, the
+	// first and last halves are kept with a marker between.
+	LogMaxBytes int
 	// QueueBatch is how many tasks approve --all stacks under one build.
 	QueueBatch int
 	// WorktreeSetup, PortRange and Notify are a team's day (DESIGN §18).
@@ -79,6 +82,7 @@ func Default() *Config {
 		MergeStrategy:       "rebase_ff_only",
 		LockStaleMinutes:    120,
 		LeaseSeconds:        900,
+		LogMaxBytes:         64 << 20,
 		QueueBatch:          4,
 		UseGlobalClaimLock:  true,
 		QAMaxAttempts:       3,
@@ -235,6 +239,7 @@ var fields = map[string]field{
 	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
 	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
 	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
+	"log_max_bytes":         intField(4096, func(c *Config) *int { return &c.LogMaxBytes }),
 	"queue_batch":           intField(1, func(c *Config) *int { return &c.QueueBatch }),
 	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
 	"worktree_setup":        worktreeSetupField,
@@ -379,6 +384,11 @@ conflict_policy: %s            # fail | warn | ignore
 # approve --all stacks up to this many QA tasks under one build_command run
 queue_batch: %d
 
+# git burl watch: a task it claimed stays its own this long without a
+# renewal; each run's log keeps its head and tail within log_max_bytes
+lease_seconds: %d
+log_max_bytes: %d
+
 # Each DOING task gets a free TCP port from this range in BURL_PORT
 port_range: %s
 # Files a new task worktree needs that git does not track, and a command
@@ -394,6 +404,6 @@ port_range: %s
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
 		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
-		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.PortRange)
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.LeaseSeconds, c.LogMaxBytes, c.PortRange)
 	return b.Bytes()
 }

@@ -289,8 +289,15 @@ func Tracking(remote, branch string) string { return "refs/remotes/" + remote + 
 // FetchTracking updates the remote-tracking ref of one branch of remote,
 // forced: the remote's branch may have been rewritten.
 func (g Git) FetchTracking(remote, branch string) error {
-	_, err := g.Run("fetch", "-q", remote, "+refs/heads/"+branch+":"+Tracking(remote, branch))
+	_, err := g.Run(Fetch(remote, "+refs/heads/"+branch+":"+Tracking(remote, branch))...)
 	return err
+}
+
+// Fetch is the argv of burl's fetches: incoming objects are verified
+// (transfer.fsckObjects, DESIGN §16), so a malformed tree someone pushed (a
+// ".." entry) is refused before any ref moves to it.
+func Fetch(remote string, refspecs ...string) []string {
+	return append([]string{"-c", "transfer.fsckObjects=true", "fetch", "-q", remote}, refspecs...)
 }
 
 // Short abbreviates a commit id for messages (10 hex digits, as burl prints

@@ -196,8 +196,10 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	}
 	b.Runs = running(evs)
 	for i := range b.Runs {
-		p := filepath.Join(w.Repo.Root, filepath.FromSlash(b.Runs[i].Log))
-		if b.Runs[i].Log != "" {
+		// The path comes from an event anyone who can push the workflow
+		// branch could have written: only a regular file under the logs
+		// directory is read.
+		if p, ok := w.RunLog(b.Runs[i].Log); ok {
 			b.runningLogs = append(b.runningLogs, p)
 			b.Runs[i].LastLine = cli.Escape(lastLine(p))
 		}

@@ -164,13 +164,14 @@ func (c *syncCmd) pullTasks(ctx *cli.Context, w *workflow.Workflow, out *syncOut
 	if err != nil {
 		return err
 	}
-	fetch := []string{"fetch", "-q", remote}
+	var refspecs []string
 	for _, e := range live {
 		if b := e.Task.Branch(); heads[b] != "" {
-			fetch = append(fetch, "+refs/heads/"+b+":refs/remotes/"+remote+"/"+b)
+			refspecs = append(refspecs, "+refs/heads/"+b+":refs/remotes/"+remote+"/"+b)
 		}
 	}
-	if len(fetch) > 3 {
+	if len(refspecs) > 0 {
+		fetch := gitx.Fetch(remote, refspecs...)
 		if _, err := g.Run(fetch...); err != nil {
 			return errs.Wrap(err, errs.Git, "Cannot fetch the task branches from "+remote)
 		}

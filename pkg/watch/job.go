@@ -165,6 +165,9 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		close(stop)
 	}()
 	o := runAgent(argv, wt, env, log, a.Timeout, stop)
+	if err := capLog(logPath, int64(w.Config.LogMaxBytes)); err != nil {
+		s.logf("%s: cannot cap the run log %s: %v", id, w.Rel(logPath), err)
+	}
 	close(quitRenew)
 	<-renewed
 	r.Exit = o.exit

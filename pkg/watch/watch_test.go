@@ -1,7 +1,11 @@
 package watch
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,5 +45,37 @@ func TestRejections(t *testing.T) {
 	got := Rejections(mustTask(t, ""))
 	if !reflect.DeepEqual(got, []string{"first", "second"}) {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestCapLogKeepsHeadAndTailWithAMarker(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.log")
+	var b strings.Builder
+	for i := 0; i < 10000; i++ {
+		fmt.Fprintf(&b, "line %05d\n", i)
+	}
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := capLog(p, 8192); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	s := string(got)
+	if !strings.HasPrefix(s, "line 00000\n") || !strings.HasSuffix(s, "line 09999\n") {
+		t.Fatalf("head or tail lost: %q ... %q", s[:20], s[len(s)-20:])
+	}
+	if !strings.Contains(s, "bytes of this run's output were cut here: log_max_bytes is 8192") {
+		t.Fatal("no marker")
+	}
+	if len(got) > 8192+200 {
+		t.Fatalf("capped log is %d bytes", len(got))
+	}
+	// A log under the cap is left alone.
+	if err := capLog(p, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(p); string(again) != s {
+		t.Fatal("a log under the cap changed")
 	}
 }

@@ -213,6 +213,32 @@ func (w *Workflow) EventsDir() string { return filepath.Join(w.Dir, EventsDirNam
 // LogsDir holds gate output (untracked).
 func (w *Workflow) LogsDir() string { return filepath.Join(w.Dir, LogsDirName) }
 
+// RunLog resolves a run log path as an event records it (relative to the
+// repository root) to the file to read, and reports whether it may be read
+// at all: only a regular file that is under the logs directory once every
+// symlink is resolved (DESIGN §16: a pushed event must not make burl read
+// ../../home/you/.git-credentials).
+func (w *Workflow) RunLog(rel string) (string, bool) {
+	if rel == "" || filepath.IsAbs(rel) {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(w.Repo.Root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", false
+	}
+	logs, err := filepath.EvalSymlinks(w.LogsDir())
+	if err != nil {
+		return "", false
+	}
+	if r, err := filepath.Rel(logs, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return real, true
+}
+
 // Rel renders a path relative to the repository root.
 func (w *Workflow) Rel(p string) string { return w.Repo.Rel(p) }
 
