@@ -59,14 +59,15 @@ has_proc() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 @test "a daemon an agent starts with setsid does not outlive its run" {
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	# The daemon leaves the agent's process group and session, then keeps
-	# writing into the task worktree.
-	agent daemon 'setsid sh -c "while :; do date >>\"$PWD/../daemon-$BURL_TASK.log\"; sleep 0.1; done" </dev/null >/dev/null 2>&1 &
-mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git burl submit "$BURL_TASK"'
+	# writing.
+	agent daemon 'setsid sh -c "while :; do date >>'"$AGENTS"'/daemon-\$BURL_TASK.log; sleep 0.1; done" </dev/null >/dev/null 2>&1 &
+sleep 0.3; mkdir -p src && echo ok >src/ok.txt'
 	one_agent daemon
 	run git burl watch --once --interval 100ms
 	assert_success
 	[ "$(bucket_of TASK-001)" = DONE ]
-	log=$(ls "$REPO"/.worktrees/daemon-TASK-001.log)
+	log=$AGENTS/daemon-TASK-001.log
+	[ -s "$log" ]
 	n=$(wc -l <"$log")
 	sleep 0.5
 	[ "$(wc -l <"$log")" -eq "$n" ]
@@ -105,10 +106,11 @@ mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git bu
 }
 
 @test "a run log is capped at log_max_bytes: its head and tail kept, a marker between" {
-	set_config log_max_bytes 16384
+	echo "log_max_bytes: 16384" >>.burl/.workflow/config.yaml
+	git -C .burl commit -qam "small run logs"
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	agent chatty 'echo FIRST-LINE; seq 1 100000; echo LAST-LINE
-mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm ok && git burl submit "$BURL_TASK"'
+mkdir -p src && echo ok >src/ok.txt'
 	one_agent chatty
 	run git burl watch --once --interval 100ms
 	assert_success

@@ -11,21 +11,41 @@ load lifecycle
 load watch
 load queue
 
-@test "an agent that widens its own scope in \$BURL_TASK_FILE lands nothing outside it" {
+# widener: an agent that writes affects_globs: ["**"] into its task file,
+# then changes a file outside its scope.
+widener() {
+	agent widener 'awk "/^affects_globs:/ { print \"affects_globs: [\\\"**\\\"]\"; skip = 1; next } skip && /^  - / { next } { skip = 0; print }" "$BURL_TASK_FILE" >"$BURL_TASK_FILE.new" && mv "$BURL_TASK_FILE.new" "$BURL_TASK_FILE"
+mkdir -p src && echo ok >src/ok.txt && echo sneaky >outside.txt'
+}
+
+@test "an agent that widens its own scope in \$BURL_TASK_FILE lands nothing outside it: the sandbox refuses the write" {
+	watch_repo
+	command -v bwrap >/dev/null || skip "bwrap is not installed (.ci/run installs it)"
+	git burl add "Small" --affects-glob "src/**" >/dev/null
+	widener
+	SANDBOX=bwrap RETRIES=0 one_agent widener
+	run git burl watch --once --interval 100ms
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	grep -q 'Read-only file system' .burl/.workflow/logs/TASK-001/*-watch-*.log
+	! git cat-file -e main:outside.txt 2>/dev/null || false
+	[ "$(field TASK-001 affects_globs)" != '["**"]' ]
+	! grep -q '"action":"scope"' <(all_events) || false
+}
+
+@test "without the sandbox, an agent that widens its own scope in \$BURL_TASK_FILE fails its run as run_tampered, the edit undone" {
 	watch_repo
 	git burl add "Small" --affects-glob "src/**" >/dev/null
-	agent widener 'awk "/^affects_globs:/ { print \"affects_globs: [\\\"**\\\"]\"; skip = 1; next } skip && /^  - / { next } { skip = 0; print }" "$BURL_TASK_FILE" >"$BURL_TASK_FILE.new" && mv "$BURL_TASK_FILE.new" "$BURL_TASK_FILE"
-grep -q "affects_globs: \[\"\*\*\"\]" "$BURL_TASK_FILE" || exit 9
-mkdir -p src && echo ok >src/ok.txt && echo sneaky >outside.txt'
-	RETRIES=1 one_agent widener
+	widener
+	SANDBOX=none RETRIES=1 one_agent widener
 	run git burl watch --once --interval 100ms
 	assert_failure 2
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 	! git cat-file -e main:outside.txt 2>/dev/null || false
-	# The first run's submit refused the uncommitted edit; the second run
-	# found it committed by watch's own run_start and named that commit.
-	grep -q 'uncommitted edit of a gate input' "$AGENTS/prompts/TASK-001-2.md"
-	grep -q "blocked_reason: .*gate fields (affects_globs) were changed by commit [0-9a-f]\{10\} (.*run_start TASK-001.*), not by git burl scope" "$(task_file TASK-001)"
+	grep -q '"action":"run_tampered"' <(all_events)
+	grep -q "changed what no run may change: .burl/.workflow/DOING/TASK-001-small.md edited" "$AGENTS/prompts/TASK-001-2.md"
+	grep -qx '  - src/\*\*' "$(task_file TASK-001)"
+	[ -z "$(git -C .burl status --porcelain)" ]
 	! grep -q '"action":"scope"' <(all_events) || false
 }
 
@@ -34,7 +54,7 @@ mkdir -p src && echo ok >src/ok.txt && echo sneaky >outside.txt'
 	git burl add "Needs base" --affects-glob "src/**" >/dev/null
 	agent asker 'git burl scope "$BURL_TASK" --affects base.go --reason "I need base.go" >'"$AGENTS"'/scope.out 2>&1; echo "exit $?" >>'"$AGENTS"'/scope.out
 mkdir -p src && echo ok >src/ok.txt && echo changed >base.go'
-	RETRIES=3 one_agent asker
+	SANDBOX=none RETRIES=3 one_agent asker
 	run git burl watch --once --interval 100ms
 	assert_failure 2
 	grep -q 'exit 1' "$AGENTS/scope.out"
@@ -59,24 +79,40 @@ mkdir -p src && echo ok >src/ok.txt && echo changed >base.go'
 	grep -q '"action":"scope"' <(all_events)
 }
 
-@test "an agent that switches off the build in config.yaml gets nothing approved; gating verbs name the file" {
+# cheater: an agent that switches the build off in config.yaml and breaks it.
+cheater() {
+	agent cheater 'sed -i "s/^build_command:.*/build_command: \"true\"/" '"$REPO"'/.burl/.workflow/config.yaml
+mkdir -p src && echo x >src/broken'
+}
+
+@test "an agent that switches off the build in config.yaml gets nothing approved, sandbox or not" {
 	watch_repo
 	set_config build_command 'test ! -e src/broken'
 	git burl add "Breaks the build" --affects-glob "src/**" >/dev/null
-	agent cheater 'sed -i "s/^build_command:.*/build_command: \"true\"/" '"$REPO"'/.burl/.workflow/config.yaml
-mkdir -p src && echo x >src/broken'
-	RETRIES=0 one_agent cheater
-	run git burl watch --once --interval 100ms
-	[ "$(bucket_of TASK-001)" != DONE ]
-	! git cat-file -e main:src/broken 2>/dev/null || false
-	# The agent's submit was refused for it (its next prompt would say so).
-	grep -q 'uncommitted edit of a gate input: .burl/.workflow/config.yaml (build_command)' "$(task_file TASK-001)"
-	# Every gating verb says the same to the human, with both ways out.
-	git burl unblock TASK-001 >/dev/null
-	run git burl approve --all
-	assert_failure 1
-	assert_output_contains 'uncommitted edit of a gate input: .burl/.workflow/config.yaml (build_command)'
-	assert_output_contains 'checkout -- .workflow/config.yaml'
+	cheater
+	cp .burl/.workflow/config.yaml "$BATS_TEST_TMPDIR/config.yaml"
+	for mode in auto none; do
+		SANDBOX=$mode RETRIES=0 one_agent cheater
+		run git burl watch --once --interval 100ms
+		[ "$(bucket_of TASK-001)" = BLOCKED ]
+		! git cat-file -e main:src/broken 2>/dev/null || false
+		cmp .burl/.workflow/config.yaml "$BATS_TEST_TMPDIR/config.yaml"
+		git burl unblock TASK-001 >/dev/null
+	done
+	grep -q '"action":"run_tampered"' <(all_events)
+}
+
+@test "an uncommitted edit of config.yaml's gate keys makes every gating verb exit 1 naming the file and both ways out" {
+	watch_repo
+	git burl add "Feature" --affects-glob "src/**" >/dev/null
+	submitted TASK-001 src/feature.go 'package src' >/dev/null
+	sed -i 's/^build_command:.*/build_command: "true"/' .burl/.workflow/config.yaml
+	for verb in "approve --all" "approve TASK-001" "validate TASK-001"; do
+		run git burl $verb
+		assert_failure 1
+		assert_output_contains 'uncommitted edit of a gate input: .burl/.workflow/config.yaml (build_command)'
+		assert_output_contains 'checkout -- .workflow/config.yaml'
+	done
 }
 
 @test "human flows: a hand edit of a READY task, scope by a human, a reviewer's committed and trusted config" {

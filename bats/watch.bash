@@ -33,11 +33,12 @@ agent() {
 	chmod +x "$AGENTS/$1"
 }
 
-# one_agent NAME [EXTRA YAML LINES]: agents.yaml with one agent running
-# $AGENTS/NAME, auto_approve on.
+# one_agent NAME: agents.yaml with one agent running $AGENTS/NAME,
+# auto_approve on; SANDBOX=none|bwrap|auto sets sandbox:.
 one_agent() {
 	agents_yaml "auto_approve: true
-agents:
+${SANDBOX:+sandbox: $SANDBOX
+}agents:
   - name: bot
     command: [\"$AGENTS/$1\"]
     max_parallel: ${MAXP:-2}

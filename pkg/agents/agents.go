@@ -32,8 +32,18 @@ const (
 // File is a parsed agents.yaml.
 type File struct {
 	AutoApprove bool
-	Agents      []Agent
+	// Sandbox is how agents are confined (DESIGN §16): SandboxAuto (the
+	// default), SandboxBwrap or SandboxNone.
+	Sandbox string
+	Agents  []Agent
 }
+
+// The values of sandbox:.
+const (
+	SandboxAuto  = "auto"
+	SandboxBwrap = "bwrap"
+	SandboxNone  = "none"
+)
 
 // Agent is one entry of agents:.
 type Agent struct {
@@ -49,6 +59,8 @@ type Agent struct {
 	Preset string
 	// MaxCostUSD blocks a task whose runs spent more (0: no limit).
 	MaxCostUSD float64
+	// Sandbox is the file's sandbox:, which confines this agent's runs.
+	Sandbox string
 }
 
 // Error is a problem in agents.yaml at a line.
@@ -115,6 +127,11 @@ func Parse(file string, data []byte) (*File, error) {
 				return nil, bad(v, "auto_approve", "%v", err)
 			}
 			f.AutoApprove = b
+		case "sandbox":
+			if v.Kind != yaml.ScalarNode || (v.Value != SandboxAuto && v.Value != SandboxBwrap && v.Value != SandboxNone) {
+				return nil, bad(v, "sandbox", "must be auto, bwrap or none, not %q", v.Value)
+			}
+			f.Sandbox = v.Value
 		case "agents":
 			seenAgents = true
 			if v.Kind != yaml.SequenceNode {
@@ -133,11 +150,17 @@ func Parse(file string, data []byte) (*File, error) {
 				f.Agents = append(f.Agents, a)
 			}
 		default:
-			return nil, bad(k, k.Value, "unknown key (known: auto_approve, agents)")
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, agents)")
 		}
 	}
 	if !seenAgents || len(f.Agents) == 0 {
 		return nil, bad(root, "agents", "lists no agent")
+	}
+	if f.Sandbox == "" {
+		f.Sandbox = SandboxAuto
+	}
+	for i := range f.Agents {
+		f.Agents[i].Sandbox = f.Sandbox
 	}
 	return f, nil
 }

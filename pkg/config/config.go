@@ -384,11 +384,6 @@ conflict_policy: %s            # fail | warn | ignore
 # approve --all stacks up to this many QA tasks under one build_command run
 queue_batch: %d
 
-# git burl watch: a task it claimed stays its own this long without a
-# renewal; each run's log keeps its head and tail within log_max_bytes
-lease_seconds: %d
-log_max_bytes: %d
-
 # Each DOING task gets a free TCP port from this range in BURL_PORT
 port_range: %s
 # Files a new task worktree needs that git does not track, and a command
@@ -404,6 +399,6 @@ port_range: %s
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
 		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
-		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.LeaseSeconds, c.LogMaxBytes, c.PortRange)
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.PortRange)
 	return b.Bytes()
 }

@@ -27,6 +27,9 @@ type Git struct {
 	// GIT_WORK_TREE, GIT_INDEX_FILE, ...): Dir alone then names the
 	// repository, as for the workflow worktree read from a task's hook.
 	OwnRepo bool
+	// UserHooks leaves out burl's hooks-off settings (noHooks): for reading
+	// where the user's hooks are, never for running anything.
+	UserHooks bool
 }
 
 // In returns a runner for dir.
@@ -67,8 +70,17 @@ var trace = os.Getenv("BURL_TRACE") != ""
 // held lock is almost always released within milliseconds.
 const lockWait = 10 * time.Second
 
+// noHooks precedes every git command burl runs: nothing a worker or an
+// agent planted (a hook, core.hooksPath, core.fsmonitor) runs inside
+// burl's own commits, rebases, merges and pushes (DESIGN §16).
+var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
+
 func (g Git) command(args []string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
+	pre := noHooks
+	if g.UserHooks {
+		pre = nil
+	}
+	cmd := exec.Command("git", append(pre[:len(pre):len(pre)], args...)...)
 	cmd.Dir = g.Dir
 	// Our parsing of git's messages (lock contention, porcelain) needs the C
 	// locale, and a credential prompt would hang an agent loop forever.

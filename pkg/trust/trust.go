@@ -64,13 +64,18 @@ func ConfigArgv(dir, key string, argv []string) []Command {
 
 // Agent is what watch runs for an agent of agents.yaml in the workflow
 // folder dir: its argv (before the {placeholders} are filled in, which burl
-// itself supplies) and, when it has one, its env.
+// itself supplies), when it has one its env, and sandbox: none.
 func Agent(dir string, a agents.Agent) []Command {
 	p := filepath.Join(dir, agents.FileName)
 	out := []Command{{File: agents.FileName, Key: "agents." + a.Name + ".command", Text: jsonText(a.Command), Path: p}}
 	if len(a.Env) > 0 {
 		// Keys sorted: the same env is the same text.
 		out = append(out, Command{File: agents.FileName, Key: "agents." + a.Name + ".env", Text: jsonText(a.Env), Path: p})
+	}
+	if a.Sandbox == agents.SandboxNone {
+		// Turning the sandbox off decides what every agent may do to the
+		// repository: whoever pushed it needs this user's consent too.
+		out = append(out, Command{File: agents.FileName, Key: "sandbox", Text: agents.SandboxNone, Path: p})
 	}
 	return out
 }

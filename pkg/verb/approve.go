@@ -148,6 +148,11 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 		return approveOut{Task: taskObject(w, *e), Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true, entry: *e}, nil
 	} else if err == nil {
 		if w.Config.MergeStrategy != "manual" {
+			// An uncommitted gate input is named first: trusting it
+			// would not make the gates read it.
+			if err := w.CheckConfigInput(); err != nil {
+				return approveOut{}, err
+			}
 			if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 				return approveOut{}, err
 			}

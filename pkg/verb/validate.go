@@ -49,6 +49,11 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if e, err := w.Get(id); err == nil {
+		// An uncommitted gate input is named first: trusting it would not
+		// make the gates read it.
+		if err := w.CheckConfigInput(); err != nil {
+			return nil, err
+		}
 		if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 			return nil, err
 		}

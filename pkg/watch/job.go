@@ -164,13 +164,28 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		}
 		close(stop)
 	}()
+	guard, box, err := s.confine(w, t, wt, filepath.Dir(logPath))
+	if err != nil {
+		close(quitRenew)
+		<-renewed
+		r.Result = ResultFailed
+		return r, "the run could not be confined: " + err.Error()
+	}
+	if box != nil {
+		argv = box.Wrap(argv)
+	}
 	o := runAgent(argv, wt, env, log, a.Timeout, stop)
 	if err := capLog(logPath, int64(w.Config.LogMaxBytes)); err != nil {
 		s.logf("%s: cannot cap the run log %s: %v", id, w.Rel(logPath), err)
 	}
+	tampered := s.unconfine(w, id, guard, box)
 	close(quitRenew)
 	<-renewed
 	r.Exit = o.exit
+	if tampered != "" {
+		r.Result = ResultTampered
+		return r, tampered
+	}
 	select {
 	case <-lost:
 		r.Result = ResultLost

@@ -65,6 +65,7 @@ const (
 	ResultGates     = "gates"     // commit or submit refused the work
 	ResultStopped   = "stopped"   // watch was stopped
 	ResultLost      = "lost"      // the task was taken from this watcher
+	ResultTampered  = "tampered"  // it changed what no run may change (run_tampered)
 )
 
 type supervisor struct {
@@ -87,6 +88,9 @@ type supervisor struct {
 	w       *workflow.Workflow
 	fileErr string
 	said    map[string]bool
+	// bwrap: agents run under bubblewrap (sandbox auto where it works, or
+	// bwrap); otherwise only the Guard checks after each run.
+	bwrap bool
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -103,6 +107,9 @@ func Watch(opt Options) (*Summary, error) {
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
 		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}}
 	if err := s.anyTrusted(w); err != nil {
+		return nil, err
+	}
+	if err := s.chooseSandbox(); err != nil {
 		return nil, err
 	}
 	stopped := false

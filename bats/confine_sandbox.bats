@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# DESIGN §16: an agent cannot plant anything in the shared repository.
+# Under bubblewrap its writes to .git/config, the hooks and .burl/ fail at
+# the OS level; without a sandbox they are found after the run
+# (run_tampered) and undone; burl's own git commands never run hooks.
+
+load helpers
+load lifecycle
+load watch
+
+setup() {
+	watch_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	MARK="$BATS_TEST_TMPDIR/hook-ran"
+}
+
+need_bwrap() {
+	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
+	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
+	skip "bwrap does not work here (.ci/run installs bubblewrap)"
+}
+
+# planter: a hostile agent that plants a hook in the shared git dir, points
+# core.hooksPath elsewhere, moves main, then does its work.
+planter() {
+	agent planter 'hooks=$(git rev-parse --git-common-dir)/hooks
+printf "#!/bin/sh\necho ran >>'"$MARK"'\n" >"$hooks/reference-transaction" && chmod +x "$hooks/reference-transaction"
+git config core.hooksPath /tmp/elsewhere
+git update-ref refs/heads/main HEAD
+mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm "the work"'
+}
+
+@test "under bubblewrap a hostile agent's hook, config and ref writes fail; its own commits land" {
+	need_bwrap
+	planter
+	SANDBOX=bwrap one_agent planter
+	main=$(git rev-parse main)
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ ! -e "$(git rev-parse --git-common-dir)/hooks/reference-transaction" ]
+	[ -z "$(git config --get core.hooksPath)" ]
+	[ ! -e "$MARK" ]
+	grep -q 'Read-only file system' .burl/.workflow/logs/TASK-001/*-watch-*.log
+	# main moved only by the approve, onto the agent's commit.
+	git merge-base --is-ancestor "$main" main
+	git show main:src/ok.txt | grep -qx ok
+	git log -1 --format=%s main | grep -qx "the work"
+	! grep -q '"action":"run_tampered"' <(all_events) || false
+}
+
+@test "without a sandbox the planted hook and config are found after the run, undone, and never ran in burl's commits" {
+	planter
+	SANDBOX=none RETRIES=0 one_agent planter
+	run git burl watch --once --interval 100ms
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ ! -e "$(git rev-parse --git-common-dir)/hooks/reference-transaction" ]
+	[ -z "$(git config --get core.hooksPath)" ]
+	[ ! -e "$MARK" ]
+	grep -q '"action":"run_tampered"' <(all_events)
+	grep -q 'blocked_reason: .*changed what no run may change' "$(task_file TASK-001)"
+	# Watch said once at start that it runs without a sandbox.
+	assert_output_contains "sandbox: none"
+}
+
+@test "sandbox: none is a choice the user of this machine must trust" {
+	agent good 'mkdir -p src && echo ok >src/ok.txt'
+	one_agent good
+	# Someone turns the sandbox off in a commit this user did not trust.
+	sed -i '1i sandbox: none' .burl/.workflow/agents.yaml
+	git -C .burl commit -qam "agents without a sandbox"
+	run git burl watch --once --interval 100ms
+	assert_failure 1
+	assert_output_contains "sandbox in agents.yaml"
+	assert_output_contains "git burl trust"
+	[ "$(bucket_of TASK-001)" = READY ]
+	git burl trust --yes >/dev/null
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "burl's own git commands never run a hook planted in the repository" {
+	hooks=$(git rev-parse --git-common-dir)/hooks
+	printf '#!/bin/sh\necho ran >>"%s"\n' "$MARK" >"$hooks/reference-transaction"
+	chmod +x "$hooks/reference-transaction"
+	git burl add "Second" >/dev/null
+	git burl claim TASK-001 >/dev/null
+	[ ! -e "$MARK" ]
+	# The user's own git still runs it: it is not removed, only not run by burl.
+	git commit -q --allow-empty -m "mine"
+	[ -s "$MARK" ]
+}
