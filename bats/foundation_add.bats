@@ -170,3 +170,16 @@ reject() {
 	add_task "Next"
 	[ -f "$WF/READY/TASK-042-next.md" ]
 }
+
+@test "add --description and --ac write the body's objective and checklist instead of the template's placeholders" {
+	git burl add "Jump" --description "The player jumps with space" --ac "space makes the player jump" --ac "a second press does nothing mid-air" >/dev/null
+	f=$(ls .burl/.workflow/READY/TASK-001-*.md)
+	grep -qx "The player jumps with space" "$f"
+	grep -qx -- "- \[ \] space makes the player jump" "$f"
+	grep -qx -- "- \[ \] a second press does nothing mid-air" "$f"
+	! grep -q "Criterion 1" "$f" || false
+	! grep -q "Single sentence describing" "$f" || false
+	run git burl add "Both" --description x --body-file /dev/null
+	assert_failure 1
+	assert_output_contains "either --body-file or --description/--ac"
+}

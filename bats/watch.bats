@@ -369,3 +369,19 @@ agents:
 	[ "$(git show main:f2.txt)" = "fixed 2" ]
 	[ "$(git rev-list --count --merges main)" = 0 ]
 }
+
+@test "the prompt leaves out the template's placeholder lines and carries the description and criteria add was given" {
+	watch_repo
+	git burl add "Templated" --affects-glob 'a/**' >/dev/null
+	git burl add "Described" --affects-glob 'b/**' --description "Make b say hello" --ac "b/hello.txt holds hello" >/dev/null
+	agent quiet 'd=$(echo "$BURL_TASK" | sed "s/TASK-00//"); mkdir -p "$( [ "$d" = 1 ] && echo a || echo b)" && echo hello >"$( [ "$d" = 1 ] && echo a || echo b)/hello.txt"'
+	one_agent quiet
+	run git burl watch --once --interval 100ms
+	assert_success
+	for p in "$AGENTS"/prompts/TASK-00*-1.md; do
+		! grep -q "Criterion 1\|Single sentence describing\|Worker fills" "$p" || false
+	done
+	grep -q "placeholder lines are left out" "$AGENTS/prompts/TASK-001-1.md"
+	grep -qx "Make b say hello" "$AGENTS/prompts/TASK-002-1.md"
+	grep -qx -- "- \[ \] b/hello.txt holds hello" "$AGENTS/prompts/TASK-002-1.md"
+}

@@ -80,7 +80,7 @@ func Dir(dir string) (string, error) {
 	if _, err := repo.Resolve(dir); err != nil {
 		return "", err
 	}
-	return gitx.In(dir).Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	return gitx.Git{Dir: dir, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
 }
 
 // Inspect reports the state of every hook burl installs.

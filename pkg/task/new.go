@@ -69,6 +69,49 @@ Relevant notes/links, constraints, file references.
 <!-- Validator fills (tool can append) -->
 `
 
+// placeholders are the lines of DefaultBody that say what to write, not
+// what the task is: an agent's prompt leaves them out.
+var placeholders = map[string]bool{
+	`Single sentence describing what "done" looks like.`:  true,
+	"- [ ] Criterion 1 (specific, verifiable)":            true,
+	"Relevant notes/links, constraints, file references.": true,
+	"<!-- Worker fills -->":                               true,
+	"<!-- Validator fills (tool can append) -->":          true,
+}
+
+// StripPlaceholders is text without DefaultBody's placeholder lines, and
+// whether it had any.
+func StripPlaceholders(text string) (string, bool) {
+	var b strings.Builder
+	found := false
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if placeholders[strings.TrimSpace(l)] {
+			found = true
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String(), found
+}
+
+// BodyFrom is a task body made of a description and acceptance criteria
+// (add --description, --ac), in DefaultBody's sections.
+func BodyFrom(description string, criteria []string) string {
+	var b strings.Builder
+	b.WriteString("\n## Objective\n")
+	if d := strings.TrimSpace(description); d != "" {
+		b.WriteString(d + "\n")
+	}
+	b.WriteString("\n## Acceptance Criteria\n")
+	for _, c := range criteria {
+		if c = strings.TrimSpace(c); c != "" {
+			b.WriteString("- [ ] " + c + "\n")
+		}
+	}
+	b.WriteString("\n## Context\n\n## Implementation Notes\n<!-- Worker fills -->\n\n## QA Report\n<!-- Validator fills (tool can append) -->\n")
+	return b.String()
+}
+
 // New renders a new task file from spec, in the PRD's key order.
 func New(s Spec) *Task {
 	t, err := Parse([]byte(template))

@@ -30,6 +30,8 @@ type addCmd struct {
 	Tags         []string `long:"tags" value-name:"TAG" description:"Free-form tags (comma-separated or repeated)"`
 	Verify       string   `long:"verify" value-name:"CMD" description:"Extra command validate runs in the task worktree (after build_command)"`
 	BodyFile     string   `long:"body-file" value-name:"FILE" description:"Markdown body of the task ('-' reads standard input)"`
+	Description  string   `long:"description" value-name:"TEXT" description:"What done looks like: the body's Objective, instead of the template's placeholder"`
+	AC           []string `long:"ac" value-name:"TEXT" description:"An acceptance criterion (the body's checklist); repeatable"`
 }
 
 type addOut struct {
@@ -78,6 +80,12 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				spec.Tags = append(spec.Tags, part)
 			}
 		}
+	}
+	if c.BodyFile != "" && (c.Description != "" || len(c.AC) > 0) {
+		return nil, usageErr("add", "takes either --body-file or --description/--ac, not both")
+	}
+	if c.Description != "" || len(c.AC) > 0 {
+		spec.Body = task.BodyFrom(c.Description, c.AC)
 	}
 	if c.BodyFile != "" {
 		var data []byte

@@ -50,8 +50,14 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 		b.WriteString("\n## What the tasks this one depends on delivered\n\n")
 		b.WriteString(deps)
 	}
-	b.WriteString("\n## The task file\n\n````markdown\n")
-	b.Write(t.Bytes())
+	// The template's placeholder lines say what to write, not what to do.
+	file, templated := task.StripPlaceholders(string(t.Bytes()))
+	b.WriteString("\n## The task file\n\n")
+	if templated {
+		b.WriteString("(The template's placeholder lines are left out.)\n\n")
+	}
+	b.WriteString("````markdown\n")
+	b.WriteString(file)
 	b.WriteString("\n````\n")
 	return b.String()
 }
@@ -111,7 +117,8 @@ func dependencies(w *workflow.Workflow, t *task.Task) string {
 			}
 			b.WriteString("\n")
 		}
-		if notes := strings.TrimSpace(e.Task.Section("Implementation Notes")); notes != "" {
+		notes, _ := task.StripPlaceholders(e.Task.Section("Implementation Notes"))
+		if notes = strings.TrimSpace(notes); notes != "" {
 			b.WriteString("Implementation Notes:\n\n")
 			b.WriteString(notes)
 			b.WriteString("\n\n")
