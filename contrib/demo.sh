@@ -36,7 +36,7 @@ printf 'module game\n\ngo 1.22\n' >go.mod
 git add -A && git commit -q -m "initial commit" && git push -q origin main
 
 run git burl init
-run git burl add "Implement jump" --priority high --affects src/jump.go --affects-glob 'src/jump/**'
+run git burl add "Implement jump" --priority high --affects src/jump.go --affects-glob 'src/jump/**' --description "Space makes the player jump" --ac "jump() lifts the player"
 run git burl status
 run git burl claim
 wt=$(git burl worktree TASK-001)

@@ -95,7 +95,7 @@ _git_burl ()
 		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired" "" "$val"
 		return
 		;;
-	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--reason|--tags|--verify|--since|--main-branch|--remote)
+	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--since|--main-branch|--remote)
 		# Nothing to offer; git's completion falls back to file names.
 		COMPREPLY=()
 		return
@@ -107,7 +107,7 @@ _git_burl ()
 		local flags="--json --help"
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
-		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file=" ;;
+		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac=" ;;
 		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release) flags="$flags --reason=" ;;

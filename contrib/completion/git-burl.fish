@@ -101,6 +101,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from add" -l depends-on -x -a "(
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-form tags'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l description -r -d 'What done looks like (the body objective)'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l ac -r -d 'An acceptance criterion; repeatable'
 
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects -r -F -d 'Add a file or directory the task may change'
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects-glob -x -d 'Add a glob of files the task may change'
