@@ -330,7 +330,10 @@ b.md"
 		[ -z "$(find "$REPO" -name escaped.txt)" ]
 		[ ! -e .burl/.workflow/DONE/2025-01/.git ]
 		if [ "$status" -ne 0 ]; then
-			assert_output_contains "invalid path '.workflow/DONE/2025-01/${entry%%:*}/"
+			# The fetch verifies objects (transfer.fsckObjects): such a
+			# tree is refused before anything moves; past it, the write.
+			[[ "$output" == *"hasDot"* ]] || assert_output_contains "invalid path '.workflow/DONE/2025-01/${entry%%:*}/"
+			[ "$(git rev-parse burl)" != "$(git ls-remote origin refs/heads/burl | cut -f1)" ]
 		else
 			assert_output_contains "not writing"
 		fi

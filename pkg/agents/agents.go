@@ -94,7 +94,18 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// validName is ^[A-Za-z0-9][A-Za-z0-9._-]*$, without a package-level
+// regexp: the commit hook links this package (through pkg/trust) and must
+// not pay for compiling one at every start.
+func validName(s string) bool {
+	for i, r := range s {
+		alnum := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		if !alnum && (i == 0 || r != '.' && r != '_' && r != '-') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Parse parses data read from file.
 func Parse(file string, data []byte) (*File, error) {
@@ -178,7 +189,7 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 		var err error
 		switch k.Value {
 		case "name":
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !nameRE.MatchString(v.Value) {
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !validName(v.Value) {
 				return a, bad(v, key, "must be a name of letters, digits, '.', '_' or '-', not %q", v.Value)
 			}
 			a.Name = v.Value
@@ -211,7 +222,7 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 		case "preset":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
 				err = errors.New("must be the name of a preset")
-			} else if _, ok := presets[v.Value]; !ok {
+			} else if _, ok := presets()[v.Value]; !ok {
 				err = fmt.Errorf("%q is not a preset (known: %s)", v.Value, knownPresets())
 			}
 			a.Preset, presetNode = v.Value, v

@@ -18,35 +18,39 @@ type preset struct {
 // needed). {prompt} is the prompt's text; {prompt_file} its path.
 // Permission flags let the tool edit and run commands without asking:
 // watch runs it in the sandbox that protects the repository (DESIGN §16).
-var presets = map[string]preset{
-	"claude-code": {
-		head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions"},
-		doc:  "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage",
-	},
-	"codex": {
-		head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check"},
-		tail: []string{"--", "{prompt}"},
-		doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage",
-	},
-	"gemini": {
-		head: []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
-		doc:  "Gemini CLI: --prompt runs headless, --yolo approves tool calls",
-	},
-	"aider": {
-		head: []string{"aider", "--message-file", "{prompt_file}", "--yes-always", "--no-check-update", "--no-pretty"},
-		doc:  "aider: --message-file sends one message and exits, --yes-always answers its questions",
-	},
-	"opencode": {
-		head: []string{"opencode", "run", "--format", "json"},
-		tail: []string{"{prompt}"},
-		doc:  "opencode: opencode run [message] runs one prompt non-interactively",
-	},
+// presets is a function, not a package-level map: the commit hook links
+// this package (through pkg/trust) and must not build the table at start.
+func presets() map[string]preset {
+	return map[string]preset{
+		"claude-code": {
+			head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions"},
+			doc:  "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage",
+		},
+		"codex": {
+			head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check"},
+			tail: []string{"--", "{prompt}"},
+			doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage",
+		},
+		"gemini": {
+			head: []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
+			doc:  "Gemini CLI: --prompt runs headless, --yolo approves tool calls",
+		},
+		"aider": {
+			head: []string{"aider", "--message-file", "{prompt_file}", "--yes-always", "--no-check-update", "--no-pretty"},
+			doc:  "aider: --message-file sends one message and exits, --yes-always answers its questions",
+		},
+		"opencode": {
+			head: []string{"opencode", "run", "--format", "json"},
+			tail: []string{"{prompt}"},
+			doc:  "opencode: opencode run [message] runs one prompt non-interactively",
+		},
+	}
 }
 
 // Presets lists the preset names, sorted.
 func Presets() []string {
-	out := make([]string, 0, len(presets))
-	for n := range presets {
+	out := make([]string, 0, len(presets()))
+	for n := range presets() {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -55,7 +59,7 @@ func Presets() []string {
 
 // expand is the argv of preset name with the agent's args in place.
 func expand(name string, args []string) ([]string, bool) {
-	p, ok := presets[name]
+	p, ok := presets()[name]
 	if !ok {
 		return nil, false
 	}

@@ -44,6 +44,9 @@ type Config struct {
 	// LeaseSeconds is how long a task claimed by watch stays its own without
 	// a renewal; past it any watcher may take the task over.
 	LeaseSeconds int
+	// LeaseGrace is how long past lease_expires a takeover waits: the
+	// clocks of two machines disagree (DESIGN §15).
+	LeaseGrace time.Duration
 	// LogMaxBytes caps each run log of watch (DESIGN §16): past it, the
 	// first and last halves are kept with a marker between.
 	LogMaxBytes int
@@ -82,6 +85,7 @@ func Default() *Config {
 		MergeStrategy:       "rebase_ff_only",
 		LockStaleMinutes:    120,
 		LeaseSeconds:        900,
+		LeaseGrace:          60 * time.Second,
 		LogMaxBytes:         64 << 20,
 		QueueBatch:          4,
 		UseGlobalClaimLock:  true,
@@ -239,12 +243,20 @@ var fields = map[string]field{
 	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
 	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
 	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
-	"log_max_bytes":         intField(4096, func(c *Config) *int { return &c.LogMaxBytes }),
-	"queue_batch":           intField(1, func(c *Config) *int { return &c.QueueBatch }),
-	"conflict_policy":       strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
-	"worktree_setup":        worktreeSetupField,
-	"port_range":            portRangeField,
-	"notify":                notifyField,
+	"lease_grace": {func(c *Config, v *yaml.Node) error {
+		d, err := time.ParseDuration(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || d < 0 {
+			return fmt.Errorf("must be a duration such as 60s or 0s, not %q", v.Value)
+		}
+		c.LeaseGrace = d
+		return nil
+	}},
+	"log_max_bytes":   intField(4096, func(c *Config) *int { return &c.LogMaxBytes }),
+	"queue_batch":     intField(1, func(c *Config) *int { return &c.QueueBatch }),
+	"conflict_policy": strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
+	"worktree_setup":  worktreeSetupField,
+	"port_range":      portRangeField,
+	"notify":          notifyField,
 }
 
 // keys is every known key, sorted, for suggestions.

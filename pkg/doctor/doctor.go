@@ -58,6 +58,7 @@ const (
 	UnpushedWorkflow   Kind = "unpushed_workflow"
 	StaleApproveIntent Kind = "stale_approve_intent"
 	DoneNotOnRemote    Kind = "done_not_on_remote_main"
+	BadLease           Kind = "bad_lease"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -548,6 +549,13 @@ func (c *checker) missingBase(e workflow.Entry) {
 func (c *checker) gitSide(e workflow.Entry) {
 	t := e.Task
 	id, b := e.ID, t.Branch()
+	if raw := t.Str(task.KeyLeaseExpires); e.Bucket == workflow.Doing && raw != "" {
+		if _, err := time.Parse(time.RFC3339, raw); err != nil {
+			c.add(Finding{Kind: BadLease, Task: strp(id), Path: c.w.Rel(e.Path),
+				Message: fmt.Sprintf("%s's lease_expires %q does not parse, so it counts as expired: any watcher takes the task over", id, raw),
+				Fix:     fmt.Sprintf("nothing, or set a time (RFC 3339) by hand and commit it; git burl release %s --reason \"...\" gives it back now", id)})
+		}
+	}
 	if e.Bucket == workflow.QA && c.held[id] {
 		// A command is working on it now (an approve may have moved main
 		// and not yet recorded DONE): judged when it is done.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +77,9 @@ type Box struct {
 	logs    string // the copy of logs/refs/heads (its branch's reflog only)
 	before  string // the branch's commit at the start
 	reflogN int64  // the size of the branch's reflog copy at the start
+	// start is the copy of refs/heads as the run began, to tell what the
+	// agent moved in it from what watch moved in the real refs meanwhile.
+	start map[string]string
 }
 
 // Prepare readies a Box for spec.
@@ -98,6 +102,7 @@ func Prepare(spec Spec) (*Box, error) {
 		b.Close()
 		return nil, err
 	}
+	b.start = readRefs(b.refs)
 	own := filepath.Join(spec.CommonDir, "logs", "refs", "heads", filepath.FromSlash(spec.Branch))
 	if err := os.MkdirAll(filepath.Dir(filepath.Join(b.logs, filepath.FromSlash(spec.Branch))), 0o755); err != nil {
 		b.Close()
@@ -171,30 +176,33 @@ func (b *Box) Finish(g gitx.Git) (tried []string, err error) {
 			f.Close()
 		}
 	}
-	tried = changedRefs(filepath.Join(b.spec.CommonDir, "refs", "heads"), b.refs, b.spec.Branch)
+	for name, v := range readRefs(b.refs) {
+		if name != b.spec.Branch && b.start[name] != v {
+			tried = append(tried, "refs/heads/"+name)
+		}
+	}
+	for name := range b.start {
+		if _, err := os.Stat(filepath.Join(b.refs, filepath.FromSlash(name))); err != nil && name != b.spec.Branch {
+			tried = append(tried, "refs/heads/"+name+" (deleted)")
+		}
+	}
+	sort.Strings(tried)
 	return tried, nil
 }
 
 // Close removes the copies.
 func (b *Box) Close() { _ = os.RemoveAll(b.tmp) }
 
-// changedRefs lists the loose refs under copy that differ from orig (or
-// are new there), other than own.
-func changedRefs(orig, copy, own string) []string {
-	var out []string
-	_ = filepath.WalkDir(copy, func(p string, d os.DirEntry, err error) error {
+// readRefs is the loose refs under dir, by name, with their contents.
+func readRefs(dir string) map[string]string {
+	out := map[string]string{}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
 			return nil
 		}
-		rel, _ := filepath.Rel(copy, p)
-		name := filepath.ToSlash(rel)
-		if name == own {
-			return nil
-		}
-		a, _ := os.ReadFile(p)
-		o, err := os.ReadFile(filepath.Join(orig, rel))
-		if err != nil || strings.TrimSpace(string(a)) != strings.TrimSpace(string(o)) {
-			out = append(out, "refs/heads/"+name)
+		rel, _ := filepath.Rel(dir, p)
+		if data, err := os.ReadFile(p); err == nil {
+			out[filepath.ToSlash(rel)] = strings.TrimSpace(string(data))
 		}
 		return nil
 	})

@@ -38,6 +38,9 @@ const (
 	KeyVerify        = "verify"
 	KeyBlockedReason = "blocked_reason"
 	KeyLeaseExpires  = "lease_expires"
+	// KeyLeaseHolder is the watcher process that holds the lease
+	// (name@host#pid): two watchers on one host are told apart.
+	KeyLeaseHolder = "lease_holder"
 	// KeyScopeRequest is a wider scope an agent asked for from inside a
 	// watch run: the task waits for a human's git burl scope.
 	KeyScopeRequest = "scope_request"

@@ -3,6 +3,7 @@ package verb
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,17 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
+			// A watcher submits only what it still holds, judged on the
+			// state this transaction commits (DESIGN §15): one paused
+			// past its lease may find the task taken over, or claimed
+			// again under the same name by another watcher.
+			if me := os.Getenv("BURL_WATCHER"); me != "" {
+				if h := tx.Task.Str(task.KeyLeaseHolder); h != me || tx.Task.Str(task.KeyAssignedTo) != w.Actor {
+					return errs.New(errs.Lock, "%s is no longer held by this watcher (%s): it is %s's now (lease_holder %s)", id, me,
+						orNobody(tx.Task.Str(task.KeyAssignedTo)), orNobody(h)).
+						WithTitle("Cannot submit %s", id).WithFix("nothing to do: its lease expired and the task was taken over; this watcher's run is void")
+				}
+			}
 			tx.Task.SetTime(task.KeySubmittedAt, tx.Now)
 			tx.Task.SetStr(task.KeySubmittedSHA, head)
 			tx.Details["submitted_sha"] = head
@@ -125,4 +137,11 @@ func pushTaskBranch(ctx *cli.Context, w *workflow.Workflow, e workflow.Entry) bo
 
 func indentLines(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+func orNobody(s string) string {
+	if s == "" {
+		return "nobody"
+	}
+	return s
 }

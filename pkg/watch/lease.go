@@ -3,9 +3,13 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -28,10 +32,43 @@ func LeaseOf(t *task.Task) (time.Time, bool) {
 	return exp, true
 }
 
-// Expired says whether t is a DOING task whose lease ran out at now.
-func Expired(t *task.Task, now time.Time) bool {
+// Holder is the lease holder a watcher process writes for actor: actor
+// plus this process's id, so that two watchers on one host (or a watcher
+// that resumes after its task was taken over and claimed again under the
+// same name) are told apart.
+func Holder(actor string) string { return actor + "#" + strconv.Itoa(os.Getpid()) }
+
+// Expired says whether t is a DOING task whose lease ran out at now, grace
+// past lease_expires (clock skew between machines). A lease that does not
+// parse counts as expired, and so does one held by a watcher of this host
+// (host) whose process is gone: nobody will renew either.
+func Expired(t *task.Task, now time.Time, grace time.Duration, host string) bool {
+	raw := t.Str(task.KeyLeaseExpires)
+	if raw == "" {
+		return false
+	}
+	if _, err := time.Parse(time.RFC3339, raw); err != nil {
+		return true
+	}
 	exp, ok := LeaseOf(t)
-	return ok && now.After(exp)
+	if !ok {
+		return false
+	}
+	if holderGone(t.Str(task.KeyLeaseHolder), host) {
+		return true
+	}
+	return now.After(exp.Add(grace))
+}
+
+// holderGone reports whether holder (name@host#pid) is a watcher of this
+// host whose process no longer runs.
+func holderGone(holder, host string) bool {
+	at, pid, ok := strings.Cut(holder, "#")
+	if !ok || host == "" || !strings.HasSuffix(at, "@"+host) {
+		return false
+	}
+	n, err := strconv.Atoi(pid)
+	return err == nil && n > 0 && n != os.Getpid() && !osx.ProcessAlive(n)
 }
 
 // lease is one transition that keeps id in DOING, checks it is still
@@ -46,6 +83,13 @@ func leaseTx(w *workflow.Workflow, id, actor, action string, seconds int, detail
 			if tx.Task.Str(task.KeyAssignedTo) != actor {
 				return errLost
 			}
+			holder := Holder(actor)
+			if h := tx.Task.Str(task.KeyLeaseHolder); action != "run_start" && h != "" && h != holder {
+				// Taken over and claimed again under the same name by
+				// another watcher (or this one before a restart).
+				return errLost
+			}
+			tx.Task.SetStr(task.KeyLeaseHolder, holder)
 			exp := tx.Now.Add(time.Duration(seconds) * time.Second)
 			tx.Task.SetTime(task.KeyLeaseExpires, exp)
 			for k, v := range details {
@@ -67,7 +111,7 @@ func takeOver(w *workflow.Workflow, id string) (bool, error) {
 		Apply: func(tx *workflow.Tx) error {
 			took = false
 			t := tx.Task
-			if !Expired(t, tx.Now) {
+			if !Expired(t, tx.Now, w.Config.LeaseGrace, w.Host) {
 				return errRenewed
 			}
 			who := t.Str(task.KeyAssignedTo)
@@ -75,6 +119,7 @@ func takeOver(w *workflow.Workflow, id string) (bool, error) {
 			t.AppendToSection("Implementation Notes", fmt.Sprintf("Released by %s at %s: %s (branch kept)", w.Actor, tx.Now.Format(time.RFC3339), reason))
 			t.SetNull(task.KeyAssignedTo)
 			t.SetNull(task.KeyLeaseExpires)
+			t.SetNull(task.KeyLeaseHolder)
 			tx.Details["reason"] = reason
 			tx.Details["was_assigned_to"] = who
 			took = true

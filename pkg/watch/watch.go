@@ -211,7 +211,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		s.mu.Lock()
 		mine := s.held[e.ID]
 		s.mu.Unlock()
-		if mine || e.Task == nil || !Expired(e.Task, now) {
+		if mine || e.Task == nil || !Expired(e.Task, now, w.Config.LeaseGrace, w.Host) {
 			continue
 		}
 		took, err := takeOver(w, e.ID)
@@ -324,7 +324,7 @@ func (s *supervisor) start(a agents.Agent, id string) {
 func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, code int) {
 	cmd := verbCommand(args)
 	cmd.Dir = s.opt.Dir
-	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor)
+	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+Holder(actor))
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

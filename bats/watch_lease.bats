@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# DESIGN §15: a watcher submits only what it still holds; each watcher
+# process has its own identity in the lease; lease_grace; a lease that does
+# not parse, or whose local holder is gone, is taken over.
+
+load helpers
+load lifecycle
+load watch
+
+setup() {
+	watch_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	# The agent naps $NAP seconds, then says which watcher ran it.
+	agent napper 'sleep "${NAP:-0}"; mkdir -p src && echo "$WHO" >src/who.txt'
+	one_agent napper
+}
+
+teardown() {
+	[ -z "${A:-}" ] || { kill -CONT "$A" 2>/dev/null; kill -TERM "$A" 2>/dev/null; } || true
+}
+
+# lease SECONDS GRACE: short leases for the test.
+lease() {
+	printf 'lease_seconds: %s\nlease_grace: %s\n' "$1" "$2" >>.burl/.workflow/config.yaml
+	git -C .burl commit -qam "short leases"
+}
+
+no_locks() { [ -z "$(ls .burl/.workflow/locks/)" ]; }
+bucket_is() { [ "$(bucket_of "$1")" = "$2" ]; }
+submits() { all_events | grep -c '"action":"submit"' || true; }
+
+@test "a watcher paused past its lease resumes after another watcher of the same name took the task over: it submits nothing" {
+	lease 2 0s
+	WHO=A NAP=4 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
+	agit=$!
+	wait_until 10 bucket_is TASK-001 DOING
+	A=$(pgrep -P "$agit" -f git-burl-watch || pgrep -f "git-burl-watch --interval 100ms" | head -n 1)
+	kill -STOP "$A"
+	sleep 2.5
+	# Same agent, same host: only the watcher id tells the two apart.
+	WHO=B NAP=3 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/b.log" 2>&1 &
+	bgit=$!
+	wait_until 10 grep -q "lease of bot@.* expired" "$BATS_TEST_TMPDIR/b.log"
+	wait_until 10 grep -q "TASK-001: claimed by bot@" "$BATS_TEST_TMPDIR/b.log"
+	sleep 2
+	kill -CONT "$A"
+	wait_until 30 bucket_is TASK-001 DONE
+	kill -TERM "$bgit" "$agit" 2>/dev/null || true
+	wait "$bgit" "$agit" 2>/dev/null || true
+	A=
+	[ "$(submits)" = 1 ]
+	git show main:src/who.txt | grep -qx B
+	grep -q "lease_holder" <(all_events) || grep -q 'lease_holder: bot@' "$(task_file TASK-001)"
+	grep -Eq "no longer held by this watcher|lost the task" "$BATS_TEST_TMPDIR/a.log"
+}
+
+@test "a lease that does not parse is taken over at once" {
+	lease 900 60s
+	wt=$(claim_wt TASK-001)
+	f=$(task_file TASK-001)
+	sed -i 's/^lease_expires:.*/lease_expires: next tuesday/' "$f"
+	grep -q '^lease_expires: next tuesday' "$f" || printf '%s\n' "$(sed '2i lease_expires: next tuesday' "$f")" >"$f"
+	git -C .burl commit -qam "a garbled lease"
+	[ -d "$wt" ]
+	run git burl doctor
+	assert_output_contains "bad_lease"
+	WHO=B run git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "expired"
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "a lease held by a watcher of this host whose process is gone is taken over at once, not after the lease" {
+	lease 900 60s
+	WHO=A NAP=60 git burl watch --interval 100ms >/dev/null 2>&1 &
+	agit=$!
+	wait_until 10 bucket_is TASK-001 DOING
+	wait_until 10 grep -q '^lease_holder: bot@' "$(task_file TASK-001)"
+	# Killed between transitions, not holding a lock (doctor's case).
+	wait_until 10 no_locks
+	w=$(pgrep -P "$agit" -f git-burl-watch || true)
+	# SIGKILL: the watcher cannot release (its agent dies with it).
+	kill -9 "$w" "$agit" 2>/dev/null || true
+	wait "$agit" 2>/dev/null || true
+	pkill -9 -f 'sleep 60' || true
+	[ "$(bucket_of TASK-001)" = DOING ]
+	WHO=B NAP=0 run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git show main:src/who.txt | grep -qx B
+}
