@@ -48,9 +48,10 @@ func (o *showOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
 	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
-		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify} {
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest} {
 		if v := t.Str(k); v != "" {
-			fmt.Fprintf(w, "%-14s %s\n", k+":", v)
+			// A reason is printed whole: it is why a human is needed.
+			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.ReplaceAll(cli.Escape(v), "\\n", "\n"+strings.Repeat(" ", 15)))
 		}
 	}
 	if n := t.Int(task.KeyQAAttempts); n > 0 {

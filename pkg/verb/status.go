@@ -539,6 +539,9 @@ func (o *statusOut) Human(out io.Writer) {
 			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
 			next += " (if its worker is gone)"
 		}
+		if r := e.BlockedReason; r != "" {
+			line += "\n            reason: " + strings.ReplaceAll(cli.Escape(r), "\\n", "\n                    ")
+		}
 		switch {
 		case strings.HasPrefix(wait, "waits for"):
 			line += "\n            next: " + wait

@@ -64,7 +64,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		if attempt > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
-				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 400))
+				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 4000))
 			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))

@@ -3,8 +3,12 @@ package workflow
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path"
@@ -12,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/gitx"
 )
@@ -54,7 +59,16 @@ func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 	var sha string
 	var err error
 	if files {
-		sha, err = commitFiles(g, w.Repo.Worktree, rels, msg)
+		// A concurrent git gc or maintenance (prune-packed removing a
+		// fanout folder, a pack being rewritten) can fail a write for a
+		// moment; the commit is redone rather than left to doctor.
+		for attempt := 1; ; attempt++ {
+			sha, err = commitFiles(g, w.Repo.Worktree, rels, msg)
+			if err == nil || attempt == 3 || !transient(err) {
+				break
+			}
+			time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+		}
 	}
 	if !files || err == errNoHead {
 		sha, err = commitStaged(g, rels, msg, c != nil)
@@ -73,6 +87,21 @@ func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 	}
 	w.newShard = ""
 	return sha, nil
+}
+
+// transient reports a git failure that a concurrent gc or maintenance run
+// can cause and that the same command survives a moment later.
+func transient(err error) bool {
+	var ge *gitx.Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, s := range []string{"unable to create temporary file", "is unavailable", "unable to write", "No such file or directory", "Resource temporarily unavailable", "cannot lock ref"} {
+		if strings.Contains(ge.Stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // errNoHead: the workflow branch has no commit yet (init's first).
@@ -203,12 +232,15 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 		}
 		return dirs[i] < dirs[j]
 	})
-	mk, in, err := g.Pipe("mktree", "-z", "--batch")
-	if err != nil {
-		return "", err
-	}
-	answers := bufio.NewReader(mk.Stdout())
+	// Each tree is built here, its id computed from its content, and
+	// written with hash-object --literally, which looks up none of its
+	// entries: git mktree checks that every entry's object exists, which
+	// in a 10,000-task bucket is most of a claim (and fails outright when
+	// git gc moves an object meanwhile). Every entry's id was read from
+	// git, or written by this commit.
+	rawLen := len(head) / 2
 	var tree string
+	var writes []treeWrite
 	for _, d := range dirs {
 		ents := trees[d]
 		parent, name := path.Dir(d), path.Base(d)
@@ -220,38 +252,23 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 			delete(trees[parent], name)
 			continue
 		}
-		var req bytes.Buffer
-		for n, e := range ents {
-			kind := "blob"
-			switch e.mode {
-			case "40000", "040000":
-				kind = "tree"
-			case "160000":
-				kind = "commit"
-			}
-			fmt.Fprintf(&req, "%s %s %s\t%s\x00", e.mode, kind, e.oid, n)
-		}
-		req.WriteByte(0)
-		if _, err := in.Write(req.Bytes()); err != nil {
-			break
-		}
-		line, err := answers.ReadString('\n')
+		body, err := encodeTree(ents, rawLen)
 		if err != nil {
-			break
+			return "", err
 		}
-		oid := strings.TrimSpace(line)
+		oid := objectID("tree", body, rawLen)
+		writes = append(writes, treeWrite{oid, body})
 		if d == "" {
 			tree = oid
 		} else {
 			trees[parent][name] = treeEntry{"40000", oid}
 		}
 	}
-	_ = in.Close()
-	if err := mk.Wait(); err != nil {
+	if err := writeTrees(g, writes); err != nil {
 		return "", err
 	}
 	if tree == "" {
-		return "", fmt.Errorf("git mktree wrote no root tree")
+		return "", fmt.Errorf("no root tree was written")
 	}
 	body := []byte(strings.TrimRight(msg, "\n") + "\n")
 	out, err := g.RunInput(body, "commit-tree", tree, "-p", head)
@@ -367,4 +384,82 @@ func parseTree(b []byte, rawLen int) (map[string]treeEntry, error) {
 		b = b[nul+1+rawLen:]
 	}
 	return ents, nil
+}
+
+// treeWrite is a tree object to write and the id it must get.
+type treeWrite struct {
+	oid  string
+	body []byte
+}
+
+// writeTrees writes the trees, each with its own git hash-object
+// --literally (they are independent: every id is known already), and
+// checks that git gave each the id computed here.
+func writeTrees(g gitx.Git, ws []treeWrite) error {
+	errc := make(chan error, len(ws))
+	for _, w := range ws {
+		go func(w treeWrite) {
+			out, err := g.RunInput(w.body, "hash-object", "-t", "tree", "-w", "--literally", "--stdin")
+			switch {
+			case err != nil:
+				errc <- err
+			case strings.TrimSpace(string(out)) != w.oid:
+				errc <- fmt.Errorf("git hash-object wrote tree %s, computed %s", strings.TrimSpace(string(out)), w.oid)
+			default:
+				errc <- nil
+			}
+		}(w)
+	}
+	var first error
+	for range ws {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// encodeTree is git's binary tree format for ents, in git's order: names
+// compared byte by byte, a folder's as if it ended in "/".
+func encodeTree(ents map[string]treeEntry, rawLen int) ([]byte, error) {
+	names := make([]string, 0, len(ents))
+	for n := range ents {
+		names = append(names, n)
+	}
+	key := func(n string) string {
+		if m := ents[n].mode; m == "40000" || m == "040000" {
+			return n + "/"
+		}
+		return n
+	}
+	sort.Slice(names, func(i, j int) bool { return key(names[i]) < key(names[j]) })
+	var b bytes.Buffer
+	for _, n := range names {
+		e := ents[n]
+		raw, err := hex.DecodeString(e.oid)
+		if err != nil || len(raw) != rawLen {
+			return nil, fmt.Errorf("tree entry %s: bad object id %q", n, e.oid)
+		}
+		mode := strings.TrimLeft(e.mode, "0")
+		b.WriteString(mode)
+		b.WriteByte(' ')
+		b.WriteString(n)
+		b.WriteByte(0)
+		b.Write(raw)
+	}
+	return b.Bytes(), nil
+}
+
+// objectID is the id git gives an object of kind with body: SHA-1, or
+// SHA-256 in a repository whose ids are 32 bytes.
+func objectID(kind string, body []byte, rawLen int) string {
+	var h hash.Hash
+	if rawLen == sha256.Size {
+		h = sha256.New()
+	} else {
+		h = sha1.New()
+	}
+	fmt.Fprintf(h, "%s %d\x00", kind, len(body))
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -40,6 +40,8 @@ type Summary struct {
 	// ScopeRequest is an open task's pending scope_request: status names
 	// the human decision it waits for.
 	ScopeRequest string
+	// BlockedReason is a BLOCKED task's blocked_reason: status shows why.
+	BlockedReason string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -56,7 +58,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 5\n"
+const statusCacheMagic = "burl status cache 6\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -291,6 +293,9 @@ func (w *Workflow) summarize(s Summary) Summary {
 		s.BaseSHA = t.BaseSHA()
 		s.ScopeRequest = t.Str(task.KeyScopeRequest)
 	}
+	if s.Bucket == Blocked {
+		s.BlockedReason = t.Str(task.KeyBlockedReason)
+	}
 	if s.Bucket == QA {
 		s.GateFailed = LastGateFailed(t)
 	}
@@ -343,7 +348,7 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		}
 		// Paths never hold a NUL.
 		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ","),
-			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest} {
+			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason} {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -517,6 +522,7 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	s.BaseSHA = r.str()
 	s.GateFailed = r.str() == "1"
 	s.ScopeRequest = r.str()
+	s.BlockedReason = r.str()
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
 	}
