@@ -13,7 +13,8 @@ setup() {
 	for args in "" help; do
 		# shellcheck disable=SC2086
 		run git burl $args
-		assert_success
+		# As git: alone it is a usage error; help is what was asked for.
+		if [ -z "$args" ]; then assert_failure 1; else assert_success; fi
 		assert_output_contains "usage: git burl <command>"
 		for verb in init add status show claim submit validate approve reject log doctor; do
 			printf '%s\n' "$output" | grep -Eq "^   $verb +[A-Z]" || { echo "'git burl $args' does not list $verb"; echo "$output"; return 1; }
@@ -78,4 +79,11 @@ setup() {
 			return 1
 		}
 	done
+}
+
+@test "a mistyped option gets a did-you-mean" {
+	new_burl_repo
+	run git burl status --jsn
+	assert_failure 1
+	assert_output_contains "did you mean --json?"
 }

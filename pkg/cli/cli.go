@@ -19,6 +19,7 @@ import (
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/suggest"
 )
 
 // Context is what a verb gets besides its options.
@@ -115,7 +116,13 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 			fmt.Fprint(ctx.Stdout, fe.Message)
 			return 0
 		}
-		return Fail(ctx, errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb))
+		e := errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb)
+		if errors.As(err, &fe) && fe.Type == flags.ErrUnknownFlag {
+			if near := nearestFlag(p, err.Error()); near != "" {
+				e = e.WithFix("did you mean %s? (git burl %s --help lists the options)", near, verb)
+			}
+		}
+		return Fail(ctx, e)
 	}
 	out, err := cmd.Run(ctx, rest)
 	if osx.Interrupted() {
@@ -276,4 +283,26 @@ func indentReason(r string) string {
 	lines := strings.Split(strings.TrimRight(r, "\n"), "\n")
 	lines[0] = "Reason: " + lines[0]
 	return strings.Join(lines, "\n")
+}
+
+// nearestFlag is the option of p closest to the unknown one go-flags names
+// in msg ("unknown flag `jsn'"), as --name, or "".
+func nearestFlag(p *flags.Parser, msg string) string {
+	_, rest, ok := strings.Cut(msg, "`")
+	bad, _, ok2 := strings.Cut(rest, "'")
+	if !ok || !ok2 || bad == "" {
+		return ""
+	}
+	var names []string
+	for _, g := range p.Groups() {
+		for _, o := range g.Options() {
+			if o.LongName != "" {
+				names = append(names, o.LongName)
+			}
+		}
+	}
+	if n := suggest.Nearest(bad, names, 2); n != "" {
+		return "--" + n
+	}
+	return ""
 }

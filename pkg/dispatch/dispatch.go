@@ -21,8 +21,10 @@ import (
 // Main runs the dispatcher and returns the exit code (when it does not exec).
 func Main(args []string) int {
 	if len(args) == 0 {
+		// As git itself: the list of commands, and exit 1 (no command is
+		// a usage error); `git burl help` prints it and exits 0.
 		usage(os.Stdout)
-		return 0
+		return 1
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
