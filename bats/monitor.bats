@@ -277,3 +277,14 @@ board_gone() { ! pane_has "TASK-001"; }
 	run git burl monitor --once
 	! grep -q hunter2 <<<"$output" || false
 }
+
+@test "--html: the report is readable by others as a new file is (umask), and recent events are newest first" {
+	new_burl_repo
+	git burl add "First" >/dev/null 2>&1
+	git burl add "Second" >/dev/null 2>&1
+	git burl block TASK-002 --reason "the newest event" >/dev/null
+	(umask 022 && git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null)
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/report.html")" = 644 ]
+	events=$(sed -n '/id="events"/,/<\/ol>/p' "$BATS_TEST_TMPDIR/report.html" | grep -o '<li>[^<]*' | head -n 2)
+	[[ "$(head -n 1 <<<"$events")" == *" block TASK-002 "* ]]
+}

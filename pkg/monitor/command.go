@@ -9,10 +9,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/natefinch/atomic"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -61,7 +61,9 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err := WriteHTML(&buf, b, evs); err != nil {
 			return nil, err
 		}
-		if err := atomic.WriteFile(c.HTML, &buf); err != nil {
+		// fsx: replaced atomically, with the mode a new file gets (0666
+		// under the umask), not a temp file's 0600: a report is shared.
+		if err := fsx.WriteFile(c.HTML, buf.Bytes()); err != nil {
 			return nil, errs.New(errs.User, "cannot write %s: %v", c.HTML, err)
 		}
 		return htmlOut{c.HTML}, nil

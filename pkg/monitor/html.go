@@ -67,6 +67,8 @@ type report struct {
 	CycleMedian string
 	CycleP90    string
 	Waiting     int
+	// Recent is the tail of the event log, newest first.
+	Recent []events.Event
 }
 
 type column struct {
@@ -96,6 +98,9 @@ func WriteHTML(out io.Writer, b *Board, evs []events.Event) error {
 			col.Cards, col.More = cs[:50], len(cs)-50
 		}
 		r.Columns = append(r.Columns, col)
+	}
+	for i := len(b.Tail) - 1; i >= 0; i-- {
+		r.Recent = append(r.Recent, b.Tail[i])
 	}
 	r.timeline(b, evs)
 	r.graph(b)
@@ -434,7 +439,7 @@ svg text{font:11px system-ui,sans-serif}
 </svg>{{else}}<p>No open task has dependencies.</p>{{end}}
 
 <h2 id="events">Recent events</h2>
-<ol>{{range .Board.Tail}}<li>{{.TS.UTC.Format "2006-01-02 15:04:05"}} {{.Action}} {{.TaskID}} {{.Actor}}</li>{{end}}</ol>
+<ol>{{range .Recent}}<li>{{.TS.UTC.Format "2006-01-02 15:04:05"}} {{.Action}} {{.TaskID}} {{.Actor}}</li>{{end}}</ol>
 </body>
 </html>
 `))
