@@ -288,3 +288,13 @@ board_gone() { ! pane_has "TASK-001"; }
 	events=$(sed -n '/id="events"/,/<\/ol>/p' "$BATS_TEST_TMPDIR/report.html" | grep -o '<li>[^<]*' | head -n 2)
 	[[ "$(head -n 1 <<<"$events")" == *" block TASK-002 "* ]]
 }
+
+@test "--html: a BLOCKED card shows its whole reason, and a READY one waiting on it says that task is BLOCKED" {
+	new_burl_repo
+	git burl add "Base" >/dev/null 2>&1
+	git burl add "On top" --depends-on TASK-001 >/dev/null 2>&1
+	git burl block TASK-001 --reason "waits for the vendor's API key, see ops ticket 4711" >/dev/null
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	grep -q "blocked: waits for the vendor&#39;s API key, see ops ticket 4711" "$BATS_TEST_TMPDIR/report.html"
+	grep -q "waits for TASK-001 (TASK-001 BLOCKED: a human must act)" "$BATS_TEST_TMPDIR/report.html"
+}

@@ -45,6 +45,10 @@ type Card struct {
 	Path      string
 	// Usage is what agent runs on the task cost (usage frontmatter).
 	Usage usage.Sum
+	// Reason is a BLOCKED task's blocked_reason, whole (escaped).
+	Reason string
+	// BlockedDeps are the Waiting tasks that are BLOCKED: a human must act.
+	BlockedDeps []string
 }
 
 // Markers are the one-letter flags drawn after a card's ID: L locked,
@@ -130,9 +134,13 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 	}
 	var deps []string
+	blocked := map[string]bool{}
 	for _, s := range sums {
 		if s.Err == nil && s.Bucket == workflow.Ready {
 			deps = append(deps, s.DependsOn...)
+		}
+		if s.Err == nil && s.Bucket == workflow.Blocked {
+			blocked[s.ID] = true
 		}
 	}
 	done, err := w.DoneAmong(deps)
@@ -165,12 +173,16 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 		c.Created, _ = workflow.ParseCreated(s.Created)
 		c.Completed = parseTime(str(task.KeyCompletedAt))
+		c.Reason = cli.Escape(s.BlockedReason)
 		switch s.Bucket {
 		case workflow.Ready:
 			c.Since = c.Created
 			for _, d := range s.DependsOn {
 				if !done[d] {
 					c.Waiting = append(c.Waiting, d)
+					if blocked[d] {
+						c.BlockedDeps = append(c.BlockedDeps, d)
+					}
 				}
 			}
 		case workflow.Doing:

@@ -379,7 +379,8 @@ svg text{font:11px system-ui,sans-serif}
 <div>{{.Title}}</div>{{if .Owner}}<div class="meta">@{{.Owner}}</div>{{end}}
 {{- if .Usage.Runs}}<div class="meta usage">{{.Usage.Runs}} run(s) · {{.Usage.Usage.Short}}</div>{{end}}
 {{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
-{{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
+{{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}{{if .BlockedDeps}} ({{range $i, $c := .BlockedDeps}}{{if $i}}, {{end}}{{$c}}{{end}} BLOCKED: a human must act){{end}}</div>{{end}}
+{{- if .Reason}}<div class="meta">blocked: {{.Reason}}</div>{{end}}
 </div>
 {{- end}}
 {{- if .More}}<div class="meta">… {{.More}} older</div>{{end}}
