@@ -148,3 +148,15 @@ setup() {
 	assert_success
 	[[ "$output" == "git-burl version "*"$sha"* ]] || { echo "$output (HEAD $sha)"; false; }
 }
+
+@test "claim of a task whose dependency is BLOCKED says it waits for a human and how to see why" {
+	git burl add "Base" >/dev/null 2>&1
+	git burl add "On top" --depends-on TASK-001 >/dev/null 2>&1
+	git burl block TASK-001 --reason "needs the vendor's key" >/dev/null
+	run git burl claim TASK-002
+	assert_failure 4
+	assert_output_contains "TASK-001, which is BLOCKED: it waits for a human"
+	assert_output_contains "git burl show TASK-001"
+	run git burl status
+	assert_output_contains "waits for TASK-001 to be DONE (TASK-001 is BLOCKED: git burl show TASK-001 says why)"
+}

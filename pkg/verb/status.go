@@ -271,9 +271,13 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 	waits := map[string]string{}
 	failed := map[string]bool{}
 	var doing []workflow.Summary
+	blocked := map[string]bool{}
 	for _, e := range es {
 		if e.Bucket == workflow.Doing {
 			doing = append(doing, e)
+		}
+		if e.Bucket == workflow.Blocked {
+			blocked[e.ID] = true
 		}
 	}
 	capFull := ""
@@ -293,7 +297,14 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 		switch e.Bucket {
 		case workflow.Ready:
 			if d := deps[e.ID]; len(d) > 0 {
-				why = append(why, workflow.DepsReason(d))
+				r := workflow.DepsReason(d)
+				for _, x := range d {
+					if blocked[x] {
+						// Not work in progress: a human must act on it.
+						r += fmt.Sprintf(" (%s is BLOCKED: git burl show %s says why)", x, x)
+					}
+				}
+				why = append(why, r)
 			}
 			if doingScopes != nil {
 				if i, o := doingScopes.First(summaryScope(e)); i >= 0 {
