@@ -385,3 +385,20 @@ agents:
 	grep -qx "Make b say hello" "$AGENTS/prompts/TASK-002-1.md"
 	grep -qx -- "- \[ \] b/hello.txt holds hello" "$AGENTS/prompts/TASK-002-1.md"
 }
+
+@test "watch says why it leaves READY work alone: no agent's tags match, or a dependency is BLOCKED" {
+	watch_repo
+	git burl add "Docs only" --tags docs --affects-glob 'doc/**' >/dev/null
+	git burl add "Base" --affects-glob 'a/**' >/dev/null
+	git burl add "On top" --depends-on TASK-002 --affects-glob 'b/**' >/dev/null
+	git burl block TASK-002 --reason "waits for ops" >/dev/null
+	agent coder 'true'
+	agents_yaml "agents:
+  - name: coder
+    command: [\"$AGENTS/coder\"]
+    tags: [backend]"
+	run git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "TASK-001: not claimed: no agent's tags match its tags [docs]"
+	assert_output_contains "TASK-003: not claimed: it depends on TASK-002, which is BLOCKED and waits for a human"
+}

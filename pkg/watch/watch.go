@@ -196,7 +196,54 @@ func (s *supervisor) tick() (active, pending bool) {
 			s.start(a, id)
 		}
 	}
+	if !active && len(agentList) > 0 {
+		s.idleReasons(w, agentList)
+	}
 	return active, pending
+}
+
+// idleReasons says, once per task and reason, why a READY task is left
+// alone when it would otherwise look like work: no agent's tags match it,
+// or it depends on a BLOCKED task (a human must act). Without it a watch
+// --once with work left exits 0 saying "0 run(s)".
+func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
+	ready, _, err := w.InBucket(workflow.Ready)
+	if err != nil || len(ready) == 0 {
+		return
+	}
+	var open []*task.Task
+	for _, e := range ready {
+		if e.Task != nil {
+			open = append(open, e.Task)
+		}
+	}
+	done, err := w.DoneSet(open...)
+	if err != nil {
+		return
+	}
+	for _, t := range open {
+		var blocked []string
+		for _, d := range workflow.UnmetDeps(t, done) {
+			if e, err := w.Get(d); err == nil && e.Bucket == workflow.Blocked {
+				blocked = append(blocked, d)
+			}
+		}
+		if len(blocked) > 0 {
+			s.sayOnce("idle-blocked:"+t.ID()+strings.Join(blocked, ","), "%s: not claimed: it depends on %s, which is BLOCKED and waits for a human (git burl show %s)",
+				t.ID(), strings.Join(blocked, ", "), blocked[0])
+			continue
+		}
+		matched := false
+		for _, a := range list {
+			if len(a.Tags) == 0 || tagged(t, a.Tags) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			s.sayOnce("idle-tags:"+t.ID(), "%s: not claimed: no agent's tags match its tags [%s]", t.ID(), strings.Join(t.List(task.KeyTags), ", "))
+		}
+	}
 }
 
 // takeOvers releases every DOING task whose lease expired.
