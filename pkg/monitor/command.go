@@ -12,8 +12,8 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
-	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
