@@ -298,3 +298,16 @@ board_gone() { ! pane_has "TASK-001"; }
 	grep -q "blocked: waits for the vendor&#39;s API key, see ops ticket 4711" "$BATS_TEST_TMPDIR/report.html"
 	grep -q "waits for TASK-001 (TASK-001 BLOCKED: a human must act)" "$BATS_TEST_TMPDIR/report.html"
 }
+
+@test "the live board's clock and ages move on while nothing changes" {
+	need tmux
+	board_repo
+	start_board 120 40
+	clock() { pane | grep -o '[0-9][0-9]:[0-9][0-9]:[0-9][0-9] UTC' | head -n 1; }
+	first=$(clock)
+	[ -n "$first" ]
+	sleep 2.2
+	[ "$(clock)" != "$first" ]
+	tm send-keys -t 0 q
+	wait_until 5 exited
+}

@@ -3,6 +3,7 @@ package monitor
 import (
 	"os"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -15,6 +16,9 @@ import (
 type (
 	// changedMsg: a watched file changed (or ages need redrawing).
 	changedMsg struct{}
+	// tickMsg: a second passed; the clock and ages move on without a
+	// reread of the workflow.
+	tickMsg time.Time
 	// boardMsg carries a freshly read board.
 	boardMsg struct {
 		b   *Board
@@ -78,7 +82,11 @@ func (m *Model) wait() tea.Msg {
 }
 
 // Init reads the board and starts waiting for changes.
-func (m *Model) Init() tea.Cmd { return tea.Batch(m.read, m.wait) }
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.read, m.wait, tick()) }
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
 
 // Update handles keys, sizes, changes and fresh boards.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -100,6 +108,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dirty, m.loading = false, true
 			return m, m.read
 		}
+	case tickMsg:
+		if m.board != nil {
+			m.board.Now = time.Time(msg)
+		}
+		return m, tick()
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
