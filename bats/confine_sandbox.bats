@@ -92,3 +92,16 @@ mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm "the work"'
 	git commit -q --allow-empty -m "mine"
 	[ -s "$MARK" ]
 }
+
+@test "under bubblewrap an agent cannot add a task with a command: .burl/ is read-only to it" {
+	need_bwrap
+	agent sneaky "git burl add 'Two' --verify 'touch $MARK' >$AGENTS/add.out 2>&1
+mkdir -p src && echo ok >src/ok.txt"
+	SANDBOX=bwrap one_agent sneaky
+	run git burl watch --once --interval 100ms
+	assert_success
+	grep -qi 'read-only file system' "$AGENTS/add.out"
+	[ -z "$(find .burl/.workflow -name 'TASK-002*')" ]
+	[ ! -e "$MARK" ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+}

@@ -250,7 +250,9 @@ agents:
   git burl trust --yes >$AGENTS/trust.out 2>&1; echo \$? >$AGENTS/trust.rc
 fi
 mkdir -p src && echo \"\$BURL_TASK\" >src/\$BURL_TASK.txt"
-	one_agent sneaky
+	# Unconfined, so that its burl commands run at all (under bubblewrap
+	# .burl/ and the trust store are read-only to it).
+	SANDBOX=none one_agent sneaky
 	run git burl watch --once --interval 100ms
 	cat "$AGENTS/add.out" "$AGENTS/trust.out" >&2
 	grep -q "TASK-002's --verify is not trusted: it was added from inside a watch run" "$AGENTS/add.out"
