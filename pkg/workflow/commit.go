@@ -392,31 +392,38 @@ type treeWrite struct {
 	body []byte
 }
 
-// writeTrees writes the trees, each with its own git hash-object
-// --literally (they are independent: every id is known already), and
-// checks that git gave each the id computed here.
+// writeTrees writes the trees with one git hash-object --literally (it
+// looks up none of their entries), each from a file of its own, since
+// --stdin takes one object; and checks that git gave each the id computed
+// here.
 func writeTrees(g gitx.Git, ws []treeWrite) error {
-	errc := make(chan error, len(ws))
-	for _, w := range ws {
-		go func(w treeWrite) {
-			out, err := g.RunInput(w.body, "hash-object", "-t", "tree", "-w", "--literally", "--stdin")
-			switch {
-			case err != nil:
-				errc <- err
-			case strings.TrimSpace(string(out)) != w.oid:
-				errc <- fmt.Errorf("git hash-object wrote tree %s, computed %s", strings.TrimSpace(string(out)), w.oid)
-			default:
-				errc <- nil
-			}
-		}(w)
+	dir, err := os.MkdirTemp("", "burl-trees-")
+	if err != nil {
+		return err
 	}
-	var first error
-	for range ws {
-		if err := <-errc; err != nil && first == nil {
-			first = err
+	defer os.RemoveAll(dir)
+	var paths strings.Builder
+	for i, w := range ws {
+		p := filepath.Join(dir, strconv.Itoa(i))
+		if err := os.WriteFile(p, w.body, 0o600); err != nil {
+			return err
+		}
+		paths.WriteString(p + "\n")
+	}
+	out, err := g.RunInput([]byte(paths.String()), "hash-object", "-t", "tree", "-w", "--literally", "--stdin-paths")
+	if err != nil {
+		return err
+	}
+	ids := strings.Fields(string(out))
+	if len(ids) != len(ws) {
+		return fmt.Errorf("git hash-object: %d ids for %d trees", len(ids), len(ws))
+	}
+	for i, w := range ws {
+		if ids[i] != w.oid {
+			return fmt.Errorf("git hash-object wrote tree %s, computed %s", ids[i], w.oid)
 		}
 	}
-	return first
+	return nil
 }
 
 // encodeTree is git's binary tree format for ents, in git's order: names
