@@ -115,3 +115,29 @@ setup() {
 	run git burl approve --all TASK-001
 	assert_failure 1
 }
+
+@test "approve --all tells what happened in order: the approval before the rejection it conflicts with, and the reason names main's real commit" {
+	set_config conflict_policy ignore
+	git burl add "shared one" --affects shared.txt >/dev/null
+	git burl add "shared two" --affects shared.txt >/dev/null
+	submitted TASK-001 shared.txt "from one" >/dev/null
+	submitted TASK-002 shared.txt "from two" >/dev/null
+	main=$(git rev-parse --short=10 main)
+	run git burl approve --all
+	assert_failure 3
+	first=$(grep -n "TASK-001" <<<"$output" | head -n 1 | cut -d: -f1)
+	second=$(grep -n "TASK-002" <<<"$output" | head -n 1 | cut -d: -f1)
+	[ "$first" -lt "$second" ]
+	grep -q "rebase conflict onto main at $main with TASK-001 stacked before it" "$(task_file TASK-002)"
+}
+
+@test "a lone task whose build fails is not said to be bisected" {
+	set_config build_command "'test ! -e broken.txt'"
+	git burl add "breaks" --affects broken.txt >/dev/null
+	submitted TASK-001 broken.txt "x" >/dev/null
+	run git burl approve --all
+	assert_failure 2
+	assert_output_contains "build_command failed"
+	refute_output_contains "bisected"
+	! grep -q "bisected" "$(task_file TASK-001)" || false
+}

@@ -87,6 +87,11 @@ type approval struct {
 	recovered bool
 	// acceptLanded: --accept-landed; accepted once its gates passed.
 	acceptLanded, accepted bool
+	// onMain and stackedOn: in approve --all, main's commit under the
+	// batch and the tasks stacked on it before this one (base is then a
+	// commit main never was).
+	onMain    string
+	stackedOn []string
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -534,7 +539,11 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		for _, f := range a.conflict.Files {
 			lines = append(lines, "- "+f)
 		}
-		rejectTask(w, tx, fmt.Sprintf("rebase conflict onto %s at %s", w.Config.MainBranch, gitx.Short(a.base)), lines)
+		onto := fmt.Sprintf("rebase conflict onto %s at %s", w.Config.MainBranch, gitx.Short(a.base))
+		if len(a.stackedOn) > 0 {
+			onto = fmt.Sprintf("rebase conflict onto %s at %s with %s stacked before it (approve --all)", w.Config.MainBranch, gitx.Short(a.onMain), strings.Join(a.stackedOn, ", "))
+		}
+		rejectTask(w, tx, onto, lines)
 		tx.Action = "reject"
 		tx.Details["cause"] = "rebase conflict"
 		tx.Details["files"] = a.conflict.Files

@@ -66,6 +66,11 @@ type queue struct {
 	m     integrate.Main
 	res   *QueueResult
 	tries map[string]int
+	// main is main's commit under the batch being staged, and stacked the
+	// tasks staged on it so far: what a conflict's reason names (the
+	// stack's own tip is a commit main never was).
+	main    string
+	stacked []string
 }
 
 // landTries bounds how often a task whose landing lost a race (main moved
@@ -118,14 +123,21 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 			break
 		}
 		var stack []*stacked
+		q.main, q.stacked = tip, nil
+		// What staging says (a conflict, failed gates) is told after the
+		// landings of the tasks staged before: in the order things happen.
+		mark := len(q.res.lines)
 		for len(pending) > 0 && len(stack) < w.Config.QueueBatch {
 			id := pending[0]
 			pending = pending[1:]
 			if s := q.stage(id, tip); s != nil {
 				stack = append(stack, s)
 				tip = s.a.merged
+				q.stacked = append(q.stacked, id)
 			}
 		}
+		staged := append([]string(nil), q.res.lines[mark:]...)
+		q.res.lines = q.res.lines[:mark]
 		good, culprit, after := q.bisect(stack)
 		if osx.Interrupted() {
 			// Ctrl-C stopped a build: it proves nothing about the stack,
@@ -139,6 +151,7 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 				WithTitle("Stopped").WithFix("git burl approve --all again")
 		}
 		again := q.landAll(good)
+		q.res.lines = append(q.res.lines, staged...)
 		if len(again) > 0 {
 			// A landing lost a race: the rest of the batch, culprit too, is
 			// staged again on the new main.
@@ -146,7 +159,7 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 				again = append(again, culprit)
 			}
 		} else if culprit != nil {
-			q.rejectBuild(culprit)
+			q.rejectBuild(culprit, len(stack) > 1)
 		}
 		var ids []string
 		for _, s := range append(again, after...) {
@@ -260,7 +273,7 @@ func (q *queue) stage(id, base string) *stacked {
 		q.fail(id, err)
 		return nil
 	}
-	a := &approval{base: base}
+	a := &approval{base: base, onMain: q.main, stackedOn: append([]string(nil), q.stacked...)}
 	if _, err := a.rebase(w, t, g); err != nil {
 		q.fail(id, err)
 		return nil
@@ -425,13 +438,17 @@ func (q *queue) land(s *stacked) landing {
 
 // rejectBuild rejects the task bisection found breaking the build, with
 // the build's output in its QA report (V1's reject: READY, qa_attempts+1).
-func (q *queue) rejectBuild(s *stacked) {
+func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	w, a := q.w, s.a
 	_, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
 		Message: "approve " + s.e.ID,
 		Apply: func(tx *workflow.Tx) error {
 			lines := strings.Split(strings.TrimRight(report("Approve --all: build_command failed on this task's rebased commits", tx.Now, w.Actor, a.base, a.merged, nil, a.runs), "\n"), "\n")
-			rejectTask(w, tx, "build_command failed once this task was stacked on main (approve --all bisected the batch to it)", lines)
+			why := "build_command failed once this task was stacked on main"
+			if bisected {
+				why += " (approve --all bisected the batch to it)"
+			}
+			rejectTask(w, tx, why, lines)
 			tx.Action = "reject"
 			tx.Details["cause"] = "build"
 			return nil
@@ -440,5 +457,9 @@ func (q *queue) rejectBuild(s *stacked) {
 		q.fail(s.e.ID, err)
 		return
 	}
-	q.failed(s.e.ID, "build_command failed (bisected to it); back to READY", int(errs.Validation))
+	why := "build_command failed"
+	if bisected {
+		why += " (bisected to it)"
+	}
+	q.failed(s.e.ID, why+"; back to READY", int(errs.Validation))
 }
