@@ -86,3 +86,24 @@ setup() {
 	assert_failure 1
 	assert_output_contains "not a task branch"
 }
+
+@test "standing in a task's worktree, show, validate and release need no ID" {
+	git burl add "Here" --affects src/here.go >/dev/null
+	wt=$(submitted TASK-002 src/here.go "package src")
+	mkdir -p "$wt/src"
+	cd "$wt/src"
+	run git burl show
+	assert_success
+	assert_output_contains "TASK-002  Here"
+	run git burl validate
+	assert_success
+	assert_output_contains "Validated TASK-002"
+	cd "$REPO"
+	git burl add "There" --affects src/there.go >/dev/null
+	wt2=$(claim_wt TASK-003)
+	cd "$wt2"
+	run git burl release --reason "not now"
+	assert_success
+	cd "$REPO"
+	[ "$(bucket_of TASK-003)" = READY ]
+}

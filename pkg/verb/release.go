@@ -19,7 +19,12 @@ type releaseCmd struct {
 }
 
 func (c *releaseCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	id, err := taskArg(args, "release")
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Standing in a task's worktree, the task is the one it holds.
+	id, err := w.TaskArgOrCurrent(args, ctx.Dir, "release")
 	if err != nil {
 		return nil, err
 	}

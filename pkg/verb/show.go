@@ -26,11 +26,12 @@ type showOut struct {
 }
 
 func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	id, err := taskArg(args, "show")
+	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
+	// Standing in a task's worktree, the task is the one it holds.
+	id, err := w.TaskArgOrCurrent(args, ctx.Dir, "show")
 	if err != nil {
 		return nil, err
 	}

@@ -40,11 +40,12 @@ func (o validateOut) Human(w io.Writer) {
 }
 
 func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	id, err := taskArg(args, "validate")
+	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
+	// Standing in a task's worktree, the task is the one it holds.
+	id, err := w.TaskArgOrCurrent(args, ctx.Dir, "validate")
 	if err != nil {
 		return nil, err
 	}
