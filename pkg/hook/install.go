@@ -274,8 +274,10 @@ func Uninstall(dir string) (*Report, error) {
 // else. Shims from before libexec/burl exec git-burl-hook from PATH, where
 // it no longer is: they would skip every check. Errors leave a hook as it
 // was; the next refresh or `git burl hooks install` tries again.
-func Refresh(dir string) []Action {
-	hd, err := Dir(dir)
+func Refresh(root string) []Action {
+	// root is a resolved worktree root (the caller opened the workflow):
+	// no second resolve of the repository, only where its hooks are.
+	hd, err := gitx.Git{Dir: root, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
 	if err != nil {
 		return nil
 	}
