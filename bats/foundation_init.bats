@@ -132,6 +132,9 @@ load foundation
 	run git burl init
 	assert_success
 	assert_output_contains "from the remote"
+	# The work is already there: the next step is to look at it.
+	assert_output_contains "Next: git burl status (1 task(s) are open on the branch), then git burl claim"
+	refute_output_contains "git burl add"
 	[ "$(git -C .burl rev-parse HEAD)" = "$(git rev-parse origin/burl)" ]
 	[ "$(git rev-parse burl)" = "$(git -C "$REPO" rev-parse burl)" ]
 	[ -d .worktrees ]

@@ -40,10 +40,15 @@ run git burl add "Implement jump" --priority high --affects src/jump.go --affect
 run git burl status
 run git burl claim
 wt=$(git burl worktree TASK-001)
+# The work happens in the task's worktree, never in the main checkout.
+printf '$ cd .worktrees/task-001-implement-jump\n\n'
 cd "$wt"
+# shellcheck disable=SC2016 # shown, not expanded
+printf '$ $EDITOR src/jump.go      # the work itself\n\n'
 printf 'package game\n\n// Jump returns the jump height.\nfunc Jump() int { return 3 }\n' >src/jump.go
 run git commit -q -am "Jump higher"
 run git burl submit
+printf '$ cd -\n\n'
 cd "$demo/game"
 run git burl validate TASK-001
 run git burl approve TASK-001

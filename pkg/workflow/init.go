@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -44,6 +45,9 @@ type InitResult struct {
 	// shards (DONE/2026-11/).
 	MigratedDone int    `json:"migrated_done,omitempty"`
 	Commit       string `json:"commit,omitempty"`
+	// open counts the tasks not DONE an attach found: the next step is
+	// then to look at them, not to add one.
+	open int
 }
 
 // initLock is the lock, in the git directory, that init holds while it
@@ -126,6 +130,11 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		return nil, nil, err
 	}
 	res.Created = created
+	for _, b := range []Bucket{Ready, Doing, QA, Blocked} {
+		if n, err := w.Count(b); err == nil {
+			res.open += n
+		}
+	}
 	// Scaffolding that an interrupted init wrote but never committed would
 	// stay untracked for good: this run finds the files and creates
 	// nothing, and every later commit stages only its own paths. Commit it
@@ -407,7 +416,7 @@ func (r *InitResult) String() string {
 		fmt.Fprintf(&b, "Workflow already initialised in %s/ (branch %s)\n", r.Worktree, r.Branch)
 	}
 	if n := len(r.Created); n > 0 {
-		fmt.Fprintf(&b, "Wrote %d file(s): buckets READY DOING QA DONE BLOCKED, events/, config.yaml\n", n)
+		fmt.Fprintf(&b, "Wrote %d file(s): %s\n", n, describeCreated(r.Created))
 	}
 	if r.MigratedDone > 0 {
 		fmt.Fprintf(&b, "Moved %d DONE task(s) into one folder per month (DONE/YYYY-MM/)\n", r.MigratedDone)
@@ -415,8 +424,30 @@ func (r *InitResult) String() string {
 	if r.Migrated > 0 {
 		fmt.Fprintf(&b, "Moved %d event(s) from events/events.ndjson into one file per day (events/YYYY/MM/YYYY-MM-DD.ndjson)\n", r.Migrated)
 	}
-	fmt.Fprintf(&b, "Next: git burl add \"TITLE\" --affects PATH\n")
+	if r.open > 0 {
+		fmt.Fprintf(&b, "Next: git burl status (%d task(s) are open on the branch), then git burl claim\n", r.open)
+	} else {
+		fmt.Fprintf(&b, "Next: git burl add \"TITLE\" --affects PATH\n")
+	}
 	return b.String()
+}
+
+// describeCreated names every file init wrote: the .gitkeep files by their
+// folders, the others by name.
+func describeCreated(paths []string) string {
+	var keeps, others []string
+	for _, p := range paths {
+		if path.Base(p) == ".gitkeep" {
+			keeps = append(keeps, path.Base(path.Dir(p)))
+		} else {
+			others = append(others, path.Base(p))
+		}
+	}
+	var parts []string
+	if len(keeps) > 0 {
+		parts = append(parts, ".gitkeep in "+strings.Join(keeps, " "))
+	}
+	return strings.Join(append(parts, others...), ", ")
 }
 
 // unionShards makes git merge the day shards of two machines by keeping
