@@ -46,7 +46,16 @@ if [ "${1:-}" = "--uninstall" ]; then
 	for p in "$root"/man/man1/*.1; do rm -f "$mandir/man1/$(basename "$p")" "$mandir/man1/$(alias_page "$p")"; done
 	for p in "$root"/man/man5/*.5; do rm -f "$mandir/man5/$(basename "$p")"; done
 	rm -f "$bashdir/git-burl" "$zshdir/_git-burl" "$fishdir/git-burl.fish"
+	# The folders install made, when nothing else is left in them; never
+	# above the prefix.
+	for d in "$execdir" "$DESTDIR$PREFIX/libexec" "$mandir/man1" "$mandir/man5" "$mandir" \
+		"$bashdir" "$DESTDIR$PREFIX/share/bash-completion" "$zshdir" "$DESTDIR$PREFIX/share/zsh" \
+		"$fishdir" "$DESTDIR$PREFIX/share/fish" "$DESTDIR$PREFIX/share" "$bindir"; do
+		rmdir "$d" 2>/dev/null || true
+	done
 	say "burl uninstalled from $DESTDIR$PREFIX"
+	say "Hooks that git burl hooks install put in repositories stay there (and warn that git-burl is not on PATH):"
+	say "run git burl hooks uninstall in each first, or see \"Removing burl from a repository\" in the README."
 	exit 0
 fi
 

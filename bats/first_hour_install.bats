@@ -93,3 +93,27 @@ setup() {
 	[ "$status" -ne 0 ]
 	assert_output_contains "TODO"
 }
+
+@test "removing burl from a repository as the README says leaves no trace of it; make uninstall leaves no empty folder" {
+	new_burl_repo
+	git burl hooks install >/dev/null
+	git burl add "Feature" --affects f.txt >/dev/null 2>&1
+	wt=$(git burl claim TASK-001 | tail -n 1)
+	git burl hooks uninstall >/dev/null
+	git worktree remove --force "$wt"
+	git worktree remove --force .burl
+	git branch -D burl task-001-feature >/dev/null
+	awk '/^# burl: /{s=1;next} s&&/^(#|$)/{s=0} !s' .git/info/exclude >x && mv x .git/info/exclude
+	! grep -q burl .git/info/exclude || false
+	[ -z "$(git worktree list --porcelain | grep -c '^worktree' | grep -v '^1$')" ]
+	[ -z "$(ls "$(git rev-parse --git-path hooks)" | grep -v '\.sample$')" ]
+	[ -z "$(git status --porcelain)" ]
+	# The programs go too, with the folders install made.
+	# What install put in its prefix (make bats installs one for the tests).
+	prefix=$(cd "$(dirname "$(command -v git-burl)")/.." && pwd)
+	cp -a "$prefix" "$BATS_TEST_TMPDIR/pfx"
+	run env PREFIX="$BATS_TEST_TMPDIR/pfx" "$BATS_TEST_DIRNAME/../install.sh" --uninstall
+	assert_success
+	assert_output_contains "git burl hooks uninstall"
+	[ -z "$(find "$BATS_TEST_TMPDIR/pfx" -mindepth 1)" ]
+}
