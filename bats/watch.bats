@@ -177,6 +177,9 @@ load queue
 	done
 	git rev-parse --verify -q refs/heads/task-001-slow-one >/dev/null
 	jq -e '.stopped == true and .ok == false and (.runs | all(.result == "stopped"))' "$BATS_TEST_TMPDIR/out.json"
+	# It says what it did with them.
+	grep -q 'TASK-001: released to READY (watch stopped' "$BATS_TEST_TMPDIR/err"
+	grep -q 'TASK-002: released to READY (watch stopped' "$BATS_TEST_TMPDIR/err"
 }
 
 @test "SIGKILL of watch: its agent dies; after lease_seconds a watcher in another clone takes the task over and finishes it" {

@@ -57,6 +57,8 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		case ResultStopped:
 			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
 				s.logf("%s: cannot release: %s", id, firstLine(e))
+			} else {
+				s.logf("%s: released to READY (watch stopped; branch and worktree kept)", id)
 			}
 			return
 		}
