@@ -387,6 +387,8 @@ agents:
 	grep -q "placeholder lines are left out" "$AGENTS/prompts/TASK-001-1.md"
 	grep -qx "Make b say hello" "$AGENTS/prompts/TASK-002-1.md"
 	grep -qx -- "- \[ \] b/hello.txt holds hello" "$AGENTS/prompts/TASK-002-1.md"
+	# The queue's approves are the watcher's, not the user's who started it.
+	all_events | grep '"action":"approve"' | grep -q '"actor":"watch@'
 }
 
 @test "watch says why it leaves READY work alone: no agent's tags match, or a dependency is BLOCKED" {

@@ -246,8 +246,14 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 	}
 }
 
+// self is the actor watch records its own transitions as (the queue's
+// approves, takeovers): the watcher, not the user who started it, nor one
+// of its agents.
+func (s *supervisor) self() string { return "watch@" + s.host }
+
 // takeOvers releases every DOING task whose lease expired.
 func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
+	w.Actor = s.self()
 	doing, _, err := w.InBucket(workflow.Doing)
 	if err != nil {
 		return false
@@ -416,7 +422,7 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	if !waiting || s.stopping() || !s.queueTrusted(w, qa) {
 		return false, false
 	}
-	out, errOut, code := s.verb(w.Actor, "approve", "--all", "--json")
+	out, errOut, code := s.verb(s.self(), "approve", "--all", "--json")
 	var res struct {
 		Approved []string `json:"approved"`
 		Rejected []struct {
