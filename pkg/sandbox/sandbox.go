@@ -2,7 +2,8 @@
 // it under bubblewrap with the repository read-only but for the task's
 // worktree, its git dir, the object store and its own branch; Guard records
 // what no run may change and, after the run, names and undoes what changed.
-// watch (pkg/watch) is the one caller: Start before a run, Finish after.
+// watch (pkg/watch) is the one caller: Record and Prepare before a run,
+// Finish and Guard.Changes after it.
 package sandbox
 
 import (

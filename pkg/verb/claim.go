@@ -469,13 +469,7 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 	}
 	if unmet := workflow.UnmetDeps(t, done); len(unmet) > 0 {
 		// A BLOCKED dependency waits for a human, not for work: say so.
-		var blocked []string
-		for _, d := range unmet {
-			if e, err := w.Get(d); err == nil && e.Bucket == workflow.Blocked {
-				blocked = append(blocked, d)
-			}
-		}
-		if len(blocked) > 0 {
+		if blocked := w.BlockedAmong(unmet); len(blocked) > 0 {
 			return errs.New(errs.Lock, "%s depends on %s, which is BLOCKED: it waits for a human, not for work", t.ID(), strings.Join(blocked, ", ")).
 				WithFix("git burl show %s says why; git burl unblock %s once that is settled", blocked[0], blocked[0])
 		}

@@ -207,28 +207,12 @@ func (s *supervisor) tick() (active, pending bool) {
 // or it depends on a BLOCKED task (a human must act). Without it a watch
 // --once with work left exits 0 saying "0 run(s)".
 func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
-	ready, _, err := w.InBucket(workflow.Ready)
-	if err != nil || len(ready) == 0 {
-		return
-	}
-	var open []*task.Task
-	for _, e := range ready {
-		if e.Task != nil {
-			open = append(open, e.Task)
-		}
-	}
-	done, err := w.DoneSet(open...)
+	open, done, err := readyTasks(w)
 	if err != nil {
 		return
 	}
 	for _, t := range open {
-		var blocked []string
-		for _, d := range workflow.UnmetDeps(t, done) {
-			if e, err := w.Get(d); err == nil && e.Bucket == workflow.Blocked {
-				blocked = append(blocked, d)
-			}
-		}
-		if len(blocked) > 0 {
+		if blocked := w.BlockedAmong(workflow.UnmetDeps(t, done)); len(blocked) > 0 {
 			s.sayOnce("idle-blocked:"+t.ID()+strings.Join(blocked, ","), "%s: not claimed: it depends on %s, which is BLOCKED and waits for a human (git burl show %s)",
 				t.ID(), strings.Join(blocked, ", "), blocked[0])
 			continue
@@ -244,6 +228,23 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 			s.sayOnce("idle-tags:"+t.ID(), "%s: not claimed: no agent's tags match its tags [%s]", t.ID(), strings.Join(t.List(task.KeyTags), ", "))
 		}
 	}
+}
+
+// readyTasks reads the READY tasks (the parsable ones) and which of
+// their dependencies are DONE.
+func readyTasks(w *workflow.Workflow) ([]*task.Task, map[string]bool, error) {
+	ready, _, err := w.InBucket(workflow.Ready)
+	if err != nil {
+		return nil, nil, err
+	}
+	var open []*task.Task
+	for _, e := range ready {
+		if e.Task != nil {
+			open = append(open, e.Task)
+		}
+	}
+	done, err := w.DoneSet(open...)
+	return open, done, err
 }
 
 // self is the actor watch records its own transitions as (the queue's
@@ -286,24 +287,14 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	if len(a.Tags) == 0 {
 		return s.claimOne(actor, "")
 	}
-	ready, _, err := w.InBucket(workflow.Ready)
-	if err != nil {
-		return "", false
-	}
-	var open []*task.Task
-	for _, e := range ready {
-		if e.Task != nil {
-			open = append(open, e.Task)
-		}
-	}
-	done, err := w.DoneSet(open...)
+	open, done, err := readyTasks(w)
 	if err != nil {
 		return "", false
 	}
 	var cands []*task.Task
-	for _, e := range ready {
-		if e.Task != nil && tagged(e.Task, a.Tags) && len(workflow.UnmetDeps(e.Task, done)) == 0 {
-			cands = append(cands, e.Task)
+	for _, t := range open {
+		if tagged(t, a.Tags) && len(workflow.UnmetDeps(t, done)) == 0 {
+			cands = append(cands, t)
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return workflow.ClaimOrderLess(cands[i], cands[j]) })
