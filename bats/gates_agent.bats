@@ -20,7 +20,10 @@ mkdir -p src && echo ok >src/ok.txt && echo sneaky >outside.txt'
 
 @test "an agent that widens its own scope in \$BURL_TASK_FILE lands nothing outside it: the sandbox refuses the write" {
 	watch_repo
-	command -v bwrap >/dev/null || skip "bwrap is not installed (.ci/run installs it)"
+	if ! bwrap --dev-bind / / --ro-bind / / true 2>/dev/null; then
+		[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
+		skip "bwrap does not work here (.ci/run installs bubblewrap)"
+	fi
 	git burl add "Small" --affects-glob "src/**" >/dev/null
 	widener
 	SANDBOX=bwrap RETRIES=0 one_agent widener
