@@ -158,3 +158,18 @@ setup() {
 	[ "$(git rev-parse main)" = "$sha" ]
 	[ "$(field TASK-001 completed_at)" != null ]
 }
+
+@test "approve run from inside the task's worktree says the shell's folder is gone and where to go; the next command says so too" {
+	git burl add "Inside" --affects src/inside.go >/dev/null
+	wt=$(submitted TASK-001 src/inside.go "package src")
+	cd "$wt"
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "this shell stands in $wt, which approve just removed"
+	assert_output_contains "cd $REPO"
+	run git burl status
+	assert_failure 1
+	assert_output_contains "the current directory no longer exists"
+	refute_output_contains "Reason:  is not"
+	cd "$REPO"
+}

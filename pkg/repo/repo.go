@@ -81,6 +81,12 @@ func Resolve(dir string) (*Repo, error) {
 	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
 	c := <-cfg
 	if err != nil {
+		if _, serr := os.Stat(dir); dir == "" || serr != nil {
+			// The shell stands in a folder that is gone: approve removes
+			// the worktree of the task it landed, run from inside it.
+			return nil, errs.New(errs.User, "the current directory no longer exists (%s): an approve removes the worktree of the task it landed", orHere(dir)).
+				WithFix("cd to the repository's main worktree (cd ..; git rev-parse --show-toplevel there), then run the command again")
+		}
 		if gitx.ExitCodeOf(err) == 128 {
 			return nil, errs.New(errs.User, "%s is not inside a git repository", dir).
 				WithFix("run burl inside a git repository (git init, then commit once)")
@@ -172,4 +178,11 @@ func (r *Repo) readBootstrap(out string, err error) error {
 func (r *Repo) Initialized() bool {
 	st, err := os.Stat(filepath.Join(r.WorkflowDir(), "config.yaml"))
 	return err == nil && !st.IsDir()
+}
+
+func orHere(dir string) string {
+	if dir == "" {
+		return "its path is unknown"
+	}
+	return dir
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -191,8 +192,13 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 	// and the branch must stay for the task to remain approvable.
 	_ = a.mainLock.Release()
 	dropIntent(w, id)
+	wt := w.WorktreePath(res.Entry.Task)
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
+	if _, err := os.Stat(wt); wt != "" && err != nil && within(ctx.Dir, wt) {
+		ctx.Warnf("this shell stands in %s, which approve just removed with the task's worktree (the work is on %s): cd %s",
+			ctx.Dir, w.Config.MainBranch, w.Repo.Root)
+	}
 	return approveOut{Task: taskObject(w, res.Entry), Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
 		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, entry: res.Entry}, nil
 }
@@ -578,4 +584,10 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 			tx.PushRefs = append(tx.PushRefs, a.pushMain)
 		}
 	}
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
