@@ -64,7 +64,7 @@ func CurrentBranch(dir string) string {
 // task whose branch is checked out in dir (the worker's own worktree).
 func (w *Workflow) TaskArgOrCurrent(args []string, dir, verb string) (string, error) {
 	if len(args) > 1 {
-		return "", errs.New(errs.User, "git burl %s takes at most one task ID", verb)
+		return "", errs.New(errs.User, "git burl %s takes at most one task ID (it expects exactly one task ID, or none inside the task's worktree)", verb)
 	}
 	if len(args) == 1 {
 		return task.NormalizeID(args[0])
@@ -73,7 +73,7 @@ func (w *Workflow) TaskArgOrCurrent(args []string, dir, verb string) (string, er
 	if e, err := w.TaskForBranch(b); err == nil && e != nil {
 		return e.ID, nil
 	}
-	return "", errs.New(errs.User, "no task ID given and the current branch %q is not a task branch", b).
+	return "", errs.New(errs.User, "git burl %s expects exactly one task ID: no task ID given and the current branch %q is not a task branch", verb, b).
 		WithFix("git burl %s TASK-001 (or run it inside the task's worktree)", verb)
 }
 
