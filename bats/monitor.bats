@@ -311,3 +311,22 @@ board_gone() { ! pane_has "TASK-001"; }
 	tm send-keys -t 0 q
 	wait_until 5 exited
 }
+
+@test "Enter on a BLOCKED task shows its whole reason, wrapped to the screen" {
+	need tmux
+	new_burl_repo
+	git burl add "Stuck" >/dev/null 2>&1
+	git burl block TASK-001 --reason "waits for the vendor: $(printf 'word%.0s ' {1..30})THE-END" >/dev/null
+	start_board 80 24
+	# The BLOCKED column is the fifth.
+	# BLOCKED is the last column: left of the first.
+	tm send-keys -t 0 Left
+	sleep 0.3
+	tm send-keys -t 0 Enter
+	wait_until 5 pane_has "id: TASK-001"
+	# The reason is below the first screen of the file.
+	for _ in $(seq 20); do tm send-keys -t 0 Down; done
+	wait_until 5 pane_has "blocked_reason:"
+	wait_until 5 pane_has "THE-END"
+	tm send-keys -t 0 q
+}

@@ -266,3 +266,21 @@ func TestWriteHTMLEscapesTaskDataAndFetchesNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapLinesKeepsEveryCharacter(t *testing.T) {
+	long := "blocked_reason: " + strings.Repeat("x", 50) + "END"
+	got := wrapLines([]string{"short", long}, 20)
+	if got[0] != "short" || len(got) < 4 {
+		t.Fatalf("wrapLines = %q", got)
+	}
+	joined := got[1]
+	for _, l := range got[2:] {
+		if len([]rune(l)) > 20 || !strings.HasPrefix(l, "  ") {
+			t.Fatalf("continuation %q", l)
+		}
+		joined += strings.TrimPrefix(l, "  ")
+	}
+	if joined != long {
+		t.Fatalf("lost characters: %q", joined)
+	}
+}

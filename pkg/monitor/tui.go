@@ -150,7 +150,7 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.row++
 	case "enter":
 		if c, ok := m.Selected(); ok {
-			m.detail = taskText(c)
+			m.detail = wrapLines(taskText(c), m.width)
 			m.detailTop = 0
 		}
 	}
@@ -195,6 +195,34 @@ func taskText(c Card) []string {
 		ls[i] = cli.Escape(strings.ReplaceAll(ls[i], "\t", "    "))
 	}
 	return ls
+}
+
+// wrapLines breaks lines wider than width (a long blocked_reason, a QA
+// report line) into as many as they need, so nothing is cut off; the
+// continuation lines are indented by two.
+func wrapLines(ls []string, width int) []string {
+	if width < 8 {
+		return ls
+	}
+	var out []string
+	for _, l := range ls {
+		rs := []rune(l)
+		first := true
+		for {
+			max := width
+			prefix := ""
+			if !first {
+				max, prefix = width-2, "  "
+			}
+			if len(rs) <= max {
+				out = append(out, prefix+string(rs))
+				break
+			}
+			out = append(out, prefix+string(rs[:max]))
+			rs, first = rs[max:], false
+		}
+	}
+	return out
 }
 
 // View draws the board, or the selected task after Enter.
