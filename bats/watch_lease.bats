@@ -75,7 +75,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A NAP=60 git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
-	wait_until 10 grep -q '^lease_holder: bot@' "$(task_file TASK-001)"
+	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
 	# Killed between transitions, not holding a lock (doctor's case).
 	wait_until 10 no_locks
 	w=$(pgrep -P "$agit" -f git-burl-watch || true)

@@ -396,6 +396,14 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			t.SetStr(task.KeyBaseSHA, base)
 			t.SetStr(task.KeyAssignedTo, w.Actor)
 			t.SetTime(task.KeyStartedAt, tx.Now)
+			// The watcher process that claims holds the lease from the
+			// start (DESIGN §15); a hand claim has none, and no holder of
+			// an earlier claim survives this one.
+			if me := os.Getenv("BURL_WATCHER"); me != "" {
+				t.SetStr(task.KeyLeaseHolder, me)
+			} else if t.Str(task.KeyLeaseHolder) != "" {
+				t.SetNull(task.KeyLeaseHolder)
+			}
 			if err := portStillFree(w, id, port); err != nil {
 				return err
 			}

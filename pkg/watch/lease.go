@@ -43,6 +43,11 @@ func Holder(actor string) string { return actor + "#" + strconv.Itoa(os.Getpid()
 // parse counts as expired, and so does one held by a watcher of this host
 // (host) whose process is gone: nobody will renew either.
 func Expired(t *task.Task, now time.Time, grace time.Duration, host string) bool {
+	// A watcher gone between its claim and its first lease left a holder
+	// (claim records it) and no lease: nobody will ever renew it.
+	if holderGone(t.Str(task.KeyLeaseHolder), host) {
+		return true
+	}
 	raw := t.Str(task.KeyLeaseExpires)
 	if raw == "" {
 		return false
@@ -51,13 +56,7 @@ func Expired(t *task.Task, now time.Time, grace time.Duration, host string) bool
 		return true
 	}
 	exp, ok := LeaseOf(t)
-	if !ok {
-		return false
-	}
-	if holderGone(t.Str(task.KeyLeaseHolder), host) {
-		return true
-	}
-	return now.After(exp.Add(grace))
+	return ok && now.After(exp.Add(grace))
 }
 
 // holderGone reports whether holder (name@host#pid) is a watcher of this
@@ -84,9 +83,10 @@ func leaseTx(w *workflow.Workflow, id, actor, action string, seconds int, detail
 				return errLost
 			}
 			holder := Holder(actor)
-			if h := tx.Task.Str(task.KeyLeaseHolder); action != "run_start" && h != "" && h != holder {
+			if h := tx.Task.Str(task.KeyLeaseHolder); h != "" && h != holder {
 				// Taken over and claimed again under the same name by
-				// another watcher (or this one before a restart).
+				// another watcher (or this one before a restart): claim
+				// records who holds it.
 				return errLost
 			}
 			tx.Task.SetStr(task.KeyLeaseHolder, holder)
