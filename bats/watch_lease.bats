@@ -45,13 +45,14 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	sleep 2
 	kill -CONT "$A"
 	wait_until 30 bucket_is TASK-001 DONE
+	# The resumed watcher finds out, and says so.
+	wait_until 10 grep -Eq "no longer held by this watcher|lost the task" "$BATS_TEST_TMPDIR/a.log"
 	kill -TERM "$bgit" "$agit" 2>/dev/null || true
 	wait "$bgit" "$agit" 2>/dev/null || true
 	A=
 	[ "$(submits)" = 1 ]
 	git show main:src/who.txt | grep -qx B
 	grep -q "lease_holder" <(all_events) || grep -q 'lease_holder: bot@' "$(task_file TASK-001)"
-	grep -Eq "no longer held by this watcher|lost the task" "$BATS_TEST_TMPDIR/a.log"
 }
 
 @test "a lease that does not parse is taken over at once" {

@@ -3,8 +3,10 @@
 package osx
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -14,7 +16,17 @@ func ProcessAlive(pid int) bool {
 		return false
 	}
 	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	// A zombie still answers signal 0: killed, and not yet reaped by a
+	// parent that is gone too (kill -9 of a watcher and its git).
+	if data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X') {
+			return false
+		}
+	}
+	return true
 }
 
 // Exec replaces this process with path, so exit codes, signals and the
