@@ -7,6 +7,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -56,6 +57,14 @@ type Config struct {
 	WorktreeSetup WorktreeSetup
 	PortRange     PortRange
 	Notify        []Notifier
+	// Landing through the forge (DESIGN §17): Landing is local or pr;
+	// Forge empty means detected from the remote's URL, ForgeURL empty
+	// means derived from the remote.
+	Landing      string
+	Forge        string
+	ForgeURL     string
+	PRMerge      string
+	PRMergeStyle string
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -96,6 +105,9 @@ func Default() *Config {
 		StubCheckExtensions: append([]string(nil), DefaultStubExtensions...),
 		ConflictPolicy:      "fail",
 		PortRange:           DefaultPortRange,
+		Landing:             "local",
+		PRMerge:             "auto",
+		PRMergeStyle:        "rebase",
 	}
 }
 
@@ -257,7 +269,27 @@ var fields = map[string]field{
 	"worktree_setup":  worktreeSetupField,
 	"port_range":      portRangeField,
 	"notify":          notifyField,
+	"landing":         strField([]string{"local", "pr"}, func(c *Config) *string { return &c.Landing }),
+	"forge":           strField([]string{"", "github", "gitlab", "gitea"}, func(c *Config) *string { return &c.Forge }),
+	"forge_url":       forgeURLField,
+	"pr_merge":        strField([]string{"auto", "none"}, func(c *Config) *string { return &c.PRMerge }),
+	"pr_merge_style":  strField([]string{"rebase", "squash", "merge"}, func(c *Config) *string { return &c.PRMergeStyle }),
 }
+
+// forgeURLField is an http(s) API base: the token is sent there, so a
+// scheme that is neither (file:, a bare host) is refused rather than guessed.
+var forgeURLField = field{func(c *Config, v *yaml.Node) error {
+	s := v.Value
+	if v.Tag == "!!null" {
+		s = ""
+	}
+	u, err := url.Parse(s)
+	if v.Kind != yaml.ScalarNode || (s != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil)) {
+		return fmt.Errorf("must be an http(s) URL without credentials such as https://gitea.example.com, not %q", v.Value)
+	}
+	c.ForgeURL = strings.TrimSuffix(s, "/")
+	return nil
+}}
 
 // keys is every known key, sorted, for suggestions.
 var keys = func() []string {

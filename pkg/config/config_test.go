@@ -106,6 +106,12 @@ func TestInvalidValues(t *testing.T) {
 		{"stub_patterns", "[[nested]]"},
 		{"stub_check_extensions", "go"},
 		{"conflict_policy", "panic"},
+		{"landing", "push"},
+		{"forge", "bitbucket"},
+		{"forge_url", "file:///tmp/x"},
+		{"forge_url", "https://user:secret@gitea.example"},
+		{"pr_merge", "always"},
+		{"pr_merge_style", "fast-forward"},
 	} {
 		data := "# header\nremote: origin\n\n" + c.key + ": " + c.value + "\n"
 		_, err := Parse(file, []byte(data))
@@ -219,5 +225,18 @@ func TestWorkflowBranchIsNotMain(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Key != "workflow_branch" || ce.Line != 2 {
 		t.Errorf("Parse = %v, want an error on workflow_branch, line 2", err)
+	}
+}
+
+func TestForgeKeys(t *testing.T) {
+	c, err := Parse(file, []byte("landing: pr\nforge: gitea\nforge_url: http://127.0.0.1:3000/\npr_merge: none\npr_merge_style: squash\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Landing != "pr" || c.Forge != "gitea" || c.ForgeURL != "http://127.0.0.1:3000" || c.PRMerge != "none" || c.PRMergeStyle != "squash" {
+		t.Fatalf("parsed %+v", c)
+	}
+	if d := Default(); d.Landing != "local" || d.Forge != "" || d.PRMerge != "auto" || d.PRMergeStyle != "rebase" {
+		t.Fatalf("defaults %q %q %q %q", d.Landing, d.Forge, d.PRMerge, d.PRMergeStyle)
 	}
 }

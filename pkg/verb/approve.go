@@ -107,6 +107,9 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := prLandingRefused(w); err != nil {
+			return nil, err
+		}
 		return approveAll(ctx, w)
 	}
 	id, err := taskArg(args, "approve")
@@ -117,7 +120,24 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !c.AcceptLanded {
+		if err := prLandingRefused(w); err != nil {
+			return nil, err
+		}
+	}
 	return approveTask(ctx, w, id, c.AcceptLanded)
+}
+
+// prLandingRefused stops approve where the config asks for landing through
+// pull requests, which this burl cannot open yet: fast-forwarding main
+// instead would push straight past the review the team asked for.
+// Accepting work already merged on the forge stays allowed.
+func prLandingRefused(w *workflow.Workflow) error {
+	if w.Config.Landing != "pr" {
+		return nil
+	}
+	return errs.New(errs.User, "landing: pr is set in the workflow config, but this burl cannot open pull requests yet, and landing locally would push %s past review", w.Config.MainBranch).
+		WithFix("merge the task branch through your forge, then run git burl approve --accept-landed ID; or set landing: local in the workflow branch's config.yaml")
 }
 
 // approveOne is single approve of one task.
