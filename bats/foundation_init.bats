@@ -19,8 +19,6 @@ load foundation
 	done
 	[ -f "$WF/config.yaml" ]
 	grep -qx 'main_branch: main' "$WF/config.yaml"
-	# Every documented key a newcomer tunes is in the file init writes.
-	grep -q '^lease_seconds: 900 ' "$WF/config.yaml"
 	grep -qx 'locks/' "$WF/.gitignore"
 	grep -qx 'events/\*.ndjson merge=union' "$WF/.gitattributes"
 	[ -d .worktrees ]

@@ -407,7 +407,6 @@ push_task_branch_on_submit: %t
 
 # Concurrency/locks
 lock_stale_minutes: %d
-lease_seconds: %d              # a watch-claimed task stays its agent's this long without renewal
 use_global_claim_lock: %t
 
 # QA policy
@@ -443,7 +442,7 @@ port_range: %s
 #     command: [notify-send, burl]
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
-		c.LockStaleMinutes, c.LeaseSeconds, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
+		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
 		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.PortRange)
 	return b.Bytes()
 }
