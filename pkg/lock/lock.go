@@ -258,15 +258,14 @@ func deadWhy(in Info) string {
 			return "that process is no longer running (the machine has rebooted since)"
 		}
 	}
-	if !osx.ProcessAlive(in.PID) {
-		return "that process is no longer running"
-	}
 	start, zombie, ok := osx.ProcessStart(in.PID)
 	switch {
-	case !ok:
-		return ""
 	case zombie:
 		return "that process has exited (a zombie not yet reaped)"
+	case !osx.ProcessAlive(in.PID):
+		return "that process is no longer running"
+	case !ok:
+		return ""
 	case in.StartTime != "" && start != in.StartTime:
 		return fmt.Sprintf("that process is no longer running (pid %d now belongs to another process)", in.PID)
 	}

@@ -3,10 +3,8 @@
 package osx
 
 import (
-	"bytes"
 	"errors"
 	"os"
-	"strconv"
 	"syscall"
 )
 
@@ -21,12 +19,8 @@ func ProcessAlive(pid int) bool {
 	}
 	// A zombie still answers signal 0: killed, and not yet reaped by a
 	// parent that is gone too (kill -9 of a watcher and its git).
-	if data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X') {
-			return false
-		}
-	}
-	return true
+	_, zombie, _ := ProcessStart(pid)
+	return !zombie
 }
 
 // Exec replaces this process with path, so exit codes, signals and the
