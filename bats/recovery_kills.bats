@@ -558,3 +558,28 @@ stranded_approve() {
 	run git burl doctor
 	assert_success
 }
+
+@test "transitions keep committing while git gc and prune-packed run over the object store" {
+	new_burl_repo
+	(
+		end=$((SECONDS + 20))
+		while [ "$SECONDS" -lt "$end" ] && [ ! -e "$BATS_TEST_TMPDIR/stop" ]; do
+			# What gc --auto and maintenance do (fresh loose objects are
+			# kept two weeks; packed ones are removed from the fanout).
+			git gc --quiet 2>/dev/null
+			git repack -adq 2>/dev/null
+			git prune-packed 2>/dev/null
+		done
+	) &
+	gc=$!
+	for i in $(seq 1 25); do
+		git burl add "task $i" --affects "f$i.txt" >"$BATS_TEST_TMPDIR/add.out" 2>&1 || { cat "$BATS_TEST_TMPDIR/add.out" >&2; false; } || { touch "$BATS_TEST_TMPDIR/stop"; wait "$gc"; echo "add $i failed" >&2; return 1; }
+	done
+	touch "$BATS_TEST_TMPDIR/stop"
+	wait "$gc" || true
+	[ "$(ls .burl/.workflow/READY | grep -c '^TASK-')" = 25 ]
+	[ -z "$(git -C .burl status --porcelain)" ]
+	git -C .burl fsck --no-dangling --no-progress
+	run git burl doctor
+	assert_success
+}

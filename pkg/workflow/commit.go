@@ -96,7 +96,7 @@ func transient(err error) bool {
 	if !errors.As(err, &ge) {
 		return false
 	}
-	for _, s := range []string{"unable to create temporary file", "is unavailable", "unable to write", "No such file or directory", "Resource temporarily unavailable", "cannot lock ref"} {
+	for _, s := range []string{"unable to create temporary file", "is unavailable", "is not a valid object", "unable to write", "No such file or directory", "Resource temporarily unavailable", "cannot lock ref"} {
 		if strings.Contains(ge.Stderr, s) {
 			return true
 		}
