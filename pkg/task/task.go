@@ -44,6 +44,11 @@ const (
 	// KeyScopeRequest is a wider scope an agent asked for from inside a
 	// watch run: the task waits for a human's git burl scope.
 	KeyScopeRequest = "scope_request"
+	// KeyPRNumber is a QA task's open pull request (landing: pr); with it
+	// pr_url and pr_head (DESIGN §17).
+	KeyPRNumber = "pr_number"
+	KeyPRURL    = "pr_url"
+	KeyPRHead   = "pr_head"
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"

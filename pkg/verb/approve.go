@@ -49,10 +49,24 @@ type approveOut struct {
 	// AcceptedLanded: --accept-landed recorded work that reached main
 	// outside burl, after the gates passed on it.
 	AcceptedLanded bool `json:"accepted_landed"`
-	entry          workflow.Entry
+	// PR: with landing: pr, the pull request approve opened or updated;
+	// the task stays in QA until the forge merges it.
+	PR     *prRef `json:"pr,omitempty"`
+	prAuto bool
+	entry  workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
+	if o.PR != nil {
+		fmt.Fprintf(w, "Opened pull request #%d for %s: %s\n", o.PR.Number, o.entry.ID, o.PR.URL)
+		fmt.Fprintf(w, "The gates passed on %s rebased onto %s (drift: %d commit(s)); pushed %s\n", o.entry.Task.Branch(), o.Main, o.Drift, o.entry.Task.Branch())
+		how := "a human merges it on the forge"
+		if o.prAuto {
+			how = "the forge merges it when its checks pass (pr_merge: auto)"
+		}
+		fmt.Fprintf(w, "%s stays in QA until %s; git burl sync then records DONE\n", o.entry.ID, how)
+		return
+	}
 	if o.AlreadyDone {
 		fmt.Fprintf(w, "%s is already DONE; removed what was left of its worktree and branch\n", o.entry.ID)
 		return
@@ -107,8 +121,8 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := prLandingRefused(w); err != nil {
-			return nil, err
+		if w.Config.Landing == "pr" {
+			return approveAllPR(ctx, w)
 		}
 		return approveAll(ctx, w)
 	}
@@ -120,24 +134,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.AcceptLanded {
-		if err := prLandingRefused(w); err != nil {
-			return nil, err
-		}
-	}
 	return approveTask(ctx, w, id, c.AcceptLanded)
-}
-
-// prLandingRefused stops approve where the config asks for landing through
-// pull requests, which this burl cannot open yet: fast-forwarding main
-// instead would push straight past the review the team asked for.
-// Accepting work already merged on the forge stays allowed.
-func prLandingRefused(w *workflow.Workflow) error {
-	if w.Config.Landing != "pr" {
-		return nil
-	}
-	return errs.New(errs.User, "landing: pr is set in the workflow config, but this burl cannot open pull requests yet, and landing locally would push %s past review", w.Config.MainBranch).
-		WithFix("merge the task branch through your forge, then run git burl approve --accept-landed ID; or set landing: local in the workflow branch's config.yaml")
 }
 
 // approveOne is single approve of one task.
@@ -186,6 +183,9 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 		if err := worktreeForQA(ctx, w, e); err != nil {
 			return approveOut{}, err
 		}
+		if w.Config.Landing == "pr" && !acceptLanded {
+			return approvePR(w, id)
+		}
 	}
 	a := &approval{acceptLanded: acceptLanded}
 	// A closure: integrate sets mainLock later.
@@ -199,14 +199,8 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 	if err != nil {
 		return approveOut{}, err
 	}
-	switch {
-	case a.conflict != nil:
-		return approveOut{}, errs.New(errs.Git, "rebasing %s onto %s conflicts in:\n  %s\n%s went back to %s (qa_attempts %d); main, the remote and the task branch are unchanged",
-			res.Entry.Task.Branch(), w.Config.MainBranch, strings.Join(a.conflict.Files, "\n  "), id, res.Entry.Bucket, res.Entry.Task.Int(task.KeyQAAttempts)).
-			WithTitle("Cannot approve %s: rebase conflict", id).
-			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
-	case len(a.failed) > 0:
-		return approveOut{}, taskgate.Error(w, "approve", id, a.failed)
+	if err := a.refusal(w, id, res); err != nil {
+		return approveOut{}, err
 	}
 	// Only now that DONE is committed: until then a failure rolls main back
 	// and the branch must stay for the task to remain approvable.

@@ -25,6 +25,9 @@ type QueueResult struct {
 	OK       bool           `json:"ok"`
 	Approved []string       `json:"approved"`
 	Rejected []QueueFailure `json:"rejected"`
+	// Opened: with landing: pr, the pull requests opened or updated (the
+	// tasks stay in QA until the forge merges them).
+	Opened []QueuePR `json:"pr_opened,omitempty"`
 	// Builds counts the runs of build_command: with every task passing,
 	// one per batch of queue_batch tasks.
 	Builds int `json:"-"`
@@ -46,6 +49,10 @@ func (r *QueueResult) ExitCode() int { return r.code }
 func (r *QueueResult) Human(w io.Writer) {
 	for _, l := range r.lines {
 		fmt.Fprintln(w, l)
+	}
+	if r.Opened != nil {
+		fmt.Fprintf(w, "approve --all: %d pull request(s) opened or updated, %d not approved, %d build(s)\n", len(r.Opened), len(r.Rejected), r.Builds)
+		return
 	}
 	fmt.Fprintf(w, "approve --all: %d approved, %d not approved, %d build(s)\n", len(r.Approved), len(r.Rejected), r.Builds)
 }

@@ -49,7 +49,7 @@ func (o *showOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
 	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
-		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest} {
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest, keyPRURL, keyPRNumber, keyPRHead} {
 		if v := t.Str(k); v != "" {
 			// A reason is printed whole: it is why a human is needed.
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.ReplaceAll(cli.Escape(v), "\\n", "\n"+strings.Repeat(" ", 15)))
@@ -63,7 +63,7 @@ func (o *showOut) Human(w io.Writer) {
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.Join(l, ", "))
 		}
 	}
-	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
+	if s := suggestTask(o.entry); s != "" {
 		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
 	}
 	fmt.Fprint(w, t.Body())

@@ -90,6 +90,9 @@ type statusOut struct {
 	// failedQA holds the QA tasks whose last gate run failed: approve
 	// would fail the same way, reject is what is next.
 	failedQA map[string]bool
+	// prs holds the QA tasks whose pull request is open (landing: pr):
+	// only git burl sync moves them on.
+	prs map[string]bool
 }
 
 // refState is, from one git call, the last commit time of every local task
@@ -255,6 +258,12 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		out.entries = append(out.entries, e)
 	}
 	out.waits, out.failedQA = waitsAndFailures(w, out.entries, done, out.waiting, out.locked, tips)
+	out.prs = map[string]bool{}
+	for _, e := range out.entries {
+		if e.Bucket == workflow.QA && e.PRNumber != "" {
+			out.prs[e.ID] = true
+		}
+	}
 	out.conflicts = predictedConflicts(w, out.entries, tips)
 	for _, d := range out.Duplicates {
 		// Every verb refuses an ID with two files (exit 1).
@@ -358,6 +367,11 @@ func (o *statusOut) suggestFor(b workflow.Bucket, id string) (next, wait string)
 	}
 	if why, ok := o.waits[id]; ok {
 		return "", why
+	}
+	if o.prs[id] {
+		// Approve again would only update the open request; merging it
+		// is the forge's, and sync records what the forge did.
+		return "git burl sync", ""
 	}
 	if o.failedQA[id] {
 		return fmt.Sprintf(`git burl reject %s --reason "its last gate run failed; see the QA report"`, id), ""
@@ -541,6 +555,9 @@ func (o *statusOut) Human(out io.Writer) {
 		}
 		if l, ok := o.locked[e.ID]; ok {
 			line += "  [locked: " + l.Describe() + "]"
+		}
+		if e.PRNumber != "" && cur == workflow.QA {
+			line += "  [PR #" + e.PRNumber + " open: " + cli.Escape(e.PRURL) + "]"
 		}
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"

@@ -19,8 +19,9 @@ func Sync() cli.Command { return &syncCmd{} }
 
 type syncCmd struct {
 	cli.JSONFlag
-	Pull bool `long:"pull" description:"Only fetch and fast-forward the workflow branch and the DOING/QA task branches (resume here)"`
-	Push bool `long:"push" description:"Only push the workflow branch and the DOING/QA task branches (pause here)"`
+	Pull   bool `long:"pull" description:"Only fetch and fast-forward the workflow branch and the DOING/QA task branches (resume here)"`
+	Push   bool `long:"push" description:"Only push the workflow branch and the DOING/QA task branches (pause here)"`
+	Settle bool `long:"settle" description:"Only settle the open pull requests (landing: pr): merged ones DONE, closed or changes-requested ones back to READY"`
 }
 
 // branchSync is what a pull did to one task branch.
@@ -39,8 +40,11 @@ type syncOut struct {
 	Branches []branchSync         `json:"branches"`
 	Pushed   []string             `json:"pushed"`
 	Commit   string               `json:"commit,omitempty"`
-	pushing  bool
-	missing  []string // DOING/QA tasks without a worktree here
+	// Settle: with landing: pr, what this sync did with the open pull
+	// requests (DESIGN §17).
+	Settle  *SettleReport `json:"settle,omitempty"`
+	pushing bool
+	missing []string // DOING/QA tasks without a worktree here
 }
 
 func (o syncOut) Human(w io.Writer) {
@@ -66,6 +70,22 @@ func (o syncOut) Human(w io.Writer) {
 			fmt.Fprintf(w, "  %s has no worktree here: git burl worktree --ensure %s\n", id, id)
 		}
 	}
+	if s := o.Settle; s != nil {
+		for _, p := range s.PRs {
+			line := fmt.Sprintf("  %s pull request #%d: %s", p.Task, p.Number, p.Result)
+			switch p.Result {
+			case "merged":
+				line += fmt.Sprintf(" as %s (%s); %s → DONE", gitx.Short(p.MergedSHA), p.How, p.Task)
+			case "closed", "changes_requested":
+				line += "; " + p.Task + " → READY: " + oneLine(p.Reason)
+			case "open":
+				if p.Checks != "" {
+					line += " (checks: " + p.Checks + ")"
+				}
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
 	if o.pushing {
 		if len(o.Pushed) == 0 {
 			fmt.Fprintf(w, "Nothing to push: %s has the workflow branch and the task branches as they are here\n", o.Remote)
@@ -79,7 +99,8 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
 		return nil, usageErr("sync", "takes no arguments")
 	}
-	pull, push := c.Pull || !c.Push, c.Push || !c.Pull
+	only := c.Settle && !c.Pull && !c.Push
+	pull, push := !only && (c.Pull || !c.Push), !only && (c.Push || !c.Pull)
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
@@ -88,26 +109,47 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, errs.New(errs.User, "this clone has no remote %q to sync with", w.Config.Remote).
 			WithFix("git remote add %s URL (or set remote: in .burl/.workflow/config.yaml)", w.Config.Remote)
 	}
-	wl, err := w.LockWorkflow("sync")
-	if err != nil {
+	out := &syncOut{Remote: w.Config.Remote, Branches: []branchSync{}, Pushed: []string{}, pushing: push}
+	if err := c.branches(ctx, w, out, pull, false); err != nil {
 		return nil, err
 	}
-	defer wl.Release()
-	out := &syncOut{Remote: w.Config.Remote, Branches: []branchSync{}, Pushed: []string{}, pushing: push}
-	if pull {
-		if out.Pull, err = w.PullWorkflow(); err != nil {
+	// Settled after the pull (another clone's pull requests are known),
+	// before the push (which publishes what settling recorded), and
+	// outside the workflow lock: each settlement is a transition of its
+	// own, pushed at once with workflow_auto_push.
+	if w.Config.Landing == "pr" && (pull || c.Settle) {
+		if out.Settle, err = settle(w); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.branches(ctx, w, out, false, push); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// branches is sync's pull and push, under the workflow lock.
+func (c *syncCmd) branches(ctx *cli.Context, w *workflow.Workflow, out *syncOut, pull, push bool) error {
+	if !pull && !push {
+		return nil
+	}
+	wl, err := w.LockWorkflow("sync")
+	if err != nil {
+		return err
+	}
+	defer wl.Release()
+	if pull {
+		if out.Pull, err = w.PullWorkflow(); err != nil {
+			return err
+		}
 		if err := c.pullTasks(ctx, w, out); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if push {
-		if err := c.push(ctx, w, out); err != nil {
-			return nil, err
-		}
+		return c.push(ctx, w, out)
 	}
-	return out, nil
+	return nil
 }
 
 // liveTasks are the DOING and QA tasks: the ones whose branches carry work
@@ -120,7 +162,10 @@ func liveTasks(w *workflow.Workflow) ([]workflow.Entry, error) {
 			return nil, err
 		}
 		for _, e := range es {
-			if e.Task.Branch() != "" {
+			// A task whose pull request is open has its branch on the
+			// remote as approve rebased it: the forge's, not a worker's
+			// to resume (sync settles it instead).
+			if e.Task.Branch() != "" && prNumber(e.Task) == 0 {
 				out = append(out, e)
 			}
 		}

@@ -67,10 +67,29 @@ func (w *Workflow) Commands() ([]trust.Command, error) {
 	return out, nil
 }
 
+// ForgeCommands are the forge settings of landing: pr (DESIGN §17): which
+// CLI runs (gh, glab) and where the API token is sent. Pushed to the
+// workflow branch by anyone, they are trusted like commands: a forge_url
+// taken on trust would hand the token to whoever wrote it.
+func (w *Workflow) ForgeCommands() []trust.Command {
+	if w.Config.Landing != "pr" {
+		return nil
+	}
+	var out []trust.Command
+	if w.Config.Forge != "" {
+		out = append(out, trust.Config(w.Dir, "forge", w.Config.Forge))
+	}
+	if w.Config.ForgeURL != "" {
+		out = append(out, trust.Config(w.Dir, "forge_url", w.Config.ForgeURL))
+	}
+	return out
+}
+
 // ConfigCommands is the commands of config.yaml and agents.yaml: every
 // command but the tasks' own.
 func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out := append(w.BuildCommands(), w.SetupCommands()...)
+	out = append(out, w.ForgeCommands()...)
 	for _, n := range w.Config.Notify {
 		out = append(out, w.notifyCommand(n.Command)...)
 	}

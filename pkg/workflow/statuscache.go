@@ -42,6 +42,9 @@ type Summary struct {
 	ScopeRequest string
 	// BlockedReason is a BLOCKED task's blocked_reason: status shows why.
 	BlockedReason string
+	// PRNumber and PRURL are a QA task's open pull request (landing: pr):
+	// status shows it and suggests only git burl sync.
+	PRNumber, PRURL string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -58,7 +61,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 6\n"
+const statusCacheMagic = "burl status cache 7\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -297,6 +300,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 		s.BlockedReason = t.Str(task.KeyBlockedReason)
 	}
 	if s.Bucket == QA {
+		s.PRNumber, s.PRURL = t.Str(task.KeyPRNumber), t.Str(task.KeyPRURL)
 		s.GateFailed = LastGateFailed(t)
 	}
 	s.Fields = t.AppendFieldsJSON(nil, SummaryKeys...)
@@ -348,7 +352,7 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		}
 		// Paths never hold a NUL.
 		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ","),
-			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason} {
+			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL} {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -523,6 +527,7 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	s.GateFailed = r.str() == "1"
 	s.ScopeRequest = r.str()
 	s.BlockedReason = r.str()
+	s.PRNumber, s.PRURL = r.str(), r.str()
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
 	}

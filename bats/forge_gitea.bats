@@ -1,0 +1,180 @@
+#!/usr/bin/env bats
+# DESIGN §17 against a real Gitea on loopback: approve opens the pull
+# request, sync settles what the forge (or a human) did with it.
+
+setup_file() {
+	load forge
+	forge_setup_file
+}
+
+teardown_file() {
+	load forge
+	forge_teardown_file
+}
+
+setup() {
+	load helpers
+	load lifecycle
+	load forge
+	new_gitea_repo
+}
+
+@test "approve opens a pull request: the task stays in QA with pr_url, pr_number, pr_head, and main is not pushed" {
+	git burl add "Jump high" --affects src/jump.go --description "Make Jump print high." >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	main=$(git rev-parse origin/main)
+
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "Opened pull request #1 for TASK-001: ${GITEA_URL}$GITEA_REPO/pulls/1"
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ "$(field TASK-001 pr_number)" = 1 ]
+	[ "$(field TASK-001 pr_url)" = "${GITEA_URL}$GITEA_REPO/pulls/1" ]
+	head=$(field TASK-001 pr_head)
+	# What the forge holds is what the gates passed.
+	[ "$(pr_field 1 head.sha)" = "$head" ]
+	[ "$(pr_field 1 state)" = open ]
+	[ "$(pr_field 1 title)" = "TASK-001: Jump high" ]
+	pr_field 1 body | grep -q "Make Jump print high."
+	pr_field 1 body | grep -q -- "- scope: pass"
+	git fetch -q origin
+	[ "$(git rev-parse origin/main)" = "$main" ]
+	[ "$(git rev-parse main)" = "$main" ]
+	last_event pr_open | jq -e '.details.number == 1 and (.details.url | endswith("/pulls/1"))' >/dev/null
+
+	run git burl status
+	assert_output_contains "[PR #1 open: ${GITEA_URL}$GITEA_REPO/pulls/1]"
+	assert_output_contains "next: git burl sync"
+	refute_output_contains "git burl approve TASK-001"
+	run git burl show TASK-001
+	assert_output_contains "pr_url:"
+	assert_output_contains "next:          git burl sync (pull request #1 is open"
+
+	# A second approve updates the open request instead of opening another.
+	run git burl approve TASK-001 --json
+	assert_success
+	[ "$(jq -r '.pr.number' <<<"$output")" = 1 ]
+	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=all" | jq length)" = 1 ]
+
+	# Nothing merged it yet: sync leaves it open.
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #1: open"
+	[ "$(bucket_of TASK-001)" = QA ]
+}
+
+@test "merges by the API in each style and a push to main outside the PR each land DONE with the commit on main that holds the work" {
+	for n in 1 2 3 4; do
+		git burl add "Part $n" --affects "src/part$n.go" >/dev/null
+		id=$(printf 'TASK-%03d' "$n")
+		wt=$(claim_wt "$id")
+		# Two commits: a squash merge is then not any one of them.
+		(cd "$wt" && commit_file "src/part$n.go" "package src // part $n" && commit_file "src/part$n.go" "package src // part $n, done" && git burl submit >/dev/null)
+	done
+	run git burl approve --all
+	assert_success
+	assert_output_contains "opened pull request #1 for TASK-001"
+	assert_output_contains "opened pull request #4 for TASK-004"
+	assert_output_contains "approve --all: 4 pull request(s) opened or updated"
+	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=open" | jq length)" = 4 ]
+	run git burl approve --all
+	assert_output_contains "left TASK-001 in QA: its pull request #1 is open"
+
+	gitea_merge 1 merge
+	gitea_merge 2 rebase
+	gitea_merge 3 squash
+	# TASK-004 lands outside its pull request: a human pushes its commits.
+	git fetch -q origin
+	git checkout -q -b by-hand origin/main
+	git cherry-pick "$(field TASK-004 pr_head)~1" "$(field TASK-004 pr_head)" >/dev/null
+	git push -q origin HEAD:main
+	git checkout -q main
+
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #1: merged"
+	assert_output_contains "TASK-002 pull request #2: merged"
+	assert_output_contains "TASK-003 pull request #3: merged"
+	assert_output_contains "TASK-004 pull request #4: merged"
+	for id in TASK-001 TASK-002 TASK-003 TASK-004; do
+		[ "$(bucket_of "$id")" = DONE ]
+		[ -n "$(field "$id" completed_at)" ]
+	done
+	git fetch -q origin
+	merged() { all_events | jq -r "select(.action == \"pr_merged\" and .task == \"$1\") | .details.merged_sha"; }
+	how() { all_events | jq -r "select(.action == \"pr_merged\" and .task == \"$1\") | .details.how"; }
+	# merge style: the forge's merge commit.
+	[ "$(merged TASK-001)" = "$(pr_field 1 merge_commit_sha)" ]
+	[ "$(how TASK-001)" = ancestry ]
+	# rebase style: the rewritten commits, the last of them holding it all.
+	[ "$(how TASK-002)" = cherry ]
+	[ "$(git show -s --format=%s "$(merged TASK-002)")" = "edit src/part2.go" ]
+	git show "$(merged TASK-002)":src/part2.go | grep -q "part 2, done"
+	# squash style: the one commit with the combined diff.
+	[ "$(how TASK-003)" = squash ]
+	[ "$(merged TASK-003)" = "$(pr_field 3 merge_commit_sha)" ]
+	# The hand push: the commit on main that holds its work.
+	[ "$(how TASK-004)" = cherry ]
+	[ "$(merged TASK-004)" = "$(git rev-parse origin/main)" ]
+	for id in TASK-001 TASK-002 TASK-003 TASK-004; do
+		git merge-base --is-ancestor "$(merged "$id")" origin/main
+	done
+	# Worktrees and branches went with DONE.
+	[ -z "$(git branch --list 'task-*')" ]
+	[ "$(find .worktrees -mindepth 1 -maxdepth 1 | wc -l)" = 0 ]
+	# Settled once: a second sync finds nothing left to settle.
+	run git burl sync
+	refute_output_contains "pull request #"
+	[ "$(all_events | jq -r 'select(.action == "pr_merged") | .task' | wc -l)" = 4 ]
+}
+
+@test "a closed pull request sends the task back to READY with the last comment as the reason" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	gitea_api POST "/repos/$GITEA_REPO/issues/1/comments" '{"body":"We do not jump on Mondays."}' "$GITEA_REVIEWER_TOKEN" >/dev/null
+	gitea_api PATCH "/repos/$GITEA_REPO/pulls/1" '{"state":"closed"}' >/dev/null
+
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #1: closed; TASK-001 → READY: pull request #1 closed: reviewer: We do not jump on Mondays."
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ "$(field TASK-001 qa_attempts)" = 1 ]
+	[ "$(field TASK-001 pr_number)" = null ]
+	last_event pr_closed | jq -e '.details.reason | contains("We do not jump on Mondays")' >/dev/null
+	run git burl show TASK-001
+	assert_output_contains "Reason: pull request #1 closed: reviewer: We do not jump on Mondays."
+
+	# The next attempt opens a new pull request (the closed one stays closed).
+	wt=$(claim_wt TASK-001)
+	(cd "$wt" && commit_file src/jump.go "$(jump_go 'println("higher")')" && git burl submit >/dev/null)
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "Opened pull request #2 for TASK-001"
+}
+
+@test "the token never appears in argv, the event log, the run logs or the workflow branch" {
+	# The token from the environment this time, not the credential store.
+	export BURL_FORGE_TOKEN="$GITEA_TOKEN"
+	rm -f "$HOME/.git-credentials"
+	git config --global credential.helper ""
+	# git itself still needs to push: a URL-less header it reads from a file
+	# burl never sees would do, but the simplest is a second store for git only.
+	printf 'http://burl:%s@%s\n' "$GITEA_TOKEN" "$(sed 's,^http://,,; s,/$,,' <<<"$GITEA_URL")" >"$BATS_TEST_TMPDIR/git-only-creds"
+	git config credential.helper "store --file=$BATS_TEST_TMPDIR/git-only-creds"
+	# Every process's argv, sampled while burl works.
+	( while :; do for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <"$f" 2>/dev/null || true; echo; done; done ) >"$BATS_TEST_TMPDIR/argv" 2>/dev/null &
+	sampler=$!
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	gitea_merge 1 rebase
+	git burl sync >/dev/null 2>"$BATS_TEST_TMPDIR/sync.err"
+	kill "$sampler"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	grep -q "git-burl-sync" "$BATS_TEST_TMPDIR/argv" || grep -q "burl sync" "$BATS_TEST_TMPDIR/argv"
+	! grep -q "$GITEA_TOKEN" "$BATS_TEST_TMPDIR/argv"
+	! grep -q "$GITEA_TOKEN" "$BATS_TEST_TMPDIR/sync.err"
+	! git log -p burl | grep -q "$GITEA_TOKEN"
+	! grep -rq "$GITEA_TOKEN" .burl/
+}

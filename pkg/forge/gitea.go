@@ -1,0 +1,376 @@
+package forge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// gitea speaks Gitea's (and Forgejo's) REST API over net/http. The token
+// comes from BURL_FORGE_TOKEN or git's credential helper for the API's
+// host, and travels only in the Authorization header.
+type gitea struct {
+	git    gitx.Git // asks git's credential helper
+	api    string   // https://host/api/v1
+	repo   string   // /repos/owner/name
+	client *http.Client
+	token  string
+	// tokenErr is remembered: a credential helper that has no token is
+	// asked once per command, not once per request.
+	tokenErr error
+	asked    bool
+	// wait is how long a 405 "try again later" is retried (Gitea answers it
+	// while it re-checks a pull request after its base moved).
+	wait time.Duration
+}
+
+func newGitea(r Remote, forgeURL string, git gitx.Git) (Provider, error) {
+	api := forgeURL
+	if api == "" {
+		scheme := r.Scheme
+		if scheme == "ssh" {
+			scheme = "https"
+		}
+		api = scheme + "://" + r.Host
+		if r.Prefix != "" {
+			api += "/" + r.Prefix
+		}
+	}
+	api = strings.TrimSuffix(api, "/")
+	if !strings.HasSuffix(api, "/api/v1") {
+		api += "/api/v1"
+	}
+	return &gitea{
+		git:    git,
+		api:    api,
+		repo:   "/repos/" + url.PathEscape(r.Owner) + "/" + url.PathEscape(r.Name),
+		client: &http.Client{Timeout: 30 * time.Second},
+		wait:   10 * time.Second,
+	}, nil
+}
+
+func (g *gitea) Name() string { return "gitea" }
+
+// giteaPR is the part of Gitea's PullRequest object burl reads.
+type giteaPR struct {
+	Number  int    `json:"number"`
+	HTMLURL string `json:"html_url"`
+	State   string `json:"state"`
+	Merged  bool   `json:"merged"`
+	MergeSH string `json:"merge_commit_sha"`
+	Updated string `json:"updated_at"`
+	Head    struct {
+		Ref string `json:"ref"`
+		SHA string `json:"sha"`
+	} `json:"head"`
+}
+
+func (p giteaPR) pr() PR {
+	out := PR{Number: p.Number, URL: p.HTMLURL, Branch: p.Head.Ref, Head: p.Head.SHA, State: p.State, Updated: p.Updated}
+	if p.Merged {
+		out.State, out.MergedSHA = "merged", p.MergeSH
+	}
+	return out
+}
+
+func (g *gitea) Open(r Request) (PR, error) {
+	open, err := g.ListOpen()
+	if err != nil {
+		return PR{}, err
+	}
+	for _, p := range open {
+		if p.Branch == r.Branch {
+			var got giteaPR
+			if err := g.do("PATCH", g.repo+"/pulls/"+strconv.Itoa(p.Number), map[string]any{"title": r.Title, "body": r.Body}, &got); err != nil {
+				return PR{}, err
+			}
+			return got.pr(), nil
+		}
+	}
+	var got giteaPR
+	err = g.do("POST", g.repo+"/pulls", map[string]any{"title": r.Title, "body": r.Body, "head": r.Branch, "base": r.Base}, &got)
+	return got.pr(), err
+}
+
+// ListOpen pages through the open pull requests; Gitea's default page
+// limit is 50, and X-Total-Count says when one page was all of them.
+func (g *gitea) ListOpen() ([]PR, error) {
+	const limit = 50
+	var out []PR
+	for page := 1; ; page++ {
+		var prs []giteaPR
+		h, err := g.request("GET", fmt.Sprintf("%s/pulls?state=open&limit=%d&page=%d", g.repo, limit, page), nil, &prs)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range prs {
+			out = append(out, p.pr())
+		}
+		total, terr := strconv.Atoi(h.Get("X-Total-Count"))
+		if len(prs) < limit || (terr == nil && len(out) >= total) {
+			return out, nil
+		}
+	}
+}
+
+func (g *gitea) Get(number int) (PR, error) {
+	var p giteaPR
+	err := g.do("GET", g.repo+"/pulls/"+strconv.Itoa(number), nil, &p)
+	return p.pr(), err
+}
+
+type giteaReview struct {
+	ID        int64  `json:"id"`
+	State     string `json:"state"`
+	Body      string `json:"body"`
+	CommitID  string `json:"commit_id"`
+	Stale     bool   `json:"stale"`
+	Dismissed bool   `json:"dismissed"`
+	Submitted string `json:"submitted_at"`
+	Comments  int    `json:"comments_count"`
+	User      struct {
+		Login string `json:"login"`
+	} `json:"user"`
+}
+
+type giteaComment struct {
+	Body    string `json:"body"`
+	Path    string `json:"path"`
+	Line    int    `json:"position"`
+	Created string `json:"created_at"`
+	User    struct {
+		Login string `json:"login"`
+	} `json:"user"`
+}
+
+func (g *gitea) Feedback(pr PR) (Feedback, error) {
+	var reviews []giteaReview
+	if err := g.do("GET", g.repo+"/pulls/"+strconv.Itoa(pr.Number)+"/reviews", nil, &reviews); err != nil {
+		return Feedback{}, err
+	}
+	var fb Feedback
+	var asks []string
+	for _, r := range latestPerReviewer(reviews) {
+		if r.State != "REQUEST_CHANGES" || r.Stale || r.Dismissed || (pr.Head != "" && r.CommitID != "" && r.CommitID != pr.Head) {
+			continue
+		}
+		fb.ChangesRequested = true
+		text := strings.TrimSpace(r.Body)
+		if r.Comments > 0 {
+			var cs []giteaComment
+			if err := g.do("GET", fmt.Sprintf("%s/pulls/%d/reviews/%d/comments", g.repo, pr.Number, r.ID), nil, &cs); err != nil {
+				return Feedback{}, err
+			}
+			for _, c := range cs {
+				text += fmt.Sprintf("\n%s: %s", c.Path, strings.TrimSpace(c.Body))
+			}
+		}
+		asks = append(asks, fmt.Sprintf("%s: %s", r.User.Login, strings.TrimSpace(text)))
+	}
+	if fb.ChangesRequested {
+		fb.Text = strings.Join(asks, "\n")
+		return fb, nil
+	}
+	// The last word said on it: a review with a body, or a comment.
+	var comments []giteaComment
+	if err := g.do("GET", g.repo+"/issues/"+strconv.Itoa(pr.Number)+"/comments", nil, &comments); err != nil {
+		return Feedback{}, err
+	}
+	last, at := "", ""
+	for _, r := range reviews {
+		if strings.TrimSpace(r.Body) != "" && r.Submitted >= at {
+			last, at = r.User.Login+": "+strings.TrimSpace(r.Body), r.Submitted
+		}
+	}
+	for _, c := range comments {
+		if strings.TrimSpace(c.Body) != "" && c.Created >= at {
+			last, at = c.User.Login+": "+strings.TrimSpace(c.Body), c.Created
+		}
+	}
+	fb.Text = last
+	return fb, nil
+}
+
+// latestPerReviewer keeps each reviewer's last submitted verdict: a
+// reviewer who asked for changes and then approved no longer asks.
+func latestPerReviewer(rs []giteaReview) []giteaReview {
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Submitted < rs[j].Submitted })
+	last := map[string]int{}
+	var order []string
+	for i, r := range rs {
+		if r.State == "COMMENT" || r.State == "PENDING" || r.State == "REQUEST_REVIEW" {
+			continue
+		}
+		if _, ok := last[r.User.Login]; !ok {
+			order = append(order, r.User.Login)
+		}
+		last[r.User.Login] = i
+	}
+	out := make([]giteaReview, 0, len(order))
+	for _, u := range order {
+		out = append(out, rs[last[u]])
+	}
+	return out
+}
+
+func (g *gitea) Merge(pr PR, style string) error {
+	body := map[string]any{"Do": style, "merge_when_checks_succeed": true, "head_commit_id": pr.Head, "delete_branch_after_merge": true}
+	deadline := time.Now().Add(g.wait)
+	for {
+		err := g.do("POST", g.repo+"/pulls/"+strconv.Itoa(pr.Number)+"/merge", body, nil)
+		var he *HTTPError
+		if err == nil || !asHTTP(err, &he) || he.Status != http.StatusMethodNotAllowed || !strings.Contains(strings.ToLower(he.Message), "try again") || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// HTTPError is a forge's refusal of a REST request. Message is the forge's
+// own, never the request's headers.
+type HTTPError struct {
+	Forge, Method, URL string
+	Status             int
+	Message            string
+}
+
+func (e *HTTPError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	s := fmt.Sprintf("%s: %s %s answered %d: %s", e.Forge, e.Method, e.URL, e.Status, msg)
+	if e.Status == http.StatusUnauthorized {
+		s += " (set BURL_FORGE_TOKEN to an access token with the write:repository scope, or store one in git's credential helper for this host)"
+	}
+	return s
+}
+
+func asHTTP(err error, he **HTTPError) bool {
+	e, ok := err.(*HTTPError)
+	if ok {
+		*he = e
+	}
+	return ok
+}
+
+func (g *gitea) do(method, path string, in, out any) error {
+	_, err := g.request(method, path, in, out)
+	return err
+}
+
+func (g *gitea) request(method, path string, in, out any) (http.Header, error) {
+	tok, err := g.credential()
+	if err != nil {
+		return nil, err
+	}
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(b)
+	}
+	u := g.api + path
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "token "+tok)
+	req.Header.Set("Accept", "application/json")
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := g.client.Do(req)
+	if err != nil {
+		// net/http's errors name the URL, which holds no secret.
+		return nil, fmt.Errorf("gitea: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	if err != nil {
+		return nil, fmt.Errorf("gitea: reading the answer to %s %s: %w", method, u, err)
+	}
+	if rl := rateLimit(resp, data); rl != nil {
+		return nil, rl
+	}
+	if resp.StatusCode/100 != 2 {
+		var m struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(data, &m)
+		if m.Message == "" {
+			m.Message = strings.TrimSpace(string(data))
+			if len(m.Message) > 200 {
+				m.Message = m.Message[:200] + "…"
+			}
+		}
+		return nil, &HTTPError{Forge: "gitea", Method: method, URL: u, Status: resp.StatusCode, Message: m.Message}
+	}
+	if out != nil && len(bytes.TrimSpace(data)) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return nil, fmt.Errorf("gitea: %s %s: the answer is not the JSON expected: %w", method, u, err)
+		}
+	}
+	return resp.Header, nil
+}
+
+// rateLimit recognises 429, and a 403 that says it is a rate limit.
+func rateLimit(resp *http.Response, data []byte) *RateLimited {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusForbidden {
+		return nil
+	}
+	retry := resp.Header.Get("Retry-After")
+	if resp.StatusCode == http.StatusForbidden && retry == "" && !strings.Contains(strings.ToLower(string(data)), "rate limit") {
+		return nil
+	}
+	rl := &RateLimited{Forge: "gitea"}
+	if s, err := strconv.Atoi(retry); err == nil {
+		rl.Retry = time.Duration(s) * time.Second
+	} else if t, err := http.ParseTime(retry); err == nil {
+		rl.Retry = time.Until(t)
+	}
+	return rl
+}
+
+// credential is BURL_FORGE_TOKEN, or the password git's credential helper
+// holds for the API's host (asked without a terminal prompt: an unattended
+// watch must not hang on one).
+func (g *gitea) credential() (string, error) {
+	if t := os.Getenv("BURL_FORGE_TOKEN"); t != "" {
+		return t, nil
+	}
+	if g.asked {
+		return g.token, g.tokenErr
+	}
+	g.asked = true
+	u, err := url.Parse(g.api)
+	if err != nil {
+		g.tokenErr = err
+		return "", err
+	}
+	git := g.git
+	git.Env = append(git.Env[:len(git.Env):len(git.Env)], "GIT_ASKPASS=", "SSH_ASKPASS=")
+	out, err := git.RunInput([]byte("protocol="+u.Scheme+"\nhost="+u.Host+"\n\n"), "credential", "fill")
+	if err == nil {
+		for _, line := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(line, "password="); ok && v != "" {
+				g.token = v
+				return v, nil
+			}
+		}
+	}
+	g.tokenErr = fmt.Errorf("no token for the Gitea API at %s: set BURL_FORGE_TOKEN, or store one in git's credential helper for %s", g.api, u.Host)
+	return "", g.tokenErr
+}

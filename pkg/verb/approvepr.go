@@ -1,0 +1,273 @@
+package verb
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/forge"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/taskgate"
+	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// The frontmatter of a task whose pull request is open (DESIGN §17).
+const (
+	keyPRURL    = task.KeyPRURL
+	keyPRNumber = task.KeyPRNumber
+	keyPRHead   = task.KeyPRHead
+)
+
+// prRef is approve --json's "pr".
+type prRef struct {
+	Number int    `json:"number"`
+	URL    string `json:"url"`
+}
+
+// forgeFor is the provider of landing: pr, once its settings are trusted
+// and the remote is known.
+func forgeFor(w *workflow.Workflow) (forge.Provider, error) {
+	if !w.HasRemote() {
+		return nil, errs.New(errs.User, "landing: pr needs the remote %q, which this clone does not have", w.Config.Remote).
+			WithFix("git remote add %s URL-OF-THE-FORGE-REPOSITORY", w.Config.Remote)
+	}
+	if err := trust.Check(w.Repo, w.ForgeCommands()...); err != nil {
+		return nil, err
+	}
+	url, err := w.Repo.Git.Run("remote", "get-url", w.Config.Remote)
+	if err != nil {
+		return nil, err
+	}
+	p, err := forge.New(w.Config.Forge, w.Config.ForgeURL, url, w.Repo.Git)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.User, "").WithFix("set forge: (github, gitlab or gitea) and forge_url: in .burl/.workflow/config.yaml, and commit it")
+	}
+	return p, nil
+}
+
+// forgeErr turns a provider's failure into an error a person can act on.
+func forgeErr(p forge.Provider, what string, err error) error {
+	if rl, ok := err.(*forge.RateLimited); ok {
+		return errs.Wrap(rl, errs.Git, "").WithTitle("Cannot %s: the forge rate-limits this account", what).
+			WithFix("wait and run it again; git burl sync settles open pull requests once the limit is lifted")
+	}
+	return errs.Wrap(err, errs.Git, "").WithTitle("Cannot %s on %s", what, p.Name())
+}
+
+// approvePR is approve with landing: pr: everything single approve does up
+// to the fast-forward (rebase onto the remote's main, the gates on the
+// rebased range, build and verify), then the rebased commits go to the
+// task branch on the remote and the pull request is opened, or updated
+// when one is open for that branch already. The task stays in QA with
+// pr_url, pr_number and pr_head; sync settles it when the forge merges or
+// closes it. The local task branch goes back to submitted_sha, as after
+// any approve that did not land.
+func approvePR(w *workflow.Workflow, id string) (approveOut, error) {
+	prov, err := forgeFor(w)
+	if err != nil {
+		return approveOut{}, err
+	}
+	a := &approval{}
+	var pr forge.PR
+	res, err := w.Run(workflow.Transition{
+		Verb: "pr_open", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.QA,
+		Message: "pr_open " + id,
+		Prepare: func(tx *workflow.Tx) error { return a.openPR(w, tx, prov, &pr) },
+		Apply: func(tx *workflow.Tx) error {
+			if a.conflict != nil || len(a.failed) > 0 {
+				a.record(w, tx)
+				if a.conflict == nil {
+					tx.Action = "approve"
+				}
+				return nil
+			}
+			recordPR(w, tx, a, pr)
+			return nil
+		},
+	})
+	if err != nil {
+		return approveOut{}, err
+	}
+	if err := a.refusal(w, id, res); err != nil {
+		return approveOut{}, err
+	}
+	if w.Config.PRMerge == "auto" {
+		if err := prov.Merge(pr, w.Config.PRMergeStyle); err != nil {
+			// The pull request is open and recorded: a human or the next
+			// approve can still merge it.
+			fmt.Fprintf(w.Stderr, "burl: warning: %s did not take the request to merge #%d when its checks pass: %v\n", prov.Name(), pr.Number, err)
+		}
+	}
+	return approveOut{Task: taskObject(w, res.Entry), Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
+		PR: &prRef{Number: pr.Number, URL: pr.URL}, prAuto: w.Config.PRMerge == "auto", entry: res.Entry}, nil
+}
+
+// refusal is the error of an approve whose rebase conflicted or whose
+// gates failed (the transaction recorded both).
+func (a *approval) refusal(w *workflow.Workflow, id string, res *workflow.Result) error {
+	switch {
+	case a.conflict != nil:
+		return errs.New(errs.Git, "rebasing %s onto %s conflicts in:\n  %s\n%s went back to %s (qa_attempts %d); main, the remote and the task branch are unchanged",
+			res.Entry.Task.Branch(), w.Config.MainBranch, strings.Join(a.conflict.Files, "\n  "), id, res.Entry.Bucket, res.Entry.Task.Int(task.KeyQAAttempts)).
+			WithTitle("Cannot approve %s: rebase conflict", id).
+			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
+	case len(a.failed) > 0:
+		return taskgate.Error(w, "approve", id, a.failed)
+	}
+	return nil
+}
+
+// openPR is approvePR's git and forge work, under the task lock.
+func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Provider, pr *forge.PR) error {
+	t := tx.Task
+	dir, g, err := approvableBranch(w, t)
+	if err != nil {
+		return err
+	}
+	if a.base, err = integrate.For(w).Base(); err != nil {
+		return err
+	}
+	if w.Config.MergeStrategy == "manual" {
+		return errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
+			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
+	}
+	if done, err := a.rebase(w, t, g); err != nil || done {
+		return err
+	}
+	// Whatever happens next, the local branch goes back to what was
+	// submitted: the rebased commits live on the remote's branch.
+	defer func() { _ = restoreBranch(g, t) }()
+	if err := a.check(w, t, g, dir, tx.Now, true); err != nil || len(a.failed) > 0 {
+		return err
+	}
+	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
+	if err := pushPRBranch(w, t.Branch(), a.merged); err != nil {
+		return err
+	}
+	p, err := prov.Open(forge.Request{Branch: t.Branch(), Base: w.Config.MainBranch, Head: a.merged,
+		Title: t.ID() + ": " + t.Title(), Body: prBody(w, t, a, tx)})
+	if err != nil {
+		return forgeErr(prov, "open the pull request for "+t.ID(), err)
+	}
+	if p.Number <= 0 {
+		return errs.New(errs.Git, "%s answered the opening of the pull request for %s without its number", prov.Name(), t.ID())
+	}
+	p.Head = a.merged
+	*pr = p
+	return nil
+}
+
+// pushPRBranch puts the rebased commits on the remote's task branch.
+// The lease is what this clone last saw there (nothing, the submitted
+// commits, or an earlier approve's rebase): a branch someone else pushed
+// to meanwhile is not overwritten.
+func pushPRBranch(w *workflow.Workflow, branch, head string) error {
+	g, remote := w.Repo.Git, w.Config.Remote
+	_ = g.FetchTracking(remote, branch)
+	lease := "--force-with-lease=refs/heads/" + branch + ":"
+	if tip, err := g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch)); err == nil {
+		lease += tip
+	}
+	if _, err := g.Run("push", "-q", lease, remote, head+":refs/heads/"+branch); err != nil {
+		return errs.Wrap(err, errs.Git, "Cannot push "+branch+" to "+remote).
+			WithFix("someone pushed to %s on %s since this clone last fetched it: look at it (git fetch %s %s), then approve again", branch, remote, remote, branch)
+	}
+	_, _ = g.Run("update-ref", gitx.Tracking(remote, branch), head)
+	return nil
+}
+
+// prBody is the pull request's description: the task (its QA report
+// included) and what the gates said on the commits the request holds.
+func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task **%s** (%s), opened by `git burl approve` (burl).\n\n", t.ID(), t.Title())
+	if body, _ := task.StripPlaceholders(t.Body()); strings.TrimSpace(body) != "" {
+		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(body))
+	}
+	b.WriteString("## Gate results\n\n")
+	b.WriteString(report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+	return b.String()
+}
+
+// recordPR is the task's frontmatter and event once the pull request is
+// open: it stays in QA.
+func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
+	t := tx.Task
+	t.SetStr(keyPRURL, pr.URL)
+	t.SetInt(keyPRNumber, pr.Number)
+	t.SetStr(keyPRHead, pr.Head)
+	t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — pull request #%d opened (%s); rebased onto %s at %s", pr.Number, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
+		tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+	tx.Details["url"] = pr.URL
+	tx.Details["number"] = pr.Number
+	tx.Details["head"] = pr.Head
+	tx.Details["base"] = a.base
+}
+
+// prNumber is a task's open pull request, 0 when it has none.
+func prNumber(t *task.Task) int {
+	if t == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(t.Str(keyPRNumber))
+	return n
+}
+
+// QueuePR is a pull request approve --all opened or updated.
+type QueuePR struct {
+	ID     string `json:"id"`
+	Number int    `json:"number"`
+	URL    string `json:"url"`
+}
+
+// approveAllPR is approve --all with landing: pr: every QA task without
+// an open pull request, in queue order, gets one. Each request is based on
+// the remote's main alone (the forge merges them one by one, so stacking
+// them as the local queue does would put one task's commits in another's
+// request), and so each is built on its own.
+func approveAllPR(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
+	pending, err := queueOrder(w)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.CheckConfigInput(); err != nil {
+		return nil, err
+	}
+	if err := trust.Check(w.Repo, append(w.QueueCommands(), w.ForgeCommands()...)...); err != nil {
+		return nil, err
+	}
+	q := &queue{ctx: ctx, w: w, res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}, Opened: []QueuePR{}}}
+	for _, id := range pending {
+		e, err := w.Get(id)
+		if err != nil || e.Bucket != workflow.QA {
+			continue
+		}
+		if n := prNumber(e.Task); n > 0 {
+			q.res.lines = append(q.res.lines, fmt.Sprintf("left %s in QA: its pull request #%d is open (git burl sync settles it; git burl approve %s updates it)", id, n, id))
+			continue
+		}
+		out, err := approveTask(ctx, w, id, false)
+		if err != nil {
+			q.fail(id, err)
+			continue
+		}
+		q.res.Builds++
+		q.res.Opened = append(q.res.Opened, QueuePR{ID: id, Number: out.PR.Number, URL: out.PR.URL})
+		q.res.lines = append(q.res.lines, fmt.Sprintf("opened pull request #%d for %s: %s", out.PR.Number, id, out.PR.URL))
+	}
+	return q.done(), nil
+}
+
+// suggestTask is workflow.Suggest for a task read in full: a QA task whose
+// pull request is open waits for the forge, which only sync asks.
+func suggestTask(e *workflow.Entry) string {
+	if n := prNumber(e.Task); n > 0 && e.Bucket == workflow.QA {
+		return fmt.Sprintf("git burl sync (pull request #%d is open: %s)", n, e.Task.Str(keyPRURL))
+	}
+	return workflow.Suggest(e.Bucket, e.ID)
+}

@@ -1,0 +1,362 @@
+package verb
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/forge"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+// Settled is what one settle round did to one task with a pull request:
+// sync's and watch's "prs" (DESIGN §17).
+type Settled struct {
+	Task   string `json:"task"`
+	Number int    `json:"number"`
+	URL    string `json:"url"`
+	// Result: merged (now DONE), closed (back to READY), changes_requested
+	// (back to READY), open (still waiting), or skipped (another clone
+	// settled it first, or its lock is held).
+	Result string `json:"result"`
+	// MergedSHA is the commit on the remote's main holding the work, and
+	// How how it was recognised: ancestry, cherry, squash or forge.
+	MergedSHA string `json:"merged_sha,omitempty"`
+	How       string `json:"how,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	Checks    string `json:"checks,omitempty"`
+}
+
+// SettleReport is a round: what was settled, and how many requests it
+// cost (one list, plus one or two per pull request that changed).
+type SettleReport struct {
+	PRs      []Settled `json:"prs"`
+	Requests int       `json:"requests"`
+	// Waiting is set when the forge rate-limited this clone: nothing was
+	// asked until then.
+	Waiting string `json:"backoff_until,omitempty"`
+}
+
+// forgeState is this clone's memory of the forge between rounds, in the
+// git dir: when each pull request last changed (a review is asked for only
+// when it did), and until when the forge asked us to wait.
+type forgeState struct {
+	Seen  map[string]string `json:"seen"`
+	Until time.Time         `json:"backoff_until,omitempty"`
+}
+
+func forgeStatePath(w *workflow.Workflow) string {
+	return filepath.Join(w.Repo.CommonDir, "burl", "forge-state.json")
+}
+
+func loadForgeState(w *workflow.Workflow) forgeState {
+	st := forgeState{Seen: map[string]string{}}
+	if b, err := os.ReadFile(forgeStatePath(w)); err == nil {
+		_ = json.Unmarshal(b, &st)
+		if st.Seen == nil {
+			st.Seen = map[string]string{}
+		}
+	}
+	return st
+}
+
+func (st forgeState) save(w *workflow.Workflow) {
+	b, _ := json.Marshal(st)
+	_ = os.MkdirAll(filepath.Dir(forgeStatePath(w)), 0o755)
+	_ = fsx.WriteFile(forgeStatePath(w), b)
+}
+
+// countingForge counts the requests a round makes, for the report and the
+// benchmark that holds a round to one list request.
+type countingForge struct {
+	forge.Provider
+	n int
+}
+
+func (c *countingForge) ListOpen() ([]forge.PR, error) { c.n++; return c.Provider.ListOpen() }
+func (c *countingForge) Get(n int) (forge.PR, error)   { c.n++; return c.Provider.Get(n) }
+func (c *countingForge) Feedback(p forge.PR) (forge.Feedback, error) {
+	c.n++
+	return c.Provider.Feedback(p)
+}
+
+// settle is one round over the QA tasks whose pull requests are open:
+// one request lists the open pull requests; a task whose work is on the
+// remote's main (by git alone: ancestry, git cherry, the squash's patch
+// id) or whose request the forge says was merged is DONE; one closed
+// without merge, or with a review asking for changes on its head, goes
+// back to READY with what the reviewer said. Runs without the workflow
+// lock held: each settlement is its own transition.
+func settle(w *workflow.Workflow) (*SettleReport, error) {
+	rep := &SettleReport{PRs: []Settled{}}
+	qa, _, err := w.InBucket(workflow.QA)
+	if err != nil {
+		return nil, err
+	}
+	var open []workflow.Entry
+	for _, e := range qa {
+		if prNumber(e.Task) > 0 {
+			open = append(open, e)
+		}
+	}
+	if len(open) == 0 {
+		return rep, nil
+	}
+	p, err := forgeFor(w)
+	if err != nil {
+		return nil, err
+	}
+	st := loadForgeState(w)
+	if time.Now().Before(st.Until) {
+		rep.Waiting = st.Until.UTC().Format(time.RFC3339)
+		fmt.Fprintf(w.Stderr, "burl: %s asked to wait (rate limit) until %s: the %d open pull request(s) are settled after that\n", p.Name(), rep.Waiting, len(open))
+		return rep, nil
+	}
+	prov := &countingForge{Provider: p}
+	defer func() { rep.Requests = prov.n }()
+	g, remote, main := w.Repo.Git, w.Config.Remote, w.Config.MainBranch
+	if err := g.FetchTracking(remote, main); err != nil {
+		return nil, err
+	}
+	target, err := g.Run("rev-parse", gitx.Tracking(remote, main))
+	if err != nil {
+		return nil, err
+	}
+	listed, err := prov.ListOpen()
+	if err != nil {
+		return rep, backOff(w, st, p, err)
+	}
+	byNumber := map[int]forge.PR{}
+	for _, pr := range listed {
+		byNumber[pr.Number] = pr
+	}
+	for _, e := range open {
+		s, err := judge(w, prov, e.Task, byNumber, &st, target)
+		if err != nil {
+			if _, ok := err.(*forge.RateLimited); ok {
+				st.save(w)
+				return rep, backOff(w, st, p, err)
+			}
+			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, prNumber(e.Task), err)
+			continue
+		}
+		if s.Result != "open" {
+			s.Result = applySettlement(w, e.ID, s)
+		}
+		rep.PRs = append(rep.PRs, s)
+	}
+	st.save(w)
+	return rep, nil
+}
+
+// backOff remembers a rate limit, says so, and is not an error: the next
+// round after the wait tries again.
+func backOff(w *workflow.Workflow, st forgeState, p forge.Provider, err error) error {
+	rl, ok := err.(*forge.RateLimited)
+	if !ok {
+		return forgeErr(p, "list the open pull requests", err)
+	}
+	wait := rl.Retry
+	if wait <= 0 {
+		wait = time.Minute
+	}
+	st.Until = time.Now().Add(wait)
+	st.save(w)
+	fmt.Fprintf(w.Stderr, "burl: %s rate-limits this account: backing off for %s; open pull requests are settled after that\n", p.Name(), wait.Round(time.Second))
+	return nil
+}
+
+// judge decides one task's pull request without changing anything.
+func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int]forge.PR, st *forgeState, target string) (Settled, error) {
+	n := prNumber(t)
+	s := Settled{Task: t.ID(), Number: n, URL: t.Str(keyPRURL), Result: "open"}
+	head := t.Str(keyPRHead)
+	if sha, how := landedByGit(w, t, n, head, target); sha != "" {
+		s.Result, s.MergedSHA, s.How = "merged", sha, how
+		return s, nil
+	}
+	key := strconv.Itoa(n)
+	if pr, ok := open[n]; ok {
+		s.Checks = pr.Checks
+		if pr.Head != "" && head != "" && pr.Head != head {
+			// Pushed to outside approve: what the gates passed is not what
+			// the request holds any more.
+			s.Result, s.Reason = "changes_requested", fmt.Sprintf("pull request #%d was pushed to outside burl (its head is %s, approve passed %s): approve it again", n, gitx.Short(pr.Head), gitx.Short(head))
+			return s, nil
+		}
+		if !pr.ChangesRequested && pr.Updated != "" && st.Seen[key] == pr.Updated {
+			return s, nil
+		}
+		pr.Head = head
+		fb, err := prov.Feedback(pr)
+		if err != nil {
+			return s, err
+		}
+		st.Seen[key] = pr.Updated
+		if fb.ChangesRequested {
+			s.Result, s.Reason = "changes_requested", fb.Text
+		}
+		return s, nil
+	}
+	pr, err := prov.Get(n)
+	if err != nil {
+		return s, err
+	}
+	delete(st.Seen, key)
+	switch pr.State {
+	case "merged":
+		s.Result, s.MergedSHA, s.How = "merged", pr.MergedSHA, "forge"
+		// The forge's word, checked against the remote's main where git
+		// can: a merge into another branch is not a landing on main.
+		if _, err := w.Repo.Git.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+w.Config.MainBranch+":"+gitx.Tracking(w.Config.Remote, w.Config.MainBranch)); err == nil {
+			if tgt, err := w.Repo.Git.Run("rev-parse", gitx.Tracking(w.Config.Remote, w.Config.MainBranch)); err == nil {
+				if sha, how := landedByGit(w, t, n, head, tgt); sha != "" {
+					s.MergedSHA, s.How = sha, how
+				} else if in, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", pr.MergedSHA, tgt); !in {
+					s.Result, s.Reason = "open", fmt.Sprintf("%s says #%d is merged, but %s is not on %s/%s", prov.Name(), n, gitx.Short(pr.MergedSHA), w.Config.Remote, w.Config.MainBranch)
+				}
+			}
+		}
+	case "closed":
+		fb, err := prov.Feedback(pr)
+		if err != nil {
+			return s, err
+		}
+		reason := fmt.Sprintf("pull request #%d closed", n)
+		if fb.Text != "" {
+			reason += ": " + fb.Text
+		}
+		s.Result, s.Reason = "closed", reason
+	}
+	return s, nil
+}
+
+// landedByGit is forge.Landed for a task's pull request head: the work is
+// on the remote's main however it got there. The head is fetched when this
+// clone lacks it (approved on another machine).
+func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string) (string, string) {
+	g := w.Repo.Git
+	if head == "" || !gitx.ValidObjectID(head) {
+		return "", ""
+	}
+	if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+		_, _ = g.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+t.Branch()+":"+gitx.Tracking(w.Config.Remote, t.Branch()))
+		if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+			// Gitea and GitHub keep every request's head here, after its
+			// branch is deleted too.
+			_, _ = g.Run("fetch", "-q", w.Config.Remote, fmt.Sprintf("refs/pull/%d/head", n))
+		}
+		if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+			return "", ""
+		}
+	}
+	base, err := g.Run("merge-base", head, target)
+	if err != nil {
+		return "", ""
+	}
+	sha, how, err := forge.Landed(g, base, head, target)
+	if err != nil {
+		return "", ""
+	}
+	return sha, how
+}
+
+// applySettlement records a settled pull request as its transition. A task
+// another clone settled first (it is not in QA any more) is skipped: each
+// DONE is recorded once.
+func applySettlement(w *workflow.Workflow, id string, s Settled) string {
+	var tr workflow.Transition
+	switch s.Result {
+	case "merged":
+		tr = workflow.Transition{Verb: "pr_merged", To: workflow.Done, Apply: func(tx *workflow.Tx) error {
+			t := tx.Task
+			t.SetTime(task.KeyCompletedAt, tx.Now)
+			t.AppendToSection("QA Report", fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
+				s.Number, w.Config.MainBranch, gitx.Short(s.MergedSHA), howSaid(s.How), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor))
+			tx.Details["merged_sha"] = s.MergedSHA
+			tx.Details["how"] = s.How
+			tx.Details["number"] = s.Number
+			tx.Details["url"] = s.URL
+			return nil
+		}}
+	case "closed", "changes_requested":
+		verb := "pr_closed"
+		if s.Result == "changes_requested" {
+			verb = "pr_changes_requested"
+		}
+		tr = workflow.Transition{Verb: verb, To: workflow.Ready, Apply: func(tx *workflow.Tx) error {
+			lines := []string{}
+			reason := s.Reason
+			if s.Result == "changes_requested" {
+				reason = fmt.Sprintf("pull request #%d: changes requested: %s", s.Number, s.Reason)
+			}
+			if strings.Contains(reason, "\n") {
+				lines = append(lines, "", "What the reviewer said:", "", reason)
+			}
+			rejectTask(w, tx, reason, lines)
+			for _, k := range []string{keyPRURL, keyPRNumber, keyPRHead} {
+				tx.Task.SetNull(k)
+			}
+			tx.Details["number"] = s.Number
+			tx.Details["url"] = s.URL
+			return nil
+		}}
+	}
+	tr.ID, tr.From, tr.Message = id, []workflow.Bucket{workflow.QA}, tr.Verb+" "+id
+	res, err := w.Run(tr)
+	if err != nil {
+		if e, gerr := w.Get(id); gerr == nil && e.Bucket != workflow.QA {
+			return "skipped"
+		}
+		fmt.Fprintf(w.Stderr, "burl: %s: %v\n", id, err)
+		return "skipped"
+	}
+	if s.Result == "merged" {
+		cleanupMerged(w, res.Entry.Task)
+	}
+	return s.Result
+}
+
+func howSaid(how string) string {
+	switch how {
+	case forge.ByAncestry:
+		return "its commits are on " + "main"
+	case forge.ByCherry:
+		return "rebase merge: every commit's patch is there"
+	case forge.BySquash:
+		return "squash merge: the combined diff is there"
+	}
+	return "the forge says merged"
+}
+
+// cleanupMerged removes a merged task's worktree and branches. Rebase and
+// squash merges leave the branch's own commits off main by hash, so unlike
+// approve's cleanup the local branch goes whatever its ancestry: its work
+// was recognised on main.
+func cleanupMerged(w *workflow.Workflow, t *task.Task) {
+	g := w.Repo.Git
+	if dir := w.WorktreePath(t); dir != "" {
+		if _, err := os.Stat(dir); err == nil {
+			_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
+			if err := workspace.Remove(g, dir, onlyBuild); err != nil {
+				fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+				return
+			}
+		}
+	}
+	b := t.Branch()
+	if ok, _ := workspace.BranchExists(g, b); ok {
+		if _, err := g.Run("branch", "-D", b); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
+		}
+	}
+	deleteRemoteBranch(w, b, t.Str(keyPRHead))
+}
