@@ -206,6 +206,10 @@ func TestGitLabFeedback(t *testing.T) {
 		// /request_changes (a GitLab without the quick action kept it).
 		{"gl_mr_view_open.json", "gl_api_notes_marker.json",
 			Feedback{ChangesRequested: true, Text: "/request_changes\nThe session cookie must be HttpOnly."}},
+		// The author answered since: the reviewer's ask stands, and is
+		// the reason.
+		{"gl_mr_view_open.json", "gl_api_notes_author_replied.json",
+			Feedback{ChangesRequested: true, Text: "/request_changes\nThe session cookie must be HttpOnly."}},
 		// A later comment from the reviewer: no longer an ask.
 		{"gl_mr_view_open.json", "gl_api_notes_plain.json", Feedback{Text: "Nice, thanks."}},
 		// GitLab's own state; the reason is the reviewer's comment, not
