@@ -20,6 +20,10 @@ func New(name, forgeURL, remoteURL string, git gitx.Git) (Provider, error) {
 	switch name {
 	case "gitea":
 		return newGitea(r, forgeURL, git)
+	case "github":
+		return newGitHub(r, forgeURL)
+	case "gitlab":
+		return newGitLab(r, forgeURL)
 	}
 	return nil, fmt.Errorf("forge %q is not one burl knows: github, gitlab or gitea", name)
 }
