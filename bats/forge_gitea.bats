@@ -178,3 +178,91 @@ setup() {
 	! git log -p burl | grep -q "$GITEA_TOKEN"
 	! grep -rq "$GITEA_TOKEN" .burl/
 }
+
+@test "a review asking for changes sends the task back; watch's next prompt carries the reviewer's words and its next approve updates the same pull request" {
+	load watch
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	set_config max_parallel 0
+	git burl add "Greeting" --affects-glob "src/top/**" >/dev/null
+	agent top 'mkdir -p src/top; echo "top $BURL_ATTEMPT $(date +%N)" >src/top/t.txt'
+	one_agent top
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ "$(field TASK-001 pr_number)" = 1 ]
+	first=$(field TASK-001 pr_head)
+
+	gitea_api POST "/repos/$GITEA_REPO/pulls/1/reviews" '{"event":"REQUEST_CHANGES","body":"t.txt must say hello, not top"}' "$GITEA_REVIEWER_TOKEN" >/dev/null
+	run git burl watch --once --interval 100ms
+	assert_output_contains "TASK-001: rejected: pull request #1: reviewer: t.txt must say hello, not top"
+	# The next run's prompt has what the reviewer said.
+	grep -q 't.txt must say hello, not top' "$AGENTS/prompts/TASK-001-1.md"
+	last_event pr_changes_requested | jq -e '.details.reason | contains("t.txt must say hello, not top")' >/dev/null
+	# Its work went to the same pull request, now at the new head.
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ "$(field TASK-001 pr_number)" = 1 ]
+	[ "$(field TASK-001 pr_head)" != "$first" ]
+	[ "$(pr_field 1 head.sha)" = "$(field TASK-001 pr_head)" ]
+	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=all" | jq length)" = 1 ]
+
+	# The review was on the old head: it does not send the new one back.
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #1: open"
+	[ "$(bucket_of TASK-001)" = QA ]
+	gitea_api POST "/repos/$GITEA_REPO/pulls/1/reviews" '{"event":"APPROVED","body":"good"}' "$GITEA_REVIEWER_TOKEN" >/dev/null
+	gitea_merge 1 rebase
+	run git burl sync
+	assert_output_contains "TASK-001 pull request #1: merged"
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "pr_merge: auto asks the forge to merge; the next sync records DONE" {
+	set_config pr_merge auto
+	git burl trust --yes >/dev/null
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "the forge merges it when its checks pass (pr_merge: auto)"
+	wait_merged() { [ "$(pr_field 1 merged)" = true ]; }
+	load watch
+	wait_until 10 wait_merged
+	run git burl sync
+	assert_output_contains "TASK-001 pull request #1: merged"
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "two clones settling the same pull requests record each DONE once" {
+	set_config workflow_auto_push true
+	git burl sync >/dev/null
+	for n in 1 2; do
+		git burl add "Part $n" --affects "src/part$n.go" >/dev/null
+		submitted "$(printf 'TASK-%03d' "$n")" "src/part$n.go" "package src // part $n" >/dev/null
+	done
+	git burl approve --all >/dev/null
+	other="$BATS_TEST_TMPDIR/other"
+	git clone -q "${GITEA_URL}$GITEA_REPO.git" "$other" 2>/dev/null
+	(cd "$other" && git burl init >/dev/null 2>&1 && git burl trust --yes >/dev/null)
+	[ "$(REPO=$other bucket_of TASK-001)" = QA ]
+	gitea_merge 1 squash
+	gitea_merge 2 merge
+
+	git burl sync >"$BATS_TEST_TMPDIR/a.out" 2>&1 &
+	a=$!
+	(cd "$other" && git burl sync >"$BATS_TEST_TMPDIR/b.out" 2>&1) &
+	b=$!
+	wait "$a" || { cat "$BATS_TEST_TMPDIR/a.out"; false; }
+	wait "$b" || { cat "$BATS_TEST_TMPDIR/b.out"; false; }
+	git burl sync >/dev/null
+	(cd "$other" && git burl sync >/dev/null)
+	for r in "$REPO" "$other"; do
+		[ "$(REPO=$r bucket_of TASK-001)" = DONE ]
+		[ "$(REPO=$r bucket_of TASK-002)" = DONE ]
+		[ "$(all_events "$r" | jq -r 'select(.action == "pr_merged") | .task' | sort | tr '\n' ' ')" = "TASK-001 TASK-002 " ]
+	done
+	# The remote's workflow branch holds one DONE commit per task.
+	git fetch -q origin burl
+	[ "$(git log --format=%s origin/burl | grep -c "^burl: pr_merged")" = 2 ]
+}

@@ -69,14 +69,19 @@ type giteaPR struct {
 	Merged  bool   `json:"merged"`
 	MergeSH string `json:"merge_commit_sha"`
 	Updated string `json:"updated_at"`
-	Head    struct {
+	// Counted into the change stamp too: updated_at has whole seconds, and
+	// a review within the second a round read the list would be missed.
+	Comments       int `json:"comments"`
+	ReviewComments int `json:"review_comments"`
+	Head           struct {
 		Ref string `json:"ref"`
 		SHA string `json:"sha"`
 	} `json:"head"`
 }
 
 func (p giteaPR) pr() PR {
-	out := PR{Number: p.Number, URL: p.HTMLURL, Branch: p.Head.Ref, Head: p.Head.SHA, State: p.State, Updated: p.Updated}
+	out := PR{Number: p.Number, URL: p.HTMLURL, Branch: p.Head.Ref, Head: p.Head.SHA, State: p.State,
+		Updated: fmt.Sprintf("%s c%d r%d", p.Updated, p.Comments, p.ReviewComments)}
 	if p.Merged {
 		out.State, out.MergedSHA = "merged", p.MergeSH
 	}

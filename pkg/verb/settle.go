@@ -200,7 +200,9 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		if err != nil {
 			return s, err
 		}
-		st.Seen[key] = pr.Updated
+		if settledStamp(pr.Updated) {
+			st.Seen[key] = pr.Updated
+		}
 		if fb.ChangesRequested {
 			s.Result, s.Reason = "changes_requested", fb.Text
 		}
@@ -237,6 +239,16 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		s.Result, s.Reason = "closed", reason
 	}
 	return s, nil
+}
+
+// settledStamp reports whether a pull request's change stamp may be
+// remembered as seen: forges stamp changes in whole seconds, so one made in
+// the last seconds may be followed by another with the same stamp (a review
+// posted just after this round read it), and is asked about again next
+// round. A stamp that does not start with a time is always remembered.
+func settledStamp(stamp string) bool {
+	at, err := time.Parse(time.RFC3339, strings.Fields(stamp + " x")[0])
+	return err != nil || time.Since(at) > 5*time.Second
 }
 
 // landedByGit is forge.Landed for a task's pull request head: the work is

@@ -428,6 +428,11 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 			ID     string `json:"id"`
 			Reason string `json:"reason"`
 		} `json:"rejected"`
+		Opened []struct {
+			ID     string `json:"id"`
+			Number int    `json:"number"`
+			URL    string `json:"url"`
+		} `json:"pr_opened"`
 	}
 	if err := json.Unmarshal(out, &res); err != nil {
 		if code != int(errs.Lock) {
@@ -446,6 +451,13 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	s.mu.Unlock()
 	for _, id := range res.Approved {
 		s.logf("%s: approved", id)
+		did = true
+	}
+	for _, p := range res.Opened {
+		s.logf("%s: pull request #%d opened: %s (waits for the forge; settled every %s)", p.ID, p.Number, p.URL, settleEvery)
+		s.mu.Lock()
+		s.touch[p.ID] = true
+		s.mu.Unlock()
 		did = true
 	}
 	for _, r := range res.Rejected {
