@@ -4,6 +4,9 @@ package main
 import (
 	"os"
 
+	// With landing: pr this verb talks to the forge: the Gitea provider
+	// (net/http) is linked here, not into every verb.
+	_ "github.com/burl-dev/burl/pkg/forge/gitea"
 	"github.com/burl-dev/burl/pkg/verb"
 )
 

@@ -92,7 +92,7 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
 		return
 		;;
 	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--since|--main-branch|--remote)
@@ -116,7 +116,7 @@ _git_burl ()
 		doctor) flags="$flags --repair --force" ;;
 		clean) flags="$flags --yes --force" ;;
 		trust) flags="$flags --yes" ;;
-		sync) flags="$flags --pull --push" ;;
+		sync) flags="$flags --pull --push --settle" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
 		approve) flags="$flags --all --accept-landed" ;;
 		monitor) flags="--once --html= --help" ;;

@@ -112,7 +112,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Rec
 complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 
@@ -123,6 +123,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from doctor" -l repair -d 'Apply
 complete -c git-burl -n "__fish_seen_subcommand_from clean" -l yes -d 'Remove, rather than list'
 complete -c git-burl -n "__fish_seen_subcommand_from sync" -l pull -d 'Only fetch'
 complete -c git-burl -n "__fish_seen_subcommand_from sync" -l push -d 'Only push'
+complete -c git-burl -n "__fish_seen_subcommand_from sync" -l settle -d 'Only settle the open pull requests'
 
 complete -c git-burl -n "__fish_seen_subcommand_from hook; and not __fish_seen_subcommand_from commit-msg pre-push" -a 'commit-msg pre-push'
 complete -c git-burl -n "__fish_seen_subcommand_from hooks; and not __fish_seen_subcommand_from install uninstall status" -a 'install uninstall status'

@@ -578,6 +578,13 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 	default:
 		t := tx.Task
 		t.SetTime(task.KeyCompletedAt, tx.Now)
+		// Landed here, not through the pull request an earlier
+		// landing: pr opened: the task must not read as merged by it.
+		for _, k := range []string{task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead} {
+			if t.Has(k) {
+				t.SetNull(k)
+			}
+		}
 		if a.accepted {
 			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — accepted as it landed in %s outside burl, at %s (git burl approve --accept-landed)", w.Config.MainBranch, gitx.Short(a.merged)),
 				tx.Now, w.Actor, t.BaseSHA(), t.Str(task.KeySubmittedSHA), a.diff, a.runs))

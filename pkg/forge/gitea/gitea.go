@@ -1,4 +1,8 @@
-package forge
+// Package gitea is the forge provider for Gitea and Forgejo, over their
+// REST API with net/http. It registers itself with pkg/forge; only the
+// binaries that talk to a forge (approve, sync) import it, so the others
+// carry no HTTP client.
+package gitea
 
 import (
 	"bytes"
@@ -13,8 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
+
+func init() { forge.Register("gitea", newGitea) }
 
 // gitea speaks Gitea's (and Forgejo's) REST API over net/http. The token
 // comes from BURL_FORGE_TOKEN or git's credential helper for the API's
@@ -34,7 +41,7 @@ type gitea struct {
 	wait time.Duration
 }
 
-func newGitea(r Remote, forgeURL string, git gitx.Git) (Provider, error) {
+func newGitea(r forge.Remote, forgeURL string, git gitx.Git) (forge.Provider, error) {
 	api := forgeURL
 	if api == "" {
 		scheme := r.Scheme
@@ -79,8 +86,8 @@ type giteaPR struct {
 	} `json:"head"`
 }
 
-func (p giteaPR) pr() PR {
-	out := PR{Number: p.Number, URL: p.HTMLURL, Branch: p.Head.Ref, Head: p.Head.SHA, State: p.State,
+func (p giteaPR) pr() forge.PR {
+	out := forge.PR{Number: p.Number, URL: p.HTMLURL, Branch: p.Head.Ref, Head: p.Head.SHA, State: p.State,
 		Updated: fmt.Sprintf("%s c%d r%d", p.Updated, p.Comments, p.ReviewComments)}
 	if p.Merged {
 		out.State, out.MergedSHA = "merged", p.MergeSH
@@ -88,16 +95,16 @@ func (p giteaPR) pr() PR {
 	return out
 }
 
-func (g *gitea) Open(r Request) (PR, error) {
+func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 	open, err := g.ListOpen()
 	if err != nil {
-		return PR{}, err
+		return forge.PR{}, err
 	}
 	for _, p := range open {
 		if p.Branch == r.Branch {
 			var got giteaPR
 			if err := g.do("PATCH", g.repo+"/pulls/"+strconv.Itoa(p.Number), map[string]any{"title": r.Title, "body": r.Body}, &got); err != nil {
-				return PR{}, err
+				return forge.PR{}, err
 			}
 			return got.pr(), nil
 		}
@@ -109,9 +116,9 @@ func (g *gitea) Open(r Request) (PR, error) {
 
 // ListOpen pages through the open pull requests; Gitea's default page
 // limit is 50, and X-Total-Count says when one page was all of them.
-func (g *gitea) ListOpen() ([]PR, error) {
+func (g *gitea) ListOpen() ([]forge.PR, error) {
 	const limit = 50
-	var out []PR
+	var out []forge.PR
 	for page := 1; ; page++ {
 		var prs []giteaPR
 		h, err := g.request("GET", fmt.Sprintf("%s/pulls?state=open&limit=%d&page=%d", g.repo, limit, page), nil, &prs)
@@ -128,7 +135,7 @@ func (g *gitea) ListOpen() ([]PR, error) {
 	}
 }
 
-func (g *gitea) Get(number int) (PR, error) {
+func (g *gitea) Get(number int) (forge.PR, error) {
 	var p giteaPR
 	err := g.do("GET", g.repo+"/pulls/"+strconv.Itoa(number), nil, &p)
 	return p.pr(), err
@@ -158,12 +165,12 @@ type giteaComment struct {
 	} `json:"user"`
 }
 
-func (g *gitea) Feedback(pr PR) (Feedback, error) {
+func (g *gitea) Feedback(pr forge.PR) (forge.Feedback, error) {
 	var reviews []giteaReview
 	if err := g.do("GET", g.repo+"/pulls/"+strconv.Itoa(pr.Number)+"/reviews", nil, &reviews); err != nil {
-		return Feedback{}, err
+		return forge.Feedback{}, err
 	}
-	var fb Feedback
+	var fb forge.Feedback
 	var asks []string
 	for _, r := range latestPerReviewer(reviews) {
 		if r.State != "REQUEST_CHANGES" || r.Stale || r.Dismissed || (pr.Head != "" && r.CommitID != "" && r.CommitID != pr.Head) {
@@ -174,7 +181,7 @@ func (g *gitea) Feedback(pr PR) (Feedback, error) {
 		if r.Comments > 0 {
 			var cs []giteaComment
 			if err := g.do("GET", fmt.Sprintf("%s/pulls/%d/reviews/%d/comments", g.repo, pr.Number, r.ID), nil, &cs); err != nil {
-				return Feedback{}, err
+				return forge.Feedback{}, err
 			}
 			for _, c := range cs {
 				text += fmt.Sprintf("\n%s: %s", c.Path, strings.TrimSpace(c.Body))
@@ -189,7 +196,7 @@ func (g *gitea) Feedback(pr PR) (Feedback, error) {
 	// The last word said on it: a review with a body, or a comment.
 	var comments []giteaComment
 	if err := g.do("GET", g.repo+"/issues/"+strconv.Itoa(pr.Number)+"/comments", nil, &comments); err != nil {
-		return Feedback{}, err
+		return forge.Feedback{}, err
 	}
 	last, at := "", ""
 	for _, r := range reviews {
@@ -228,7 +235,7 @@ func latestPerReviewer(rs []giteaReview) []giteaReview {
 	return out
 }
 
-func (g *gitea) Merge(pr PR, style string) error {
+func (g *gitea) Merge(pr forge.PR, style string) error {
 	body := map[string]any{"Do": style, "merge_when_checks_succeed": true, "head_commit_id": pr.Head, "delete_branch_after_merge": true}
 	deadline := time.Now().Add(g.wait)
 	for {
@@ -332,7 +339,7 @@ func (g *gitea) request(method, path string, in, out any) (http.Header, error) {
 }
 
 // rateLimit recognises 429, and a 403 that says it is a rate limit.
-func rateLimit(resp *http.Response, data []byte) *RateLimited {
+func rateLimit(resp *http.Response, data []byte) *forge.RateLimited {
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusForbidden {
 		return nil
 	}
@@ -340,7 +347,7 @@ func rateLimit(resp *http.Response, data []byte) *RateLimited {
 	if resp.StatusCode == http.StatusForbidden && retry == "" && !strings.Contains(strings.ToLower(string(data)), "rate limit") {
 		return nil
 	}
-	rl := &RateLimited{Forge: "gitea"}
+	rl := &forge.RateLimited{Forge: "gitea"}
 	if s, err := strconv.Atoi(retry); err == nil {
 		rl.Retry = time.Duration(s) * time.Second
 	} else if t, err := http.ParseTime(retry); err == nil {
