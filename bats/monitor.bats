@@ -330,3 +330,74 @@ board_gone() { ! pane_has "TASK-001"; }
 	wait_until 5 pane_has "THE-END"
 	tm send-keys -t 0 q
 }
+
+# with_pr ID N URL: give a submitted QA task the pull request #N that
+# approve with landing: pr records (pr_url, pr_number, pr_head and a
+# pr_open event), by hand and committed on the workflow branch, as a
+# human's edit is (edit_task): no forge is needed to draw it, and the URL
+# is whatever someone who can push the workflow branch wrote.
+with_pr() {
+	local f head shard
+	f=$(task_file "$1") || return 1
+	head=$(field "$1" submitted_sha)
+	awk -v n="$2" -v url="$3" -v head="$head" '{ print } /^submitted_sha:/ { print "pr_url: " url; print "pr_number: " n; print "pr_head: " head }' "$f" >"$f.new" && mv "$f.new" "$f"
+	shard=$(find "$REPO/.burl/.workflow/events" -name '*.ndjson' | sort | tail -n 1)
+	jq -cn --arg id "$1" --argjson n "$2" --arg url "$3" --arg head "$head" --arg ts "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		'{ts: $ts, task: $id, action: "pr_open", actor: "tester@bats", details: {url: $url, number: $n, head: $head, base: $head}}' >>"$shard"
+	git -C "$REPO/.burl" commit -qam "pull request #$2 of $1, by hand"
+}
+
+# pr_repo: TASK-001 in QA with pull request #7 open at an http URL.
+pr_repo() {
+	new_burl_repo
+	git burl add "Land through the forge" --affects src/pr.go >/dev/null 2>&1
+	submitted TASK-001 src/pr.go 'package src' >/dev/null
+	with_pr TASK-001 7 http://127.0.0.1:1/burl/demo/pulls/7
+}
+
+@test "landing: pr: the board marks a QA task's open pull request, Enter shows its state and URL, the feed its event" {
+	need tmux
+	pr_repo
+	run git burl monitor --once
+	assert_success
+	assert_output_contains "PR #7"
+	assert_output_contains "TASK-001 PR #7 opened · tester@bats"
+	start_board 80 24
+	wait_until 5 pane_has "PR #7 @"
+	pane_has "QA 1"
+	pane_has "TASK-001 PR #7 opened"
+	# QA is the third column.
+	tm send-keys -t 0 Right Right Enter
+	wait_until 5 pane_has "PR #7 open: http://127.0.0.1:1/burl/demo/pulls/7"
+	pane_has "id: TASK-001"
+	tm send-keys -t 0 q
+	wait_until 5 exited
+	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
+}
+
+@test "landing: pr: the HTML report links an http pull request in chromium; a javascript: pr_url is only text" {
+	need chromium
+	pr_repo
+	git burl add "Pushed by someone else" --affects src/x.go >/dev/null 2>&1
+	submitted TASK-002 src/x.go 'package src' >/dev/null
+	with_pr TASK-002 8 'javascript:alert(document.domain)//"><script>alert(2)</script>'
+	run git burl monitor --html "$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	page=$(cat "$BATS_TEST_TMPDIR/report.html")
+	grep -qF '<a href="http://127.0.0.1:1/burl/demo/pulls/7" rel="noopener noreferrer">PR #7</a> open' <<<"$page"
+	[ "$(grep -o 'href=' <<<"$page" | wc -l)" = 1 ]
+	! grep -q '<script>' <<<"$page" || false
+	grep -qF 'PR #8 (javascript:alert(document.domain)//&#34;&gt;&lt;script&gt;alert(2)&lt;/script&gt;) open' <<<"$page"
+	grep -qF 'TASK-002 PR #8 opened · tester@bats' <<<"$page"
+	# What the browser makes of it: one link, to the pull request.
+	prof="$BATS_TEST_TMPDIR/chrome"
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	! grep -q 'CONSOLE' <<<"$output" || false
+	assert_output_contains '<a href="http://127.0.0.1:1/burl/demo/pulls/7" rel="noopener noreferrer">PR #7</a> open'
+	[ "$(grep -o '<a ' <<<"$output" | wc -l)" = 1 ]
+	refute_output_contains 'href="javascript'
+	refute_output_contains '<script>'
+	assert_output_contains 'PR #8 (javascript:alert(document.domain)//"&gt;&lt;script&gt;alert(2)&lt;/script&gt;) open'
+}

@@ -49,6 +49,11 @@ type Card struct {
 	Reason string
 	// BlockedDeps are the Waiting tasks that are BLOCKED: a human must act.
 	BlockedDeps []string
+	// PRNumber, PRURL (escaped) and PRState ("open" or "merged") are the
+	// pull request of a QA task waiting on the forge or of a DONE task
+	// that landed through one (landing: pr; see pr.go).
+	PRNumber       int
+	PRURL, PRState string
 }
 
 // Markers are the one-letter flags drawn after a card's ID: L locked,
@@ -174,6 +179,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		c.Created, _ = workflow.ParseCreated(s.Created)
 		c.Completed = parseTime(str(task.KeyCompletedAt))
 		c.Reason = cli.Escape(s.BlockedReason)
+		c.setPR(f)
 		switch s.Bucket {
 		case workflow.Ready:
 			c.Since = c.Created

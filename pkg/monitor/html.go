@@ -15,7 +15,9 @@ import (
 // SVG: nothing is fetched. Task data only ever lands in text nodes
 // (html/template escapes them); SVG attributes hold numbers and class
 // names chosen here (golang/go #80158: some SVG attributes are not
-// escaped as URLs).
+// escaped as URLs). The one exception is a pull request's link, an <a
+// href> in HTML (not SVG), and only for a URL Card.PRLink found to be
+// plain http(s); any other pr_url is shown as text.
 
 // Bar is one task's stretch from claim to DONE (or to now) on a worker's lane.
 type Bar struct {
@@ -125,9 +127,11 @@ func (r *report) timeline(b *Board, evs []events.Event) {
 			s := &stretch{id: id, worker: e.Actor, from: e.TS}
 			open[id] = s
 			all = append(all, s)
-		case "approve", "release", "reject", "block":
+		case "approve", "pr_merged", "release", "reject", "block", "pr_closed", "pr_changes_requested":
+			// With landing: pr, approve only opens the pull request
+			// (pr_open): the task lands at pr_merged, or goes back.
 			if s := open[id]; s != nil {
-				s.to, s.done = e.TS, e.Action == "approve"
+				s.to, s.done = e.TS, e.Action == "approve" || e.Action == "pr_merged"
 				delete(open, id)
 			}
 		}
@@ -294,7 +298,7 @@ func (r *report) figures(b *Board, evs []events.Event) {
 			if _, ok := firstClaim[id]; !ok {
 				firstClaim[id] = e.TS
 			}
-		case "approve":
+		case "approve", "pr_merged":
 			perDay[e.TS.UTC().Format("2006-01-02")]++
 			if t, ok := firstClaim[id]; ok {
 				cycle = append(cycle, e.TS.Sub(t))
@@ -341,7 +345,7 @@ func ageOf(now, since time.Time) string {
 	return Age(now.Sub(since))
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -356,6 +360,7 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 .card{background:#fff;border:1px solid #d0d7de;border-radius:5px;padding:4px 6px;margin-bottom:6px}
 .card .id{font-weight:600}.card .meta{color:#57606a;font-size:.85em}
 .mark{color:#cf222e;font-weight:700;margin-left:.3em}
+.pr a{color:#0969da}
 .figs td,.figs th{padding:2px 12px 2px 0;text-align:left}
 svg text{font:11px system-ui,sans-serif}
 .open{fill:#0969da}.done{fill:#1a7f37}.back{fill:#bf8700}
@@ -381,6 +386,7 @@ svg text{font:11px system-ui,sans-serif}
 {{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
 {{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}{{if .BlockedDeps}} ({{range $i, $c := .BlockedDeps}}{{if $i}}, {{end}}{{$c}}{{end}} BLOCKED: a human must act){{end}}</div>{{end}}
 {{- if .Reason}}<div class="meta">blocked: {{.Reason}}</div>{{end}}
+{{- if .PR}}{{$c := .}}<div class="meta pr">{{with .PRLink}}<a href="{{.}}" rel="noopener noreferrer">{{$c.PR}}</a>{{else}}{{.PR}}{{if .PRURL}} ({{.PRURL}}){{end}}{{end}} {{.PRState}}</div>{{end}}
 </div>
 {{- end}}
 {{- if .More}}<div class="meta">… {{.More}} older</div>{{end}}
@@ -440,7 +446,7 @@ svg text{font:11px system-ui,sans-serif}
 </svg>{{else}}<p>No open task has dependencies.</p>{{end}}
 
 <h2 id="events">Recent events</h2>
-<ol>{{range .Recent}}<li>{{.TS.UTC.Format "2006-01-02 15:04:05"}} {{.Action}} {{.TaskID}} {{.Actor}}</li>{{end}}</ol>
+<ol>{{range .Recent}}<li>{{.TS.UTC.Format "2006-01-02 15:04:05"}} {{event .}}</li>{{end}}</ol>
 </body>
 </html>
 `))

@@ -107,6 +107,11 @@ func cardLines(c Card, now time.Time, w int) []string {
 	if !c.Since.IsZero() {
 		foot = " " + Age(now.Sub(c.Since))
 	}
+	if pr := c.PR(); pr != "" && c.PRState == PROpen {
+		// Before the cost and owner: what the task waits for (the
+		// forge) matters more than what is cut off at the right.
+		foot += " " + pr
+	}
 	if c.Usage.CostUSD > 0 {
 		foot += " " + usage.Dollars(c.Usage.CostUSD)
 	}
@@ -197,15 +202,7 @@ func (b *Board) count(bk workflow.Bucket) int {
 }
 
 func eventLine(e events.Event) string {
-	s := e.TS.UTC().Format("15:04:05") + " " + e.Action
-	if id := e.TaskID(); id != "" {
-		s += " " + id
-	}
-	s += " " + e.Actor
-	if r, ok := e.Details["reason"].(string); ok && r != "" {
-		s += ": " + r
-	}
-	return cli.Escape(s)
+	return e.TS.UTC().Format("15:04:05") + " " + eventText(e)
 }
 
 func runLine(r Run, now time.Time) string {

@@ -184,17 +184,18 @@ func (m *Model) Selected() (Card, bool) {
 	return Card{}, false
 }
 
-// taskText is the task file, every line escaped.
+// taskText is the task file, every line escaped, below its pull
+// request's number, state and URL when it has one.
 func taskText(c Card) []string {
 	data, err := os.ReadFile(c.Path)
 	if err != nil {
-		return []string{c.ID + ": " + err.Error()}
+		return append(prDetail(c), c.ID+": "+cli.Escape(err.Error()))
 	}
 	ls := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	for i := range ls {
 		ls[i] = cli.Escape(strings.ReplaceAll(ls[i], "\t", "    "))
 	}
-	return ls
+	return append(prDetail(c), ls...)
 }
 
 // wrapLines breaks lines wider than width (a long blocked_reason, a QA
