@@ -11,7 +11,7 @@ BATS ?= bats/
 
 SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
 
-.PHONY: all build test unit cross bats lint install uninstall demo bench clean
+.PHONY: all build test unit cross bats lint install uninstall demo demo-pr bench clean
 
 all: build
 
@@ -51,6 +51,11 @@ uninstall:
 
 demo: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/demo.sh
+
+# The pull-request tour against a real Gitea on loopback (built once per
+# machine by contrib/forge/gitea.sh).
+demo-pr: build
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/demo-pr.sh
 
 bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
