@@ -9,7 +9,7 @@ TEST_PREFIX := $(CURDIR)/dist/test-prefix
 # `make bats BATS=bats/watch.bats` runs one file; the default is every file.
 BATS ?= bats/
 
-SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash contrib/completion/git-burl.bash)
+SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
 
 .PHONY: all build test unit cross bats lint install uninstall demo demo-pr bench clean
 

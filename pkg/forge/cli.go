@@ -48,6 +48,14 @@ func (e *cliError) Error() string {
 
 func (e *cliError) Unwrap() error { return e.Err }
 
+// ready reports a missing tool before anything is pushed for it.
+func (c *cli) ready() error {
+	if _, err := exec.LookPath(c.tool); err != nil {
+		return fmt.Errorf("%s is not on PATH: %s", c.tool, c.hint)
+	}
+	return nil
+}
+
 // run runs the tool with args, stdin (may be empty) on its standard input,
 // and returns its standard output. A missing binary, a timeout, a non-zero
 // exit (with the tool's stderr) and a rate-limit answer (*RateLimited) are

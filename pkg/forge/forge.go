@@ -69,6 +69,15 @@ type Provider interface {
 	Merge(pr PR, style string) error
 }
 
+// Ready reports whether p can work at all (its command-line tool is
+// installed), so approve can say so before it pushes anything.
+func Ready(p Provider) error {
+	if r, ok := p.(interface{ Ready() error }); ok {
+		return r.Ready()
+	}
+	return nil
+}
+
 // RateLimited is a forge's answer that too many requests were made
 // (HTTP 403/429 with Retry-After or an exhausted rate limit).
 type RateLimited struct {

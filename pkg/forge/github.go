@@ -57,6 +57,9 @@ func newGitHub(r Remote, forgeURL string) (Provider, error) {
 	return g, nil
 }
 
+// Ready is forge.Ready: the tool is installed.
+func (g *gitHub) Ready() error { return g.cli.ready() }
+
 func (g *gitHub) Name() string { return "github" }
 
 // ghPR is one pull request as gh's --json prints it.

@@ -84,6 +84,9 @@ func nonEmpty(parts ...string) []string {
 	return out
 }
 
+// Ready is forge.Ready: the tool is installed.
+func (g *gitLab) Ready() error { return g.cli.ready() }
+
 func (g *gitLab) Name() string { return "gitlab" }
 
 // glMR is a GitLab merge request (the REST API's object).

@@ -39,13 +39,18 @@ func forgeFor(w *workflow.Workflow) (forge.Provider, error) {
 	if err := trust.Check(w.Repo, w.ForgeCommands()...); err != nil {
 		return nil, err
 	}
-	url, err := w.Repo.Git.Run("remote", "get-url", w.Config.Remote)
+	// The URL as configured, not as insteadOf rewrites it for transport:
+	// it names the repository on the forge.
+	url, err := w.Repo.Git.Run("config", "--get", "remote."+w.Config.Remote+".url")
 	if err != nil {
 		return nil, err
 	}
 	p, err := forge.New(w.Config.Forge, w.Config.ForgeURL, url, w.Repo.Git)
 	if err != nil {
 		return nil, errs.Wrap(err, errs.User, "").WithFix("set forge: (github, gitlab or gitea) and forge_url: in .burl/.workflow/config.yaml, and commit it")
+	}
+	if err := forge.Ready(p); err != nil {
+		return nil, errs.Wrap(err, errs.User, "")
 	}
 	return p, nil
 }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# DESIGN §17 with forge: github, through the GitHub CLI: no GitHub is
+# reachable here, so gh is a test double (bats/doubles/gh) that checks the
+# flags burl passes and answers in gh's documented JSON. The git side is
+# real: the remote's URL names github.com/acme/game and git's insteadOf
+# sends the pushes to a local bare repository.
+
+setup() {
+	load helpers
+	load lifecycle
+	new_burl_repo
+	git config --global url."file://$ORIGIN".insteadOf https://github.com/acme/game.git
+	git remote set-url origin https://github.com/acme/game.git
+	export GH_LOG="$BATS_TEST_TMPDIR/gh.log" GH_STATE="$BATS_TEST_TMPDIR/gh.state"
+	PATH="$BATS_TEST_DIRNAME/doubles:$PATH"
+	printf 'landing: pr\npr_merge: auto\npr_merge_style: squash\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -m "config: land through pull requests" -- .workflow/config.yaml
+}
+
+# calls VERB: how many times gh was run as `gh pr VERB`.
+calls() {
+	awk -v v="$1" 'prev == "pr" && $0 == v { n++ } { prev = $0 } END { print n + 0 }' "$GH_LOG"
+}
+
+@test "forge: github (detected from the remote) opens the pull request through gh, and sync settles it with one list call" {
+	git burl add "Jump high" --affects src/jump.go --description "Make Jump print high." >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "Opened pull request #7 for TASK-001: https://github.com/acme/game/pull/7"
+	[ "$(field TASK-001 pr_number)" = 7 ]
+	[ "$(field TASK-001 pr_head)" = "$(git ls-remote origin refs/heads/task-001-jump-high | cut -f1)" ]
+	# The exact flags, the body on stdin, and no token anywhere in argv.
+	grep -qx -- "--body-file" "$GH_LOG"
+	grep -qx "TASK-001: Jump high" "$GH_LOG"
+	grep -q "Make Jump print high." "$GH_LOG"
+	grep -q -- "- scope: pass" "$GH_LOG"
+	grep -qx -- "--match-head-commit" "$GH_LOG"
+	grep -qx -- "--squash" "$GH_LOG"
+	grep -qx -- "--auto" "$GH_LOG"
+	[ "$(calls create)" = 1 ]
+	[ "$(calls merge)" = 1 ]
+
+	# The forge merges it (here: its commits reach main by fast-forward).
+	git push -q origin "$(field TASK-001 pr_head):refs/heads/main"
+	jq '.state = "MERGED" | .merge = .head' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"
+	: >"$GH_LOG"
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: merged as"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	# One list of the open pull requests, then one view of the one that left it.
+	[ "$(calls list)" = 1 ]
+	[ "$(calls view)" -le 1 ]
+}
+
+@test "gh missing from PATH: approve says which tool and how to log in, and nothing moves" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	PATH=$(tr ':' '\n' <<<"$PATH" | grep -v "/doubles$" | paste -sd:)
+	run git burl approve TASK-001
+	assert_failure
+	assert_output_contains "gh is not on PATH"
+	assert_output_contains "gh auth login"
+	[ "$(bucket_of TASK-001)" = QA ]
+	# Said before anything was pushed.
+	[ -z "$(git ls-remote origin refs/heads/task-001-jump-high)" ]
+	[ -z "$(field TASK-001 pr_number)" ]
+}
