@@ -42,6 +42,14 @@ calls() {
 	[ "$(calls create)" = 1 ]
 	[ "$(calls merge)" = 1 ]
 
+	# Its checks run: sync says so, and status shows what sync saw.
+	run env GH_CHECK_STATUS=IN_PROGRESS git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: open (checks: pending)"
+	run git burl status
+	assert_output_contains "[PR #7 open, checks pending: https://github.com/acme/game/pull/7]"
+	assert_output_contains "next: git burl sync"
+
 	# The forge merges it (here: its commits reach main by fast-forward).
 	git push -q origin "$(field TASK-001 pr_head):refs/heads/main"
 	jq '.state = "MERGED" | .merge = .head' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"

@@ -51,6 +51,9 @@ type SettleReport struct {
 type forgeState struct {
 	Seen  map[string]string `json:"seen"`
 	Until time.Time         `json:"backoff_until,omitempty"`
+	// Checks is the state of each open request's checks as the last round
+	// listed them, which status shows without asking the forge.
+	Checks map[string]string `json:"checks,omitempty"`
 }
 
 func forgeStatePath(w *workflow.Workflow) string {
@@ -135,8 +138,12 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 		return rep, backOff(w, st, p, err)
 	}
 	byNumber := map[int]forge.PR{}
+	st.Checks = map[string]string{}
 	for _, pr := range listed {
 		byNumber[pr.Number] = pr
+		if pr.Checks != "" {
+			st.Checks[strconv.Itoa(pr.Number)] = pr.Checks
+		}
 	}
 	for _, e := range open {
 		s, err := judge(w, prov, e.Task, byNumber, &st, target)

@@ -93,6 +93,9 @@ type statusOut struct {
 	// prs holds the QA tasks whose pull request is open (landing: pr):
 	// only git burl sync moves them on.
 	prs map[string]bool
+	// prChecks is the checks' state of each open request as the last
+	// settle round saw it (by number).
+	prChecks map[string]string
 }
 
 // refState is, from one git call, the last commit time of every local task
@@ -263,6 +266,9 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if e.Bucket == workflow.QA && e.PRNumber != "" {
 			out.prs[e.ID] = true
 		}
+	}
+	if len(out.prs) > 0 {
+		out.prChecks = loadForgeState(w).Checks
 	}
 	out.conflicts = predictedConflicts(w, out.entries, tips)
 	for _, d := range out.Duplicates {
@@ -557,7 +563,11 @@ func (o *statusOut) Human(out io.Writer) {
 			line += "  [locked: " + l.Describe() + "]"
 		}
 		if e.PRNumber != "" && cur == workflow.QA {
-			line += "  [PR #" + e.PRNumber + " open: " + cli.Escape(e.PRURL) + "]"
+			state := "open"
+			if c := o.prChecks[e.PRNumber]; c != "" {
+				state += ", checks " + cli.Escape(c)
+			}
+			line += "  [PR #" + e.PRNumber + " " + state + ": " + cli.Escape(e.PRURL) + "]"
 		}
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
