@@ -99,6 +99,10 @@ statuses() {
 	run "$1.status_warm" git burl status
 	run "$1.status_warm" git burl status
 	run "$1.status_warm" git burl status
+	# What an agent that polls asks for (issue 25): the open tasks only.
+	run "$1.status_open_json" git burl status --json --open
+	run "$1.status_open_json" git burl status --json --open
+	run "$1.status_open_json" git burl status --json --open
 	rm -f .burl/.workflow/logs/status-cache* .burl/.workflow/logs/done-count.cache
 	run "$1.status_cold" git burl status
 }
@@ -134,5 +138,8 @@ for s in warm cold; do
 	lim=$([ $s = warm ] && echo 100 || echo 1000)
 	printf '| status, %s | %d ms | %d ms | %.2f× | < %d ms | %s |\n' "$s" "$o" "$y" "$(echo "$o / $y" | bc -l)" "$lim" "$( ((o < lim)) && echo yes || echo no)"
 done
+o=$(median "$W/t.old.status_open_json") y=$(median "$W/t.young.status_open_json")
+r=$(echo "$o / $y" | bc -l)
+printf '| status --json --open, warm | %d ms | %d ms | %.2f× | ≤ 1.5× | %s |\n' "$o" "$y" "$r" "$(if (($(echo "$r <= 1.5" | bc))); then echo yes; else echo no; fi)"
 peak=$(sort -n "$W/rss" | tail -n 1)
 printf '| peak RSS of every command above | %.1f MiB | — | — | ≤ 30 MiB | %s |\n' "$(echo "$peak / 1024" | bc -l)" "$( ((peak <= 30720)) && echo yes || echo no)"

@@ -117,6 +117,7 @@ _git_burl ()
 		clean) flags="$flags --yes --force" ;;
 		trust) flags="$flags --yes" ;;
 		sync) flags="$flags --pull --push --settle" ;;
+		status) flags="$flags --open --bucket= --since=" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
 		approve) flags="$flags --all --accept-landed" ;;
 		monitor) flags="--once --html= --help" ;;

@@ -111,6 +111,9 @@ complete -c git-burl -n "__fish_seen_subcommand_from scope" -l remove -x -d 'Rem
 complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Recreate the worktree when it is missing'
 complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 
+complete -c git-burl -n "__fish_seen_subcommand_from status" -l open -d 'List only tasks not DONE'
+complete -c git-burl -n "__fish_seen_subcommand_from status" -l bucket -x -a 'READY DOING QA DONE BLOCKED' -d 'List only tasks in this bucket'
+complete -c git-burl -n "__fish_seen_subcommand_from status" -l since -x -d 'List only tasks changed since (RFC 3339, date, 2h)'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'

@@ -14,7 +14,7 @@ type Verb struct {
 var Verbs = []Verb{
 	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
 	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--body-file FILE]`, "Create a task in READY"},
-	{"status", "[--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
+	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
 	{"show", "[ID]", "Print a task's metadata and body"},
 	{"claim", "[ID]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree"},
 	{"scope", `ID [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--remove P]... --reason TEXT`, "Change a READY or DOING task's declared scope, with the reason recorded"},
@@ -34,7 +34,7 @@ var Verbs = []Verb{
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},
 	{"clean", "[--yes] [--force]", "Remove worktrees and branches of DONE tasks and orphans"},
-	{"sync", "[--pull | --push]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},
+	{"sync", "[--pull | --push | --settle]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},
 	{"hook", "commit-msg FILE | pre-push REMOTE URL", "Entry points called by the installed git hooks"},
 	{"hooks", "install [--force] | uninstall | status", "Install the commit-msg and pre-push hooks that enforce the gates"},
 	{"completion", "bash | zsh | fish", "Print the shell completion script (e.g. source <(git burl completion bash))"},

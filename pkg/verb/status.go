@@ -31,6 +31,11 @@ func Status() cli.Command { return &statusCmd{} }
 
 type statusCmd struct {
 	cli.JSONFlag
+	// The filters an agent that polls uses: what it lists, never the
+	// counts, which stay whole.
+	Open    bool     `long:"open" description:"List only the tasks that are not DONE (DONE is still counted): costs what 100 tasks cost, whatever the history"`
+	Buckets []string `long:"bucket" value-name:"BUCKET" description:"List only the tasks in BUCKET: READY, DOING, QA, DONE or BLOCKED (repeatable)"`
+	Since   string   `long:"since" value-name:"WHEN" description:"List only the tasks created, started, submitted or completed at or after WHEN: RFC 3339, a date (2026-11-24) or a time ago (90m, 24h)"`
 }
 
 type malformed struct {
@@ -135,12 +140,18 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
 		return nil, usageErr("status", "takes no arguments")
 	}
+	f, err := c.filter()
+	if err != nil {
+		return nil, err
+	}
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// Without --json DONE is only counted: its summaries are a history's worth.
-	entries, err := w.Summaries(ctx.JSON, ctx.JSON)
+	// Without --json (or with a filter that leaves DONE out) DONE is only
+	// counted: its summaries are a history's worth.
+	withDone := ctx.JSON && f.lists(workflow.Done)
+	entries, err := w.Summaries(ctx.JSON, withDone)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +206,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			files[e.ID] = append(files[e.ID], w.Rel(e.Path))
 		}
 	}
-	if !ctx.JSON {
+	if !withDone {
 		// DONE only counted, and looked at for copies of open tasks (doctor
 		// checks the rest of the history); the dependencies READY tasks
 		// wait for are looked up newest month first.
@@ -275,6 +286,8 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		// Every verb refuses an ID with two files (exit 1).
 		out.waits[d.ID] = "has more than one file (" + strings.Join(d.Paths, ", ") + "): keep one"
 	}
+	// Filtered last: what a listed task waits for may be one not listed.
+	out.entries = f.apply(out.entries)
 	return out, nil
 }
 
