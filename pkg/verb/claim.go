@@ -425,15 +425,19 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 	if err != nil {
 		return nil, err
 	}
-	rej := rejections(res.Entry.Task)
+	rej := []string{}
+	for _, r := range res.Entry.Task.Rejections() {
+		rej = append(rej, r.Heading+": "+r.Text)
+	}
 	if len(rej) > 0 && !ctx.JSON {
 		fmt.Fprintf(ctx.Stderr, "%s was rejected before; learn from it:\n", id)
 		for _, r := range rej {
 			fmt.Fprintf(ctx.Stderr, "  - %s\n", r)
 		}
 	}
-	if rej == nil {
-		rej = []string{}
+	if us := res.Entry.Task.Unblocks(); len(us) > 0 && !ctx.JSON {
+		u := us[len(us)-1]
+		fmt.Fprintf(ctx.Stderr, "%s was BLOCKED before (%s): %s\n", id, u.Heading, u.Text)
 	}
 	if moved > 0 && !ctx.JSON {
 		fmt.Fprintf(ctx.Stderr, "%s moved %d commit(s) since %s's base %s: rebase early to meet conflicts now (git -C %s rebase %s)\n",
@@ -535,21 +539,4 @@ func slugOf(path, id string) string {
 		return "task"
 	}
 	return s
-}
-
-// rejections are the reasons of earlier QA rejections, from the QA Report.
-func rejections(t *task.Task) []string {
-	var out []string
-	var cur string
-	for _, l := range strings.Split(t.Section("QA Report"), "\n") {
-		l = strings.TrimRight(l, "\r")
-		switch {
-		case strings.HasPrefix(l, "### Rejected"):
-			cur = strings.TrimPrefix(l, "### ")
-		case cur != "" && strings.HasPrefix(l, "Reason: "):
-			out = append(out, cur+": "+strings.TrimPrefix(l, "Reason: "))
-			cur = ""
-		}
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package verb
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/cli"
@@ -31,6 +32,13 @@ func (c *unblockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if unmet := workflow.UnmetDeps(tx.Task, done); len(unmet) > 0 {
 				return errs.New(errs.User, "%s still depends on %s, which is not DONE", id, strings.Join(unmet, ", ")).
 					WithFix("finish those first, or edit depends_on in the task file")
+			}
+			// Why it was blocked stays in the task, for whoever claims it
+			// next (claim and watch's prompt repeat it).
+			if why := tx.Task.Str(task.KeyBlockedReason); why != "" {
+				tx.Task.AppendToSection("QA Report", fmt.Sprintf("### Unblocked — %s by %s\n\nWas blocked: %s\n",
+					tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, oneLine(why)))
+				tx.Details["was_blocked"] = why
 			}
 			tx.Task.SetNull(task.KeyBlockedReason)
 			// Back in READY the task is anyone's to claim, and a task blocked

@@ -35,10 +35,16 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 	}
 	b.WriteString("- The work must change something: a run that leaves the branch as it was fails.\n")
 
-	if rs := Rejections(t); len(rs) > 0 {
+	if rs := t.Rejections(); len(rs) > 0 {
 		b.WriteString("\n## Earlier QA rejections (fix every one)\n\n")
 		for _, r := range rs {
-			fmt.Fprintf(&b, "- %s\n", r)
+			fmt.Fprintf(&b, "- %s\n", r.Text)
+		}
+	}
+	if us := t.Unblocks(); len(us) > 0 {
+		b.WriteString("\n## Why this task was BLOCKED before (a human unblocked it since)\n\n")
+		for _, u := range us {
+			fmt.Fprintf(&b, "- %s (%s)\n", u.Text, u.Heading)
 		}
 	}
 	if failure != "" {
@@ -82,22 +88,6 @@ func scopeWords(t *task.Task) string {
 	}
 	b.WriteString("- Only a human changes this scope. Editing the task file changes nothing (and fails the gates); `git burl scope` run by you records a request a human decides on, and the task waits for it. If a file outside the scope seems needed, finish what you can within it, or revert your changes outside it.\n")
 	return b.String()
-}
-
-// Rejections are the reasons of every QA rejection recorded in the task's
-// QA Report, oldest first.
-func Rejections(t *task.Task) []string {
-	var out []string
-	in := false
-	for _, l := range strings.Split(t.Section("QA Report"), "\n") {
-		switch {
-		case strings.HasPrefix(l, "### "):
-			in = strings.HasPrefix(l, "### Rejected")
-		case in && strings.HasPrefix(l, "Reason: "):
-			out = append(out, strings.TrimPrefix(l, "Reason: "))
-		}
-	}
-	return out
 }
 
 // dependencies describes each depends_on task that is DONE: its title, the

@@ -68,7 +68,10 @@ func TestLeaseGraceGarbageAndDeadLocalHolders(t *testing.T) {
 }
 
 func TestRejections(t *testing.T) {
-	got := Rejections(mustTask(t, ""))
+	var got []string
+	for _, n := range mustTask(t, "").Rejections() {
+		got = append(got, n.Text)
+	}
 	if !reflect.DeepEqual(got, []string{"first", "second"}) {
 		t.Errorf("got %q", got)
 	}
