@@ -79,6 +79,11 @@ setup() {
 	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=open" | jq length)" = 4 ]
 	run git burl approve --all
 	assert_output_contains "left TASK-001 in QA: its pull request #1 is open"
+	# A round while all four are open: settle remembers that git found none
+	# of them on main, and must ask git again once main moves.
+	run git burl sync --settle --json
+	assert_success
+	[ "$(jq '[.settle.prs[] | select(.result == "open")] | length' <<<"$output")" = 4 ]
 
 	gitea_merge 1 merge
 	gitea_merge 2 rebase
