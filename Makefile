@@ -65,6 +65,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/setup.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/queue.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/forge.sh
 
 clean:
 	rm -rf bin libexec dist

@@ -79,6 +79,11 @@ setup() {
 	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=open" | jq length)" = 4 ]
 	run git burl approve --all
 	assert_output_contains "left TASK-001 in QA: its pull request #1 is open"
+	# A round while all four are open: settle remembers that git found none
+	# of them on main, and must ask git again once main moves.
+	run git burl sync --settle --json
+	assert_success
+	[ "$(jq '[.settle.prs[] | select(.result == "open")] | length' <<<"$output")" = 4 ]
 
 	gitea_merge 1 merge
 	gitea_merge 2 rebase
@@ -195,6 +200,7 @@ setup() {
 
 	gitea_api POST "/repos/$GITEA_REPO/pulls/1/reviews" '{"event":"REQUEST_CHANGES","body":"t.txt must say hello, not top"}' "$GITEA_REVIEWER_TOKEN" >/dev/null
 	run git burl watch --once --interval 100ms
+	printf '%s\n' "$output"
 	assert_output_contains "TASK-001: rejected: pull request #1: reviewer: t.txt must say hello, not top"
 	# The next run's prompt has what the reviewer said.
 	grep -q 't.txt must say hello, not top' "$AGENTS/prompts/TASK-001-1.md"

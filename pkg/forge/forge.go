@@ -62,7 +62,8 @@ type Provider interface {
 	// Get reads one pull request, for those that left the open list.
 	Get(number int) (PR, error)
 	// Feedback reads the reviews and comments of an open or closed pull
-	// request.
+	// request. For an open one without changes requested, Text may be left
+	// empty: nothing is sent back, and a provider may save the request.
 	Feedback(pr PR) (Feedback, error)
 	// Merge asks the forge to merge pr (only at pr.Head) in style rebase,
 	// squash or merge once its checks pass.

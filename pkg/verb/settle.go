@@ -49,8 +49,13 @@ type SettleReport struct {
 // git dir: when each pull request last changed (a review is asked for only
 // when it did), and until when the forge asked us to wait.
 type forgeState struct {
-	Seen  map[string]string `json:"seen"`
-	Until time.Time         `json:"backoff_until,omitempty"`
+	Seen map[string]string `json:"seen"`
+	// NotLanded maps a pull request's number to "HEAD TARGET" when git
+	// found that head's work not on that target: commits never change, so
+	// the answer holds until the remote's main or the head moves, and a
+	// quiet round runs no git per pull request.
+	NotLanded map[string]string `json:"not_landed,omitempty"`
+	Until     time.Time         `json:"backoff_until,omitempty"`
 	// Checks is the state of each open request's checks as the last round
 	// listed them, which status shows without asking the forge.
 	Checks map[string]string `json:"checks,omitempty"`
@@ -67,6 +72,9 @@ func loadForgeState(w *workflow.Workflow) forgeState {
 		if st.Seen == nil {
 			st.Seen = map[string]string{}
 		}
+	}
+	if st.NotLanded == nil {
+		st.NotLanded = map[string]string{}
 	}
 	return st
 }
@@ -160,6 +168,16 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 		}
 		rep.PRs = append(rep.PRs, s)
 	}
+	// What git found for pull requests no longer in QA here is not needed.
+	inQA := map[string]bool{}
+	for _, e := range open {
+		inQA[strconv.Itoa(prNumber(e.Task))] = true
+	}
+	for k := range st.NotLanded {
+		if !inQA[k] {
+			delete(st.NotLanded, k)
+		}
+	}
 	st.save(w)
 	return rep, nil
 }
@@ -186,11 +204,20 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 	n := prNumber(t)
 	s := Settled{Task: t.ID(), Number: n, URL: t.Str(keyPRURL), Result: "open"}
 	head := t.Str(keyPRHead)
-	if sha, how := landedByGit(w, t, n, head, target); sha != "" {
-		s.Result, s.MergedSHA, s.How = "merged", sha, how
-		return s, nil
-	}
 	key := strconv.Itoa(n)
+	if st.NotLanded[key] != head+" "+target {
+		sha, how, sure := landedByGit(w, t, n, head, target)
+		if sha != "" {
+			delete(st.NotLanded, key)
+			s.Result, s.MergedSHA, s.How = "merged", sha, how
+			return s, nil
+		}
+		if sure {
+			st.NotLanded[key] = head + " " + target
+		} else {
+			delete(st.NotLanded, key)
+		}
+	}
 	if pr, ok := open[n]; ok {
 		s.Checks = pr.Checks
 		if pr.Head != "" && head != "" && pr.Head != head {
@@ -220,6 +247,7 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		return s, err
 	}
 	delete(st.Seen, key)
+	delete(st.NotLanded, key)
 	switch pr.State {
 	case "merged":
 		s.Result, s.MergedSHA, s.How = "merged", pr.MergedSHA, "forge"
@@ -227,7 +255,7 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		// can: a merge into another branch is not a landing on main.
 		if _, err := w.Repo.Git.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+w.Config.MainBranch+":"+gitx.Tracking(w.Config.Remote, w.Config.MainBranch)); err == nil {
 			if tgt, err := w.Repo.Git.Run("rev-parse", gitx.Tracking(w.Config.Remote, w.Config.MainBranch)); err == nil {
-				if sha, how := landedByGit(w, t, n, head, tgt); sha != "" {
+				if sha, how, _ := landedByGit(w, t, n, head, tgt); sha != "" {
 					s.MergedSHA, s.How = sha, how
 				} else if in, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", pr.MergedSHA, tgt); !in {
 					s.Result, s.Reason = "open", fmt.Sprintf("%s says #%d is merged, but %s is not on %s/%s", prov.Name(), n, gitx.Short(pr.MergedSHA), w.Config.Remote, w.Config.MainBranch)
@@ -260,11 +288,13 @@ func settledStamp(stamp string) bool {
 
 // landedByGit is forge.Landed for a task's pull request head: the work is
 // on the remote's main however it got there. The head is fetched when this
-// clone lacks it (approved on another machine).
-func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string) (string, string) {
+// clone lacks it (approved on another machine). sure says git answered:
+// the head is here and nothing failed, so "not landed" holds for as long
+// as head and target are these two commits.
+func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string) (sha, how string, sure bool) {
 	g := w.Repo.Git
 	if head == "" || !gitx.ValidObjectID(head) {
-		return "", ""
+		return "", "", false
 	}
 	if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
 		_, _ = g.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+t.Branch()+":"+gitx.Tracking(w.Config.Remote, t.Branch()))
@@ -274,18 +304,18 @@ func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string)
 			_, _ = g.Run("fetch", "-q", w.Config.Remote, fmt.Sprintf("refs/pull/%d/head", n))
 		}
 		if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
-			return "", ""
+			return "", "", false
 		}
 	}
 	base, err := g.Run("merge-base", head, target)
 	if err != nil {
-		return "", ""
+		return "", "", false
 	}
-	sha, how, err := forge.Landed(g, base, head, target)
+	sha, how, err = forge.Landed(g, base, head, target)
 	if err != nil {
-		return "", ""
+		return "", "", false
 	}
-	return sha, how
+	return sha, how, true
 }
 
 // applySettlement records a settled pull request as its transition. A task

@@ -189,7 +189,9 @@ func (g *gitea) Feedback(pr forge.PR) (forge.Feedback, error) {
 		}
 		asks = append(asks, fmt.Sprintf("%s: %s", r.User.Login, strings.TrimSpace(text)))
 	}
-	if fb.ChangesRequested {
+	if fb.ChangesRequested || pr.State == "open" {
+		// An open request nobody asked changes on goes nowhere: its last
+		// comment is not needed, and not asked for.
 		fb.Text = strings.Join(asks, "\n")
 		return fb, nil
 	}
