@@ -160,3 +160,16 @@ setup() {
 	run git burl status
 	assert_output_contains "waits for TASK-001 to be DONE (TASK-001 is BLOCKED: git burl show TASK-001 says why)"
 }
+
+@test "a task unblocked and claimed again is told why it was BLOCKED" {
+	git burl add "Needs a key" --affects src/jump.go >/dev/null
+	git burl claim TASK-001 >/dev/null
+	git burl block TASK-001 --reason "needs the API key from ops (ticket OPS-12)" >/dev/null
+	git burl unblock TASK-001 >/dev/null
+	run git burl claim TASK-001
+	assert_success
+	assert_output_contains "TASK-001 was BLOCKED before (Unblocked"
+	assert_output_contains "needs the API key from ops (ticket OPS-12)"
+	grep -q "^Was blocked: needs the API key from ops (ticket OPS-12)" "$(task_file TASK-001)"
+	[ "$(all_events | jq -r 'select(.action == "unblock") | .details.was_blocked')" = "needs the API key from ops (ticket OPS-12)" ]
+}
