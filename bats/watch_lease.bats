@@ -90,3 +90,15 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	[ "$(bucket_of TASK-001)" = DONE ]
 	git show main:src/who.txt | grep -qx B
 }
+
+@test "a watch with nothing to do but another watcher's live lease says so, once" {
+	lease 900 60s
+	WHO=A NAP=30 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
+	agit=$!
+	wait_until 10 bucket_is TASK-001 DOING
+	WHO=B timeout 3 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/b.log" 2>&1 || true
+	kill -TERM "$agit" 2>/dev/null || true
+	wait "$agit" 2>/dev/null || true
+	grep -Eq "TASK-001: held by bot@[^ ]+#[0-9]+ \(lease until 20[0-9-]+T[0-9:]+Z\); taken over here if that lease expires" "$BATS_TEST_TMPDIR/b.log"
+	[ "$(grep -c "TASK-001: held by" "$BATS_TEST_TMPDIR/b.log")" = 1 ]
+}

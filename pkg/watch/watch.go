@@ -271,7 +271,16 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		s.mu.Lock()
 		mine := s.held[e.ID]
 		s.mu.Unlock()
-		if mine || e.Task == nil || !Expired(e.Task, now, w.Config.LeaseGrace, w.Host) {
+		if mine || e.Task == nil {
+			continue
+		}
+		if !Expired(e.Task, now, w.Config.LeaseGrace, w.Host) {
+			// Someone else's live work: said once, so that a watch with
+			// nothing to do says why instead of nothing at all.
+			if h := e.Task.Str(task.KeyLeaseHolder); h != "" {
+				s.sayOnce("lease:"+e.ID+h, "%s: held by %s (lease until %s); taken over here if that lease expires",
+					e.ID, h, e.Task.Str(task.KeyLeaseExpires))
+			}
 			continue
 		}
 		took, err := takeOver(w, e.ID)
