@@ -76,3 +76,22 @@ calls() {
 	[ -z "$(git ls-remote origin refs/heads/task-001-jump-high)" ]
 	[ -z "$(field TASK-001 pr_number)" ]
 }
+
+@test "a rate-limited forge: sync backs off for the time asked, says so, and asks nothing until then" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	: >"$GH_LOG"
+	run env GH_RATE_LIMITED=1 git burl sync
+	assert_success
+	assert_output_contains "github rate-limits this account: backing off for 2m0s"
+	[ "$(calls list)" = 1 ]
+	run git burl sync
+	assert_success
+	assert_output_contains "github asked to wait (rate limit) until"
+	# Nothing was asked meanwhile: the limit is not spent further.
+	[ "$(calls list)" = 1 ]
+	[ "$(bucket_of TASK-001)" = QA ]
+	run git burl sync --json
+	[ "$(jq -r '.settle.backoff_until | length > 0' <<<"$output")" = true ]
+}

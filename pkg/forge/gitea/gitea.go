@@ -109,9 +109,38 @@ func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 			return got.pr(), nil
 		}
 	}
+	req := map[string]any{"title": r.Title, "body": r.Body, "head": r.Branch, "base": r.Base}
+	if id, ok := g.label(); ok {
+		req["labels"] = []int64{id}
+	}
 	var got giteaPR
-	err = g.do("POST", g.repo+"/pulls", map[string]any{"title": r.Title, "body": r.Body, "head": r.Branch, "base": r.Base}, &got)
+	err = g.do("POST", g.repo+"/pulls", req, &got)
 	return got.pr(), err
+}
+
+// label is the repository's "burl" label, made when missing, which marks
+// the pull requests burl opened. Best effort: a token that may not manage
+// labels still opens the request, unlabelled.
+func (g *gitea) label() (int64, bool) {
+	var labels []struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	}
+	if err := g.do("GET", g.repo+"/labels?limit=50", nil, &labels); err != nil {
+		return 0, false
+	}
+	for _, l := range labels {
+		if l.Name == "burl" {
+			return l.ID, true
+		}
+	}
+	var made struct {
+		ID int64 `json:"id"`
+	}
+	if err := g.do("POST", g.repo+"/labels", map[string]any{"name": "burl", "color": "#5319e7", "description": "opened by git burl approve"}, &made); err != nil || made.ID == 0 {
+		return 0, false
+	}
+	return made.ID, true
 }
 
 // ListOpen pages through the open pull requests; Gitea's default page

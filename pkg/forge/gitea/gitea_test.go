@@ -115,6 +115,10 @@ func TestGiteaOpenCreatesWhenNoOpenPRHasTheBranch(t *testing.T) {
 		case "GET /api/v1/repos/owner/repo/pulls":
 			w.Header().Set("X-Total-Count", "1")
 			writeJSON(w, 200, []any{pr(3, "task-003-other", giteaOther)})
+		case "GET /api/v1/repos/owner/repo/labels":
+			writeJSON(w, 200, []any{map[string]any{"id": 2, "name": "bug"}})
+		case "POST /api/v1/repos/owner/repo/labels":
+			writeJSON(w, 201, map[string]any{"id": 5, "name": "burl"})
 		case "POST /api/v1/repos/owner/repo/pulls":
 			writeJSON(w, 201, pr(4, giteaRequest.Branch, giteaHead))
 		default:
@@ -129,21 +133,45 @@ func TestGiteaOpenCreatesWhenNoOpenPRHasTheBranch(t *testing.T) {
 		t.Errorf("Open = %+v, want #4 on %s at %s", got, giteaRequest.Branch, giteaHead)
 	}
 	reqs := f.requests()
-	if len(reqs) != 2 || reqs[0].Method != "GET" || reqs[1].Method != "POST" {
-		t.Fatalf("requests = %v, want the open list then one POST", reqs)
+	var paths []string
+	for _, r := range reqs {
+		paths = append(paths, r.Method+" "+strings.TrimPrefix(r.Path, "/api/v1/repos/owner/repo"))
 	}
-	var body map[string]string
-	if err := json.Unmarshal([]byte(reqs[1].Body), &body); err != nil {
+	if strings.Join(paths, ", ") != "GET /pulls, GET /labels, POST /labels, POST /pulls" {
+		t.Fatalf("requests = %v, want the open list, the labels, the burl label made, then the pull request", paths)
+	}
+	var body struct {
+		Title, Body, Head, Base string
+		Labels                  []int64
+	}
+	if err := json.Unmarshal([]byte(reqs[3].Body), &body); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"title": giteaRequest.Title, "body": giteaRequest.Body, "head": giteaRequest.Branch, "base": "main"}
-	for k, v := range want {
-		if body[k] != v {
-			t.Errorf("POST body %s = %q, want %q", k, body[k], v)
-		}
+	if body.Title != giteaRequest.Title || body.Body != giteaRequest.Body || body.Head != giteaRequest.Branch || body.Base != "main" || len(body.Labels) != 1 || body.Labels[0] != 5 {
+		t.Errorf("POST body = %+v", body)
 	}
-	if reqs[1].Header.Get("Content-Type") != "application/json" {
-		t.Errorf("POST Content-Type = %q", reqs[1].Header.Get("Content-Type"))
+	if reqs[3].Header.Get("Content-Type") != "application/json" {
+		t.Errorf("POST Content-Type = %q", reqs[3].Header.Get("Content-Type"))
+	}
+}
+
+func TestGiteaOpenWithoutLabelsStillOpens(t *testing.T) {
+	f := newFakeGitea(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		switch r.Method + " " + r.URL.Path {
+		case "GET /api/v1/repos/owner/repo/pulls":
+			writeJSON(w, 200, []any{})
+		case "POST /api/v1/repos/owner/repo/pulls":
+			writeJSON(w, 201, pr(1, giteaRequest.Branch, giteaHead))
+		default:
+			http.Error(w, "forbidden", http.StatusForbidden)
+		}
+	})
+	if got, err := f.provider().Open(giteaRequest); err != nil || got.Number != 1 {
+		t.Fatalf("Open = %+v, %v", got, err)
+	}
+	reqs := f.requests()
+	if last := reqs[len(reqs)-1]; last.Method != "POST" || strings.Contains(last.Body, "labels") {
+		t.Errorf("last request %s %s %s, want the pull request without labels", last.Method, last.Path, last.Body)
 	}
 }
 
@@ -452,8 +480,9 @@ func TestGiteaTokenOnlyInTheAuthorizationHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := f.requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d requests, want 4", len(reqs))
+	// The list, the labels (refused here), the pull request, the Get, the merge.
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
 	}
 	for _, r := range reqs {
 		if got := r.Header.Get("Authorization"); got != "token "+giteaToken {
