@@ -241,6 +241,66 @@ board_gone() { ! pane_has "TASK-001"; }
 	[ "$(stat -c %s "$BATS_TEST_TMPDIR/report.png")" -gt 20000 ]
 }
 
+@test "--html in chromium: the approved-per-day chart has its y axis (0 and the max), a baseline and dates; the timeline has UTC time ticks" {
+	need chromium
+	export LC_ALL=C
+	board_repo
+	# Two tasks approved today: the chart's maximum is 2.
+	git burl release TASK-001 >/dev/null 2>&1
+	for t in TASK-001:a TASK-003:c; do
+		submitted "${t%%:*}" "src/${t#*:}.go" 'package src' >/dev/null
+		git burl approve "${t%%:*}" >/dev/null 2>&1
+	done
+	[ "$(bucket_of TASK-003)" = DONE ]
+	# A claim and release two hours ago, pushed by another machine (as the
+	# log's own lines are), so the timeline spans two hours: its start is
+	# that claim, to the minute.
+	t0=$(($(date -u +%s) / 60 * 60 - 7200))
+	shard=$(find .burl/.workflow/events -name '*.ndjson' | sort | tail -n 1)
+	for a in claim:0 release:1800; do
+		printf '{"ts":"%s","task":"TASK-002","action":"%s","actor":"earlier@vm","details":{"reason":"earlier attempt"}}\n' \
+			"$(date -u -d "@$((t0 + ${a#*:}))" +%Y-%m-%dT%H:%M:%SZ)" "${a%%:*}" >>"$shard"
+	done
+	git -C .burl commit -qam "an earlier attempt, from another machine"
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	prof="$BATS_TEST_TMPDIR/chrome"
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	! grep -q 'CONSOLE' <<<"$output" || false
+	dom=$output
+	chart=$(sed -n '/<svg id="throughput"/,/<\/svg>/p' <<<"$dom")
+	timeline=$(sed -n '/<svg id="timeline-chart"/,/<\/svg>/p' <<<"$dom")
+	# The y axis: 0 at the baseline, the maximum (2) at the top.
+	grep -qE '<text class="y-label"[^>]*>0</text>' <<<"$chart"
+	grep -qE '<text class="y-label"[^>]*>2</text>' <<<"$chart"
+	grep -q '<line class="baseline"' <<<"$chart"
+	grep -qF '<title>'"$(date -u +%F)"': 2 approved</title>' <<<"$chart"
+	# Dates under the first bar (29 days ago) and the last (today), and a
+	# few between: seven in all over 30 days.
+	dates=$(grep -oE '<text class="date"[^>]*>[^<]*</text>' <<<"$chart" | sed 's/.*>\([^<]*\)<.*/\1/')
+	echo "dates: $(tr '\n' '|' <<<"$dates")" >&3
+	[ "$(head -n 1 <<<"$dates")" = "$(date -u -d '29 days ago' '+%b %-d')" ]
+	[ "$(tail -n 1 <<<"$dates")" = "$(date -u '+%b %-d')" ]
+	[ "$(wc -l <<<"$dates")" -ge 4 ]
+	# The timeline: its start (the earlier claim, in UTC), its end (now),
+	# and round times between.
+	ticks=$(grep -oE '<text class="tick"[^>]*>[^<]*</text>' <<<"$timeline")
+	echo "ticks: $(sed 's/.*>\([^<]*\)<.*/\1/' <<<"$ticks" | tr '\n' '|')" >&3
+	start=$(date -u -d "@$t0" +%H:%M)
+	[ "$(date -u -d "@$t0" +%F)" = "$(date -u +%F)" ] || start="$(date -u -d "@$t0" '+%b %-d') $start"
+	grep -qF "text-anchor=\"start\">$start</text>" <<<"$ticks"
+	grep -qE 'text-anchor="end">([A-Z][a-z]{2} [0-9]{1,2} )?[0-9]{2}:[0-9]{2}</text>' <<<"$ticks"
+	[ "$(grep -cE 'text-anchor="middle">([0-9]{2}:[0-9]{2}|[A-Z][a-z]{2} [0-9]{1,2})</text>' <<<"$ticks")" -ge 3 ]
+	# What a person sees: a real picture of the page.
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--window-size=1280,1400 --screenshot="$BATS_TEST_TMPDIR/axes.png" "file://$BATS_TEST_TMPDIR/report.html"
+	[ -s "$BATS_TEST_TMPDIR/axes.png" ]
+	[ "$(head -c 8 "$BATS_TEST_TMPDIR/axes.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/axes.png")" -gt 20000 ]
+	[ -z "${BURL_KEEP_SCREENSHOT:-}" ] || cp "$BATS_TEST_TMPDIR/axes.png" "$BURL_KEEP_SCREENSHOT"
+}
+
 @test "the TUI library is linked into git-burl-monitor only" {
 	dir=$(git burl --exec-path)
 	for b in "$dir"/git-burl-*; do
@@ -329,6 +389,39 @@ board_gone() { ! pane_has "TASK-001"; }
 	wait_until 5 pane_has "blocked_reason:"
 	wait_until 5 pane_has "THE-END"
 	tm send-keys -t 0 q
+}
+
+@test "the live board marks B! a READY task whose dependency is BLOCKED (W one waiting on work); Enter names it and says a human must act" {
+	need tmux
+	new_burl_repo
+	git burl add "Base" >/dev/null 2>&1
+	git burl add "On top" --depends-on TASK-001 >/dev/null 2>&1
+	git burl add "Other work" >/dev/null 2>&1
+	git burl add "After other work" --depends-on TASK-003 >/dev/null 2>&1
+	git burl block TASK-001 --reason "needs the vendor's API key" >/dev/null
+	run git burl monitor --once
+	assert_success
+	grep -q 'TASK-002 m B!' <<<"$output"
+	grep -q 'TASK-004 m W' <<<"$output"
+	start_board 120 30
+	wait_until 5 pane_has "TASK-002 m B!"
+	pane_has "TASK-004 m W"
+	# TASK-002 is READY's first card: Enter says which dependency is
+	# BLOCKED, why, and what to run.
+	tm send-keys -t 0 Enter
+	wait_until 5 pane_has "B! waits for TASK-001, which is BLOCKED: a human must act"
+	pane_has "TASK-001 blocked: needs the vendor's API key"
+	pane_has "git burl show TASK-001 says why"
+	pane_has "id: TASK-002"
+	tm send-keys -t 0 Escape
+	wait_until 5 pane_has "READY 3"
+	# Unblocked from another shell: back to ordinary waiting.
+	git burl unblock TASK-001 >/dev/null 2>&1
+	wait_until 2 pane_has "TASK-002 m W"
+	! pane_has "B!" || false
+	tm send-keys -t 0 q
+	wait_until 5 exited
+	[ "$(cat "$BATS_TEST_TMPDIR/rc")" = 0 ]
 }
 
 # with_pr ID N URL: give a submitted QA task the pull request #N that

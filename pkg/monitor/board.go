@@ -56,17 +56,19 @@ type Card struct {
 	PRURL, PRState string
 }
 
-// Markers are the one-letter flags drawn after a card's ID: L locked,
-// S stalled, E lease expired, C predicted conflict, W waiting on a
-// dependency.
+// Markers are the flags drawn after a card's ID: L locked, S stalled, E
+// lease expired, C predicted conflict, W waiting on a dependency that is
+// work still to do, B! waiting on a BLOCKED one (no agent will ever
+// claim the task: a human must act; it replaces W).
 func (c Card) Markers() string {
 	var b strings.Builder
 	for _, m := range []struct {
 		on bool
-		r  byte
-	}{{c.Locked, 'L'}, {c.Stalled, 'S'}, {c.LeaseExpired, 'E'}, {len(c.Conflicts) > 0, 'C'}, {len(c.Waiting) > 0, 'W'}} {
+		s  string
+	}{{c.Locked, "L"}, {c.Stalled, "S"}, {c.LeaseExpired, "E"}, {len(c.Conflicts) > 0, "C"},
+		{len(c.BlockedDeps) > 0, "B!"}, {len(c.Waiting) > 0 && len(c.BlockedDeps) == 0, "W"}} {
 		if m.on {
-			b.WriteByte(m.r)
+			b.WriteString(m.s)
 		}
 	}
 	return b.String()
@@ -139,18 +141,28 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 	}
 	var deps []string
-	blocked := map[string]bool{}
 	for _, s := range sums {
 		if s.Err == nil && s.Bucket == workflow.Ready {
 			deps = append(deps, s.DependsOn...)
-		}
-		if s.Err == nil && s.Bucket == workflow.Blocked {
-			blocked[s.ID] = true
 		}
 	}
 	done, err := w.DoneAmong(deps)
 	if err != nil {
 		return nil, err
+	}
+	// Which unmet dependencies are BLOCKED, as claim and watch decide it
+	// (each asked once: a few file reads, on a reread only).
+	seen := map[string]bool{}
+	var unmet []string
+	for _, d := range workflow.Unmet(deps, done) {
+		if !seen[d] {
+			seen[d] = true
+			unmet = append(unmet, d)
+		}
+	}
+	blocked := map[string]bool{}
+	for _, d := range w.BlockedAmong(unmet) {
+		blocked[d] = true
 	}
 	conflicts := predicted(w)
 	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
@@ -183,12 +195,10 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		switch s.Bucket {
 		case workflow.Ready:
 			c.Since = c.Created
-			for _, d := range s.DependsOn {
-				if !done[d] {
-					c.Waiting = append(c.Waiting, d)
-					if blocked[d] {
-						c.BlockedDeps = append(c.BlockedDeps, d)
-					}
+			c.Waiting = workflow.Unmet(s.DependsOn, done)
+			for _, d := range c.Waiting {
+				if blocked[d] {
+					c.BlockedDeps = append(c.BlockedDeps, d)
 				}
 			}
 		case workflow.Doing:

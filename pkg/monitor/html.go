@@ -41,28 +41,23 @@ type Node struct {
 
 type Edge struct{ X1, Y1, X2, Y2 int }
 
-// DayCount is one day's throughput.
-type DayCount struct {
-	Day     string
-	N       int
-	X, H, Y int
-}
-
 type report struct {
-	Board       *Board
-	Generated   string
-	Columns     []column
-	Lanes       []Lane
-	TimelineW   int
-	TimelineH   int
-	TimeFrom    string
-	TimeTo      string
+	Board     *Board
+	Generated string
+	Columns   []column
+	Lanes     []Lane
+	TimelineW int
+	TimelineH int
+	TimeFrom  string
+	TimeTo    string
+	// TimeTicks label the timeline's axis at TimeAxisY.
+	TimeTicks   []Tick
+	TimeAxisY   int
 	Nodes       []Node
 	Edges       []Edge
 	GraphW      int
 	GraphH      int
-	Days        []DayCount
-	ThroughputW int
+	Throughput  Throughput
 	Done        int
 	LeadMedian  string
 	LeadP90     string
@@ -190,7 +185,12 @@ func (r *report) timeline(b *Board, evs []events.Event) {
 		l.Y = 20 + i*laneH
 		r.Lanes = append(r.Lanes, *l)
 	}
-	r.TimelineW, r.TimelineH = timelineW, 30+len(order)*laneH
+	r.TimeAxisY = 22 + len(order)*laneH
+	r.TimelineW, r.TimelineH = timelineW, r.TimeAxisY+22
+	r.TimeTicks = timeTicks(start, end, labelW, timelineW-labelW-10)
+	for i := range r.TimeTicks {
+		r.TimeTicks[i].Y = float64(r.TimeAxisY + 14)
+	}
 	r.TimeFrom, r.TimeTo = start.UTC().Format("2006-01-02 15:04"), end.UTC().Format("2006-01-02 15:04")
 }
 
@@ -314,19 +314,7 @@ func (r *report) figures(b *Board, evs []events.Event) {
 	r.Done = len(b.Columns[workflow.Done])
 	r.LeadMedian, r.LeadP90 = quantile(lead, 50), quantile(lead, 90)
 	r.CycleMedian, r.CycleP90 = quantile(cycle, 50), quantile(cycle, 90)
-	peak := 1
-	for i := throughDay - 1; i >= 0; i-- {
-		d := b.Now.UTC().AddDate(0, 0, -i).Format("2006-01-02")
-		if perDay[d] > peak {
-			peak = perDay[d]
-		}
-	}
-	for i := throughDay - 1; i >= 0; i-- {
-		d := b.Now.UTC().AddDate(0, 0, -i).Format("2006-01-02")
-		h := perDay[d] * 100 / peak
-		r.Days = append(r.Days, DayCount{Day: d, N: perDay[d], X: 10 + (throughDay-1-i)*30, H: h, Y: 110 - h})
-	}
-	r.ThroughputW = 20 + throughDay*30
+	r.Throughput = throughputChart(perDay, b.Now, throughDay)
 }
 
 func quantile(ds []time.Duration, q int) string {
@@ -345,7 +333,7 @@ func ageOf(now, since time.Time) string {
 	return Age(now.Sub(since))
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText, "last": func(ts []Tick) int { return len(ts) - 1 }}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -369,11 +357,14 @@ svg text{font:11px system-ui,sans-serif}
 .node rect{stroke:#57606a}.waiting rect{stroke:#cf222e;stroke-width:2;stroke-dasharray:4 2}
 .edge{stroke:#8c959f;stroke-width:1.2;marker-end:url(#arrow)}
 .bar{fill:#0969da}
+.grid line{stroke:#eaeef2;stroke-width:1}
+.axis line,.baseline{stroke:#57606a;stroke-width:1}
+.axis text{fill:#57606a}.caption{fill:#1b1f24}
 </style>
 </head>
 <body>
 <h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
-<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency.</p>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act).</p>
 
 <h2 id="board">Board</h2>
 <div class="board">
@@ -403,13 +394,31 @@ svg text{font:11px system-ui,sans-serif}
 <tr><th>Lead time (created → DONE), median / p90</th><td>{{.LeadMedian}} / {{.LeadP90}}</td></tr>
 <tr><th>Cycle time (first claim → DONE), median / p90</th><td>{{.CycleMedian}} / {{.CycleP90}}</td></tr>
 </table>
-<svg id="throughput" width="{{.ThroughputW}}" height="140" viewBox="0 0 {{.ThroughputW}} 140" role="img" aria-label="tasks approved per day">
-{{- range .Days}}
-<rect class="bar" x="{{.X}}" y="{{.Y}}" width="24" height="{{.H}}"><title>{{.Day}}: {{.N}} approved</title></rect>
-{{- if .N}}<text x="{{.X}}" y="{{.Y}}" dy="-2">{{.N}}</text>{{end}}
+{{with .Throughput}}<svg id="throughput" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="tasks approved per day">
+<g class="grid">
+{{- range .YTicks}}
+<line x1="{{$.Throughput.Left}}" y1="{{printf "%.1f" .Y}}" x2="{{$.Throughput.Right}}" y2="{{printf "%.1f" .Y}}"/>
 {{- end}}
-<text x="10" y="130">approved per day, last 30 days (UTC)</text>
-</svg>
+</g>
+{{- range .Days}}
+<rect class="bar" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}"><title>{{.Day}}: {{.N}} approved</title></rect>
+{{- if .N}}<text class="count" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" dx="{{printf "%.1f" .W}}" dy="-3" text-anchor="end">{{.N}}</text>{{end}}
+{{- end}}
+<g class="axis y-axis">
+<line x1="{{.Left}}" y1="{{.Top}}" x2="{{.Left}}" y2="{{.Base}}"/>
+{{- range .YTicks}}
+<text class="y-label" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" dy="4" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{- end}}
+</g>
+<line class="baseline" x1="{{.Left}}" y1="{{.Base}}" x2="{{.Right}}" y2="{{.Base}}"/>
+<g class="axis x-axis">
+{{- range .Dates}}
+<line x1="{{printf "%.1f" .X}}" y1="{{$.Throughput.Base}}" x2="{{printf "%.1f" .X}}" y2="{{$.Throughput.TickEnd}}"/>
+<text class="date" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{- end}}
+</g>
+<text class="caption" x="{{.Left}}" y="{{$.Throughput.H}}" dy="-6">{{.Caption}}</text>
+</svg>{{end}}
 
 <h2 id="usage">Agent usage</h2>
 {{if .Board.Usage}}<table class="figs">
@@ -423,7 +432,12 @@ svg text{font:11px system-ui,sans-serif}
 
 <h2 id="timeline">Timeline: claim → DONE per worker</h2>
 {{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked).</p>
-<svg width="{{.TimelineW}}" height="{{.TimelineH}}" viewBox="0 0 {{.TimelineW}} {{.TimelineH}}" role="img" aria-label="timeline">
+<svg id="timeline-chart" width="{{.TimelineW}}" height="{{.TimelineH}}" viewBox="0 0 {{.TimelineW}} {{.TimelineH}}" role="img" aria-label="timeline">
+<g class="grid">
+{{- range .TimeTicks}}
+<line x1="{{printf "%.1f" .X}}" y1="14" x2="{{printf "%.1f" .X}}" y2="{{$.TimeAxisY}}"/>
+{{- end}}
+</g>
 {{- range .Lanes}}
 <text x="4" y="{{.Y}}" dy="14">{{.Worker}}</text>
 {{- $y := .Y}}
@@ -431,6 +445,12 @@ svg text{font:11px system-ui,sans-serif}
 <rect class="{{.Class}}" x="{{printf "%.1f" .X}}" y="{{$y}}" width="{{printf "%.1f" .W}}" height="18" rx="2"><title>{{.ID}} {{.Title}} ({{.Label}})</title></rect>
 {{- end}}
 {{- end}}
+<g class="axis time-axis">
+<line x1="{{(index .TimeTicks 0).X}}" y1="{{.TimeAxisY}}" x2="{{(index .TimeTicks (last .TimeTicks)).X}}" y2="{{.TimeAxisY}}"/>
+{{- range .TimeTicks}}
+<text class="tick" x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{- end}}
+</g>
 </svg>{{else}}<p>No task has been claimed yet.</p>{{end}}
 
 <h2 id="deps">Dependency graph</h2>

@@ -150,7 +150,7 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.row++
 	case "enter":
 		if c, ok := m.Selected(); ok {
-			m.detail = wrapLines(taskText(c), m.width)
+			m.detail = wrapLines(taskText(c, m.board), m.width)
 			m.detailTop = 0
 		}
 	}
@@ -185,17 +185,45 @@ func (m *Model) Selected() (Card, bool) {
 }
 
 // taskText is the task file, every line escaped, below its pull
-// request's number, state and URL when it has one.
-func taskText(c Card) []string {
+// request's number, state and URL when it has one, and below the
+// BLOCKED tasks it waits for (on b).
+func taskText(c Card, b *Board) []string {
+	head := append(prDetail(c), depDetail(c, b)...)
 	data, err := os.ReadFile(c.Path)
 	if err != nil {
-		return append(prDetail(c), c.ID+": "+cli.Escape(err.Error()))
+		return append(head, c.ID+": "+cli.Escape(err.Error()))
 	}
 	ls := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	for i := range ls {
 		ls[i] = cli.Escape(strings.ReplaceAll(ls[i], "\t", "    "))
 	}
-	return append(prDetail(c), ls...)
+	return append(head, ls...)
+}
+
+// depDetail is what the task view shows above a READY task's file about
+// each dependency it waits for that is BLOCKED: that no agent will claim
+// the task until a human acts, the dependency's reason as the board has
+// it, and the commands that say and settle it.
+func depDetail(c Card, b *Board) []string {
+	if len(c.BlockedDeps) == 0 {
+		return nil
+	}
+	reasons := map[string]string{}
+	if b != nil {
+		for _, d := range b.Columns[workflow.Blocked] {
+			reasons[d.ID] = d.Reason
+		}
+	}
+	var out []string
+	for _, d := range c.BlockedDeps {
+		d := cli.Escape(d)
+		out = append(out, "B! waits for "+d+", which is BLOCKED: a human must act (no agent claims "+c.ID+" until then)")
+		if r := reasons[d]; r != "" {
+			out = append(out, "   "+d+" blocked: "+r)
+		}
+		out = append(out, "   git burl show "+d+" says why; git burl unblock "+d+" once it is settled")
+	}
+	return append(out, "")
 }
 
 // wrapLines breaks lines wider than width (a long blocked_reason, a QA

@@ -92,8 +92,14 @@ func ParseCreated(s string) (time.Time, bool) {
 
 // UnmetDeps lists the dependencies of t that are not DONE.
 func UnmetDeps(t *task.Task, done map[string]bool) []string {
+	return Unmet(t.List(task.KeyDependsOn), done)
+}
+
+// Unmet lists the dependencies deps (a task's depends_on, as a Summary
+// holds it) that are not DONE.
+func Unmet(deps []string, done map[string]bool) []string {
 	var unmet []string
-	for _, d := range t.List(task.KeyDependsOn) {
+	for _, d := range deps {
 		if !done[d] {
 			unmet = append(unmet, d)
 		}
