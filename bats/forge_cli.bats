@@ -92,6 +92,50 @@ calls() {
 	# Nothing was asked meanwhile: the limit is not spent further.
 	[ "$(calls list)" = 1 ]
 	[ "$(bucket_of TASK-001)" = QA ]
-	run git burl sync --json
-	[ "$(jq -r '.settle.backoff_until | length > 0' <<<"$output")" = true ]
+	out=$(git burl sync --json 2>/dev/null)
+	[ "$(jq -r '.settle.backoff_until | length > 0' <<<"$out")" = true ]
+}
+
+@test "a pull request merged at another head than approve passed is held in QA, never DONE by sync, until a human accepts what landed" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	passed=$(field TASK-001 pr_head)
+	# Someone with forge credentials (an agent, say) pushes one more commit
+	# to the request and merges it.
+	git worktree add -q "$BATS_TEST_TMPDIR/sneak" "$passed"
+	(cd "$BATS_TEST_TMPDIR/sneak" && commit_file src/evil.go "package src // not reviewed" && git push -q origin HEAD:refs/heads/main HEAD:refs/heads/task-001-jump-high)
+	sneaked=$(git -C "$BATS_TEST_TMPDIR/sneak" rev-parse HEAD)
+	jq --arg h "$sneaked" '.state = "MERGED" | .head = $h | .merge = $h' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"
+
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001: pull request #7 was merged at ${sneaked:0:10}, but approve's gates passed ${passed:0:10}"
+	assert_output_contains "review them there, then git burl approve --accept-landed TASK-001 records it DONE"
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ -z "$(all_events | jq -r 'select(.action == "pr_merged") | .task')" ]
+
+	# Held on every later sync too.
+	run git burl sync
+	assert_output_contains "was merged at ${sneaked:0:10}"
+	[ "$(bucket_of TASK-001)" = QA ]
+	# A human looked, and accepts: the gates run on the task's commits.
+	run git burl approve --accept-landed TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "watch does not hand the forge token to its agents" {
+	load watch
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	set_config max_parallel 0
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	agent sniff 'mkdir -p src; echo "token=${BURL_FORGE_TOKEN:-none}" >src/env.txt; echo "token=${BURL_FORGE_TOKEN:-none}" >'"$BATS_TEST_TMPDIR/seen"
+	agents_yaml "agents:
+  - name: bot
+    command: [\"$AGENTS/sniff\"]"
+	run env BURL_FORGE_TOKEN=s3cret-forge-token git burl watch --once --interval 100ms
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/seen")" = "token=none" ]
 }

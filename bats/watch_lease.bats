@@ -17,6 +17,11 @@ setup() {
 
 teardown() {
 	[ -z "${A:-}" ] || { kill -CONT "$A" 2>/dev/null; kill -TERM "$A" 2>/dev/null; } || true
+	# A failed test must not leave a watcher holding bats' output open.
+	local p
+	for p in ${agit:-} ${bgit:-}; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
 }
 
 # lease SECONDS GRACE: short leases for the test.

@@ -224,6 +224,13 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 // build batched over a stack of tasks.
 func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	t := tx.Task
+	if m := integrate.For(w); a.acceptLanded && m.HasRemote() {
+		// What landed is on the remote's main (a forge's merge): local
+		// main catches up first, fast-forward only.
+		if _, err := m.Base(); err != nil {
+			return err
+		}
+	}
 	in, err := workAlreadyInMain(w, t)
 	if err == nil && in && pushesMain(w) && integrate.For(w).HasRemote() {
 		// The work may be in local main only, left there by an approve

@@ -24,8 +24,9 @@ type Settled struct {
 	Number int    `json:"number"`
 	URL    string `json:"url"`
 	// Result: merged (now DONE), closed (back to READY), changes_requested
-	// (back to READY), open (still waiting), or skipped (another clone
-	// settled it first, or its lock is held).
+	// (back to READY), open (still waiting), held (merged at another head
+	// than approve passed: left in QA for a human), or skipped (another
+	// clone settled it first, or its lock is held).
 	Result string `json:"result"`
 	// MergedSHA is the commit on the remote's main holding the work, and
 	// How how it was recognised: ancestry, cherry, squash or forge.
@@ -163,7 +164,11 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, prNumber(e.Task), err)
 			continue
 		}
-		if s.Result != "open" {
+		switch s.Result {
+		case "open":
+		case "held":
+			fmt.Fprintf(w.Stderr, "burl: %s: %s\n", e.ID, s.Reason)
+		default:
 			s.Result = applySettlement(w, e.ID, s)
 		}
 		rep.PRs = append(rep.PRs, s)
@@ -210,6 +215,9 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		if sha != "" {
 			delete(st.NotLanded, key)
 			s.Result, s.MergedSHA, s.How = "merged", sha, how
+			if _, stillOpen := open[n]; !stillOpen {
+				return mergedAsApproved(prov, s, head, w.Config.MainBranch)
+			}
 			return s, nil
 		}
 		if sure {
@@ -248,6 +256,9 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 	}
 	delete(st.Seen, key)
 	delete(st.NotLanded, key)
+	if pr.State == "merged" && pr.Head != "" && head != "" && pr.Head != head {
+		return movedHead(s, pr.Head, head, w.Config.MainBranch), nil
+	}
 	switch pr.State {
 	case "merged":
 		s.Result, s.MergedSHA, s.How = "merged", pr.MergedSHA, "forge"
@@ -274,6 +285,32 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		s.Result, s.Reason = "closed", reason
 	}
 	return s, nil
+}
+
+// mergedAsApproved checks, for a request the forge no longer lists as
+// open, that what it merged is the head approve's gates passed: commits
+// pushed to the request after approve (by an agent holding forge
+// credentials, say) would otherwise reach main ungated and be recorded as
+// DONE.
+func mergedAsApproved(prov forge.Provider, s Settled, head, main string) (Settled, error) {
+	pr, err := prov.Get(s.Number)
+	if err != nil {
+		return s, err
+	}
+	if pr.Head != "" && pr.Head != head {
+		return movedHead(s, pr.Head, head, main), nil
+	}
+	return s, nil
+}
+
+// movedHead is a request merged at another head than approve passed:
+// burl does not call it DONE. The task stays in QA, held, until a human
+// has looked at what else landed and accepts it (approve --accept-landed),
+// as for any work that reached main outside burl (DESIGN §15).
+func movedHead(s Settled, merged, passed, main string) Settled {
+	s.Result, s.MergedSHA, s.How = "held", "", ""
+	s.Reason = fmt.Sprintf("pull request #%d was merged at %s, but approve's gates passed %s: the commits after it reached %s without burl's gates: review them there, then git burl approve --accept-landed %s records it DONE", s.Number, gitx.Short(merged), gitx.Short(passed), main, s.Task)
+	return s
 }
 
 // settledStamp reports whether a pull request's change stamp may be
