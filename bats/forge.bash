@@ -69,11 +69,7 @@ new_gitea_repo() {
 	REPO="$BATS_TEST_TMPDIR/repo"
 	git init -q "$REPO"
 	cd "$REPO" || return 1
-	mkdir -p src
-	printf 'package src\n\n// existing TODO: not ours\nfunc Jump() {}\n' >src/jump.go
-	printf '# demo\n' >README.md
-	git add -A
-	git commit -q -m "initial commit"
+	seed_repo
 	git remote add origin "${GITEA_URL}$GITEA_REPO.git"
 	git push -q -u origin main 2>/dev/null
 	# Until the first push is indexed, pull request calls answer 404.

@@ -29,12 +29,18 @@ new_repo() {
 	git init -q --bare "$ORIGIN"
 	git clone -q "$ORIGIN" "$REPO" 2>/dev/null
 	cd "$REPO" || return 1
+	seed_repo
+	git push -q origin main
+}
+
+# seed_repo: the first commit of every test repository, in the current
+# directory: a Go file holding a TODO that is not the task's, and a README.
+seed_repo() {
 	mkdir -p src
 	printf 'package src\n\n// existing TODO: not ours\nfunc Jump() {}\n' >src/jump.go
 	printf '# demo\n' >README.md
 	git add -A
 	git commit -q -m "initial commit"
-	git push -q origin main
 }
 
 # new_burl_repo: new_repo plus `git burl init`.

@@ -11,27 +11,12 @@ trap '"$here/forge/gitea.sh" stop "$forge"; rm -rf "$demo"' EXIT
 eval "$("$here/forge/gitea.sh" start "$forge")"
 hostport=${GITEA_URL#http://}
 hostport=${hostport%/}
-export HOME="$demo/home" GIT_CONFIG_NOSYSTEM=1 BURL_ACTOR="lead"
-unset XDG_STATE_HOME
-mkdir -p "$HOME"
-git config --global user.name "Demo"
-git config --global user.email "demo@example.com"
-git config --global init.defaultBranch main
-
-# run CMD...: print the command as a user would type it, then its output
-# (the server's random port shown as 3000, the token never shown).
-run() {
-	local out="$" a
-	for a in "$@"; do
-		case $a in
-		*[[:space:]*\'\"]*) out+=" '$a'" ;;
-		*) out+=" $a" ;;
-		esac
-	done
-	printf '%s\n' "${out//$GITEA_TOKEN/\$BURL_FORGE_TOKEN}" | sed "s|$hostport|127.0.0.1:3000|g"
-	"$@" 2>&1 | sed "s|$demo|/tmp/demo|g; s|$hostport|127.0.0.1:3000|g"
-	echo
-}
+# shellcheck source=contrib/demo-lib.sh
+. "$here/demo-lib.sh"
+demo_home "$demo"
+export BURL_ACTOR="lead"
+# The server's random port shows as 3000, the token as the variable.
+DEMO_SED="s|$demo|/tmp/demo|g; s|$hostport|127.0.0.1:3000|g; s|$GITEA_TOKEN|\$BURL_FORGE_TOKEN|g"
 
 # api METHOD PATH [JSON]: the forge's REST API, as the user "burl".
 api() {

@@ -6,26 +6,11 @@ set -euo pipefail
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/burl-demo.XXXXXX")
 trap 'rm -rf "$demo"' EXIT
-export HOME="$demo/home" GIT_CONFIG_NOSYSTEM=1 BURL_ACTOR="agent-1"
-unset XDG_STATE_HOME # the trust store, then in $HOME like everything else
-mkdir -p "$HOME"
-git config --global user.name "Demo"
-git config --global user.email "demo@example.com"
-git config --global init.defaultBranch main
-
-# run CMD...: print the command as a user would type it, then its output.
-run() {
-	local out="$" a
-	for a in "$@"; do
-		case $a in
-		*[[:space:]*\'\"]*) out+=" '$a'" ;;
-		*) out+=" $a" ;;
-		esac
-	done
-	printf '%s\n' "$out"
-	"$@" 2>&1 | sed "s|$demo|/tmp/demo|g"
-	echo
-}
+# shellcheck source=contrib/demo-lib.sh
+. "$(dirname "$0")/demo-lib.sh"
+demo_home "$demo"
+export BURL_ACTOR="agent-1"
+DEMO_SED="s|$demo|/tmp/demo|g"
 
 git init -q --bare "$demo/origin.git"
 git clone -q "$demo/origin.git" "$demo/game" 2>/dev/null

@@ -501,15 +501,8 @@ func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
 // branch holding commits main lacks is kept.
 func cleanup(w *workflow.Workflow, t *task.Task) {
 	g := w.Repo.Git
-	if dir := w.WorktreePath(t); dir != "" {
-		if _, err := os.Stat(dir); err == nil {
-			// Build output alone is no reason to keep the worktree.
-			_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
-			if err := workspace.Remove(g, dir, onlyBuild); err != nil {
-				fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-				return
-			}
-		}
+	if !removeWorktree(w, t) {
+		return
 	}
 	b := t.Branch()
 	if w.Config.PushTaskBranchOnSubmit {
@@ -525,6 +518,25 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	if _, err := g.Run("branch", "-D", b); err != nil {
 		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
 	}
+}
+
+// removeWorktree removes a landed task's worktree, if it has one here;
+// false (with a warning: git burl clean retries) when it could not.
+func removeWorktree(w *workflow.Workflow, t *task.Task) bool {
+	dir := w.WorktreePath(t)
+	if dir == "" {
+		return true
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return true
+	}
+	// Build output alone is no reason to keep the worktree.
+	_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
+	if err := workspace.Remove(w.Repo.Git, dir, onlyBuild); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+		return false
+	}
+	return true
 }
 
 // deleteRemoteBranch removes from the remote a task branch that

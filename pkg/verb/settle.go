@@ -429,14 +429,8 @@ func howSaid(how string) string {
 // was recognised on main.
 func cleanupMerged(w *workflow.Workflow, t *task.Task) {
 	g := w.Repo.Git
-	if dir := w.WorktreePath(t); dir != "" {
-		if _, err := os.Stat(dir); err == nil {
-			_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
-			if err := workspace.Remove(g, dir, onlyBuild); err != nil {
-				fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
-				return
-			}
-		}
+	if !removeWorktree(w, t) {
+		return
 	}
 	b := t.Branch()
 	if ok, _ := workspace.BranchExists(g, b); ok {
