@@ -54,17 +54,19 @@ printf 'package game\n\n// %s\nfunc %s() int { return 1 }\n' "$BURL_TITLE" "$(ba
 echo '{"input_tokens": 1200, "output_tokens": 340, "cost_usd": 0.02}' >"$BURL_USAGE_FILE"
 SH
 chmod +x "$demo/agent.sh"
+run cat "$demo/agent.sh"
 cat >.burl/.workflow/agents.yaml <<EOF2
 auto_approve: true
 agents:
   - name: coder
-    command: ["$demo/agent.sh"]
+    command: ["$demo/agent.sh"]     # argv, never a shell string
     max_parallel: 2
     timeout: 1m
   - name: claude
     preset: claude-code    # Claude Code's own unattended command line
     tags: [claude]         # only tasks tagged claude
 EOF2
+run cat .burl/.workflow/agents.yaml
 run git -C .burl add .workflow/agents.yaml
 run git -C .burl commit -q -m "agents.yaml: one coder"
 run git burl watch --print-command claude
