@@ -269,18 +269,14 @@ func Uninstall(dir string) (*Report, error) {
 	return rep, nil
 }
 
-// Refresh rewrites burl's shims that an older burl installed (marker
-// present, text different) with the current ones, and touches nothing
-// else. Shims from before libexec/burl exec git-burl-hook from PATH, where
+// Refresh rewrites, in the hooks directory hd, burl's shims that an older
+// burl installed (marker present, text different) with the current ones,
+// and touches nothing else. Shims from before libexec/burl exec git-burl-hook from PATH, where
 // it no longer is: they would skip every check. Errors leave a hook as it
 // was; the next refresh or `git burl hooks install` tries again.
-func Refresh(root string) []Action {
-	// root is a resolved worktree root (the caller opened the workflow):
-	// no second resolve of the repository, only where its hooks are.
-	hd, err := gitx.Git{Dir: root, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if err != nil {
-		return nil
-	}
+func Refresh(hd string) []Action {
+	// hd is repo.HooksDir: where git runs hooks, from the settings the
+	// caller already read, without a process of its own.
 	var did []Action
 	for _, name := range Names {
 		s, err := inspect(hd, name)

@@ -36,6 +36,27 @@ type Repo struct {
 	// remotes are the names of the remotes with a URL, read with the
 	// bootstrap settings: asking git again costs a process per question.
 	remotes map[string]bool
+	// hooksPath is core.hooksPath as configured ("" when unset).
+	hooksPath string
+}
+
+// HooksDir is where git looks for this repository's hooks, as
+// `git rev-parse --path-format=absolute --git-path hooks` run in the main
+// worktree answers, from the settings already read: claim checks burl's
+// hooks there on every run, and a process per claim is measurable.
+func (r *Repo) HooksDir() string {
+	p := r.hooksPath
+	switch {
+	case p == "":
+		return filepath.Join(r.CommonDir, "hooks")
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+	case !filepath.IsAbs(p):
+		p = filepath.Join(r.Root, p)
+	}
+	return filepath.Clean(p)
 }
 
 // HasRemote reports whether remote name has a URL in this clone's git
@@ -75,7 +96,9 @@ func Resolve(dir string) (*Repo, error) {
 	}
 	cfg := make(chan result, 1)
 	go func() {
-		out, err := g.Run("config", "--get-regexp", bootstrapKeys)
+		// As the user has it: reading config runs no hook, and
+		// core.hooksPath must be the user's, not burl's hooks-off setting.
+		out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--get-regexp", bootstrapKeys)
 		cfg <- result{out, err}
 	}()
 	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
@@ -114,7 +137,7 @@ func Resolve(dir string) (*Repo, error) {
 }
 
 // bootstrapKeys are the git config keys burl reads before anything else.
-const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar)$`
+const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath)$`
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
@@ -151,6 +174,9 @@ func (r *Repo) readBootstrap(out string, err error) error {
 			r.Worktree = v
 		case "core.commentchar":
 			r.CommentChar = v
+		case "core.hookspath":
+			// The last one listed is the one in force (local after global).
+			r.hooksPath = v
 		default:
 			// Remote names keep their case and may hold dots.
 			if name, ok := strings.CutPrefix(k, "remote."); ok && strings.HasSuffix(name, ".url") {

@@ -100,3 +100,23 @@ func TestBootstrapSettings(t *testing.T) {
 		}
 	}
 }
+
+// HooksDir answers what git itself does, for every form core.hooksPath
+// takes: unset, absolute, relative, ~/.
+func TestHooksDirIsWhereGitRunsHooks(t *testing.T) {
+	root := gittest.NewRepo(t)
+	t.Setenv("HOME", t.TempDir())
+	for _, v := range []string{"", "/tmp/elsewhere/hooks", "tools/hooks", "~/hooks", "~"} {
+		if v != "" {
+			gittest.Git(t, root, "config", "core.hooksPath", v)
+		}
+		want := strings.TrimSpace(gittest.Git(t, root, "rev-parse", "--path-format=absolute", "--git-path", "hooks"))
+		r, err := Resolve(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.HooksDir(); got != filepath.Clean(want) {
+			t.Errorf("core.hooksPath %q: HooksDir = %s, git says %s", v, got, want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	// Before work starts on a task branch, shims left by an older burl are
 	// brought up to date, so its commits are checked by this burl's hooks.
-	for _, a := range hook.Refresh(w.Repo.Root) {
+	for _, a := range hook.Refresh(w.Repo.HooksDir()) {
 		ctx.Warnf("updated burl's %s hook to this version (%s)", a.Name, a.Path)
 	}
 	if len(args) == 1 {
