@@ -46,7 +46,7 @@ setup() {
 @test "git burl VERB --help and git burl help VERB print usage and exit 0" {
 	run git burl status --help
 	assert_success
-	assert_output_contains "git burl status [--json]"
+	assert_output_contains "git burl status [--open | --bucket BUCKET]... [--since WHEN] [--json]"
 	assert_output_contains "--json"
 
 	run git burl help add
