@@ -51,7 +51,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	kill -CONT "$A"
 	wait_until 30 bucket_is TASK-001 DONE
 	# The resumed watcher finds out, and says so.
-	wait_until 10 grep -Eq "no longer held by this watcher|lost the task" "$BATS_TEST_TMPDIR/a.log"
+	wait_until 10 grep -Eq "no longer held by this watcher|lost the task" "$BATS_TEST_TMPDIR/a.log" || { cat "$BATS_TEST_TMPDIR/a.log" "$BATS_TEST_TMPDIR/b.log"; false; }
 	kill -TERM "$bgit" "$agit" 2>/dev/null || true
 	wait "$bgit" "$agit" 2>/dev/null || true
 	A=
@@ -106,4 +106,21 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	wait "$agit" 2>/dev/null || true
 	grep -Eq "TASK-001: held by bot@[^ ]+#[0-9]+ \(lease until 20[0-9-]+T[0-9:]+Z\); taken over here if that lease expires" "$BATS_TEST_TMPDIR/b.log"
 	[ "$(grep -c "TASK-001: held by" "$BATS_TEST_TMPDIR/b.log")" = 1 ]
+}
+
+@test "runs are numbered across a stop and a restart: the run after a stopped one is run 2, and its retries are its own" {
+	WHO=A NAP=30 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
+	agit=$!
+	wait_until 10 grep -q "TASK-001: claimed by" "$BATS_TEST_TMPDIR/a.log"
+	wait_until 10 test -e "$AGENTS/prompts/TASK-001-1.md"
+	kill -TERM "$agit"
+	wait "$agit" || true
+	agit=
+	bucket_is TASK-001 READY
+	run env WHO=B NAP=0 git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "TASK-001: run 2 of bot: submitted"
+	[ -e "$AGENTS/prompts/TASK-001-2.md" ]
+	bucket_is TASK-001 DONE
+	[ "$(all_events | jq -r 'select(.action == "run_start") | .details.attempt' | tr '\n' ' ')" = "1 2 " ]
 }

@@ -27,7 +27,14 @@ const tailLines = 20
 func (s *supervisor) job(a agents.Agent, id string) {
 	actor := a.Name + "@" + s.host
 	failure := ""
-	for attempt := 1; ; attempt++ {
+	// Runs are numbered across watchers and restarts; retries count this
+	// claim's failures only (a run stopped or taken over failed nothing).
+	first := 1
+	if w, err := workflow.Open(s.opt.Dir); err == nil {
+		first += runsSoFar(w, id)
+	}
+	failures := 0
+	for attempt := first; ; attempt++ {
 		cur, why := s.current(a.Name)
 		if why != "" {
 			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch: "+why); rc != 0 {
@@ -63,10 +70,10 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			return
 		}
 		failure = fail
-		if attempt > a.Retries {
+		if failures++; failures > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
-				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", attempt, a.Name, oneLine(fail, 4000))
+				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", failures, a.Name, oneLine(fail, 4000))
 			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
