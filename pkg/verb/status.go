@@ -3,7 +3,6 @@ package verb
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -399,102 +398,6 @@ func (o *statusOut) suggestFor(b workflow.Bucket, id string) (next, wait string)
 		return "git burl trust", ""
 	}
 	return workflow.Suggest(b, id), ""
-}
-
-// StreamJSON writes the document encoding/json would make of the struct
-// tags plus "tasks", streamed: over thousands of tasks, building it in
-// memory and re-validating it would cost more than the rest of status.
-func (o *statusOut) StreamJSON(w *bufio.Writer) {
-	enc := func(v any) []byte { j, _ := json.Marshal(v); return j }
-	w.WriteString(`"counts":`)
-	w.Write(enc(o.Counts))
-	w.WriteString(`,"tasks":[`)
-	var b []byte
-	for i, e := range o.entries {
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		b = o.taskJSON(b[:0], e)
-		w.Write(b)
-	}
-	w.WriteString(`],"locks":`)
-	w.Write(enc(o.Locks))
-	w.WriteString(`,"malformed":`)
-	w.Write(enc(o.Malformed))
-	w.WriteString(`,"duplicates":`)
-	w.Write(enc(o.Duplicates))
-	if o.Remote != nil {
-		w.WriteString(`,"remote":`)
-		w.Write(enc(o.Remote))
-	}
-	w.WriteString(`,"done_not_on_remote_main":`)
-	w.Write(enc(o.NotOnRemoteMain))
-	w.WriteString(`,"usage":`)
-	w.Write(enc(o.Usage))
-	w.WriteString(`,"untrusted":`)
-	w.Write(enc(o.Untrusted))
-}
-
-// taskJSON appends a task object: the frontmatter (kept as JSON in the
-// status cache) plus the keys status adds, spliced rather than decoded and
-// re-encoded.
-func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
-	suggest, wait := o.suggestFor(s.Bucket, s.ID)
-	_, stalled := o.stalled[s.ID]
-	waiting, isWaiting := o.waiting[s.ID]
-	_, locked := o.locked[s.ID]
-	if len(s.Fields) > 2 {
-		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
-	} else {
-		b = append(b, '{')
-	}
-	b = append(b, `"bucket":`...)
-	b = appendJSONString(b, string(s.Bucket))
-	b = append(b, `,"path":`...)
-	dir, name := filepath.Split(s.Path)
-	if rel, ok := o.relDir[dir]; ok {
-		b = appendJSONString(b, rel+name)
-	} else {
-		b = appendJSONString(b, o.rel(s.Path))
-	}
-	b = append(b, `,"suggest":`...)
-	b = appendJSONString(b, suggest)
-	b = strconv.AppendBool(append(b, `,"locked":`...), locked)
-	if stalled {
-		b = append(b, `,"stalled":true`...)
-	}
-	if isWaiting {
-		b = append(b, `,"waiting_for":[`...)
-		for i, d := range waiting {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, d)
-		}
-		b = append(b, ']')
-	}
-	if wait != "" {
-		b = append(b, `,"waits":`...)
-		b = appendJSONString(b, wait)
-	}
-	if cs := o.conflicts[s.ID]; len(cs) > 0 {
-		b = append(b, `,"conflicts":`...)
-		j, _ := json.Marshal(cs)
-		b = append(b, j...)
-	}
-	return append(b, '}')
-}
-
-// appendJSONString quotes s as encoding/json does; plain ASCII, by far the
-// common case for paths and commands, is copied as is.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			j, _ := json.Marshal(s)
-			return append(b, j...)
-		}
-	}
-	return append(append(append(b, '"'), s...), '"')
 }
 
 // sortEntries returns the order in which claim would take the tasks:

@@ -1,0 +1,87 @@
+package verb
+
+// What approve (and settling a merged pull request) leave behind once a
+// task is DONE: its worktree, its branch, the copy of it on the remote.
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+// cleanup removes an approved task's worktree and branch. The work is in
+// main by now, so problems are warnings (git burl clean retries), and a
+// branch holding commits main lacks is kept.
+func cleanup(w *workflow.Workflow, t *task.Task) {
+	g := w.Repo.Git
+	if !removeWorktree(w, t) {
+		return
+	}
+	b := t.Branch()
+	if w.Config.PushTaskBranchOnSubmit {
+		deleteRemoteBranch(w, b, t.Str(task.KeySubmittedSHA))
+	}
+	if ok, _ := workspace.BranchExists(g, b); !ok {
+		return
+	}
+	if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+b, "refs/heads/"+w.Config.MainBranch); !in {
+		fmt.Fprintf(w.Stderr, "burl: warning: kept branch %s: it has commits that %s lacks\n", b, w.Config.MainBranch)
+		return
+	}
+	if _, err := g.Run("branch", "-D", b); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
+	}
+}
+
+// removeWorktree removes a landed task's worktree, if it has one here;
+// false (with a warning: git burl clean retries) when it could not.
+func removeWorktree(w *workflow.Workflow, t *task.Task) bool {
+	dir := w.WorktreePath(t)
+	if dir == "" {
+		return true
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return true
+	}
+	// Build output alone is no reason to keep the worktree.
+	_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
+	if err := workspace.Remove(w.Repo.Git, dir, onlyBuild); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
+		return false
+	}
+	return true
+}
+
+// deleteRemoteBranch removes from the remote a task branch that
+// push_task_branch_on_submit published, once it holds nothing but what was
+// approved (the submitted commit, which approve may have rebased, or
+// commits main has): burl put it there, and nothing else would ever take
+// it away. What this clone knows of the remote's branch is its
+// remote-tracking ref, which the push set; a branch the remote has moved
+// on since is kept.
+func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
+	remote, g := w.Config.Remote, w.Repo.Git
+	tracking := gitx.Tracking(remote, b)
+	if !w.HasRemote() {
+		return
+	}
+	tip, err := g.Run("rev-parse", "-q", "--verify", tracking)
+	if err != nil {
+		return
+	}
+	if tip != submitted {
+		if in, _ := g.Test("merge-base", "--is-ancestor", tip, "refs/heads/"+w.Config.MainBranch); !in {
+			fmt.Fprintf(w.Stderr, "burl: warning: kept %s/%s: it has commits that %s lacks\n", remote, b, w.Config.MainBranch)
+			return
+		}
+	}
+	// The lease makes the deletion a compare-and-swap: a branch pushed
+	// again meanwhile survives.
+	if _, err := g.Run("push", "-q", "--force-with-lease=refs/heads/"+b+":"+tip, remote, ":refs/heads/"+b); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete %s from %s: %v (git push %s --delete %s)\n", b, remote, err, remote, b)
+	}
+}
