@@ -6,6 +6,7 @@ package repo
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -38,6 +39,73 @@ type Repo struct {
 	remotes map[string]bool
 	// hooksPath is core.hooksPath as configured ("" when unset).
 	hooksPath string
+	// What git maintenance run --auto decides by: gc.auto,
+	// gc.autoPackLimit, and whether any maintenance.* key is set.
+	gcAuto, gcPackLimit int
+	maintenance         bool
+}
+
+// NeedsMaintenance reports whether `git maintenance run --auto` may have
+// work to do, by git's own test for its default gc task: more than
+// gc.auto/256 loose objects in objects/17, or more than gc.autoPackLimit
+// packs. With any maintenance.* setting (git maintenance start, a task
+// enabled) git is always asked. Every transition would otherwise start a
+// git process that, nearly always, only finds there is nothing to do.
+func (r *Repo) NeedsMaintenance() bool {
+	if r.maintenance {
+		return true
+	}
+	if r.gcAuto <= 0 {
+		return false
+	}
+	objects := filepath.Join(r.CommonDir, "objects")
+	if ents, err := os.ReadDir(filepath.Join(objects, "17")); err == nil {
+		limit, n := (r.gcAuto+255)/256, 0
+		for _, e := range ents {
+			if len(e.Name()) >= 38 && strings.Trim(e.Name(), "0123456789abcdef") == "" {
+				if n++; n > limit {
+					return true
+				}
+			}
+		}
+	}
+	if r.gcPackLimit <= 0 {
+		return false
+	}
+	ents, err := os.ReadDir(filepath.Join(objects, "pack"))
+	if err != nil {
+		return false
+	}
+	packs := 0
+	for _, e := range ents {
+		if base, ok := strings.CutSuffix(e.Name(), ".pack"); ok {
+			if _, err := os.Stat(filepath.Join(objects, "pack", base+".keep")); err != nil {
+				packs++
+			}
+		}
+	}
+	return packs > r.gcPackLimit
+}
+
+func atoiOr(s string, def int) int {
+	// git's integer config takes k, m and g suffixes.
+	mult := 1
+	switch strings.ToLower(s[len(s)-min(len(s), 1):]) {
+	case "k":
+		mult = 1 << 10
+	case "m":
+		mult = 1 << 20
+	case "g":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return def
+	}
+	return n * mult
 }
 
 // HooksDir is where git looks for this repository's hooks, as
@@ -137,7 +205,7 @@ func Resolve(dir string) (*Repo, error) {
 }
 
 // bootstrapKeys are the git config keys burl reads before anything else.
-const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath)$`
+const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+)$`
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
@@ -162,6 +230,8 @@ func mainWorktree(g gitx.Git) (string, error) {
 func (r *Repo) readBootstrap(out string, err error) error {
 	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
 	r.remotes = map[string]bool{}
+	// git's defaults (gc.auto, gc.autoPackLimit).
+	r.gcAuto, r.gcPackLimit = 6700, 50
 	if err != nil && gitx.ExitCodeOf(err) != 1 {
 		return err
 	}
@@ -177,10 +247,17 @@ func (r *Repo) readBootstrap(out string, err error) error {
 		case "core.hookspath":
 			// The last one listed is the one in force (local after global).
 			r.hooksPath = v
+		case "gc.auto":
+			r.gcAuto = atoiOr(v, r.gcAuto)
+		case "gc.autopacklimit":
+			r.gcPackLimit = atoiOr(v, r.gcPackLimit)
 		default:
 			// Remote names keep their case and may hold dots.
 			if name, ok := strings.CutPrefix(k, "remote."); ok && strings.HasSuffix(name, ".url") {
 				r.remotes[strings.TrimSuffix(name, ".url")] = true
+			}
+			if strings.HasPrefix(k, "maintenance.") {
+				r.maintenance = true
 			}
 		}
 	}

@@ -120,3 +120,47 @@ func TestHooksDirIsWhereGitRunsHooks(t *testing.T) {
 		}
 	}
 }
+
+// NeedsMaintenance spawns git maintenance exactly when git's own test for
+// its default gc task could pass, and always once the user configured
+// maintenance.
+func TestNeedsMaintenanceFollowsGitsAutoTest(t *testing.T) {
+	root := gittest.NewRepo(t)
+	resolve := func() *Repo {
+		t.Helper()
+		r, err := Resolve(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if resolve().NeedsMaintenance() {
+		t.Fatal("a fresh repository needs maintenance")
+	}
+	dir17 := filepath.Join(root, ".git", "objects", "17")
+	if err := os.MkdirAll(dir17, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// gc.auto 6700: more than 27 loose objects in objects/17.
+	for i := 0; i < 28; i++ {
+		name := strings.Repeat("0", 36) + string("0123456789abcdef"[i%16]) + string("0123456789abcdef"[i/16])
+		if err := os.WriteFile(filepath.Join(dir17, name), nil, 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !resolve().NeedsMaintenance() {
+		t.Error("28 loose objects in objects/17 (over 6700/256) need no maintenance")
+	}
+	gittest.Git(t, root, "config", "gc.auto", "0")
+	if resolve().NeedsMaintenance() {
+		t.Error("gc.auto 0 still asks for maintenance")
+	}
+	gittest.Git(t, root, "config", "gc.auto", "20k")
+	if resolve().NeedsMaintenance() {
+		t.Error("gc.auto 20k (80 per fanout folder) asks for maintenance at 28")
+	}
+	gittest.Git(t, root, "config", "maintenance.strategy", "incremental")
+	if !resolve().NeedsMaintenance() {
+		t.Error("a configured maintenance is not always asked")
+	}
+}

@@ -70,11 +70,19 @@ func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 			time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
 		}
 	}
+	// git commit (commitStaged's sparse path) runs maintenance itself.
+	viaGitCommit := false
 	if !files || err == errNoHead {
 		sha, err = commitStaged(g, rels, msg, c != nil)
+		viaGitCommit = c != nil
 	}
 	if err != nil {
 		return "", err
+	}
+	// gc gets its chance, as after git commit; asked only when git's own
+	// test says it may have work.
+	if !viaGitCommit && w.Repo.NeedsMaintenance() {
+		_, _ = g.Run("maintenance", "run", "--auto", "--quiet")
 	}
 	if c != nil {
 		w.keepCone(c, rels)
@@ -144,8 +152,7 @@ func commitStaged(g gitx.Git, rels []string, msg string, sparse bool) (string, e
 
 // updateHead moves the workflow branch to sha (from old, when given: the
 // lock the caller holds keeps HEAD there, and a HEAD moved behind burl's
-// back fails the update instead of being overwritten). gc gets its
-// chance, as after git commit.
+// back fails the update instead of being overwritten).
 func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
 	subject, _, _ := strings.Cut(msg, "\n")
 	args := []string{"update-ref", "-m", "commit: " + subject, "HEAD", sha}
@@ -155,7 +162,6 @@ func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
 	if _, err := g.Run(args...); err != nil {
 		return "", err
 	}
-	_, _ = g.Run("maintenance", "run", "--auto", "--quiet")
 	return sha, nil
 }
 
