@@ -124,3 +124,36 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	bucket_is TASK-001 DONE
 	[ "$(all_events | jq -r 'select(.action == "run_start") | .details.attempt' | tr '\n' ' ')" = "1 2 " ]
 }
+
+@test "a watcher killed with kill -9 leaves daemons; the watcher that takes its task over stops them first" {
+	lease 900 60s
+	agent daemonizer 'if [ "$WHO" = A ]; then setsid sleep 271.5 </dev/null >/dev/null 2>&1 & sleep 60; fi; mkdir -p src && echo "$WHO" >src/who.txt'
+	one_agent daemonizer
+	WHO=A git burl watch --interval 100ms >/dev/null 2>&1 &
+	agit=$!
+	wait_until 10 pgrep -f 'sleep 271.5'
+	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 no_locks
+	w=$(pgrep -P "$agit" -f git-burl-watch || true)
+	kill -9 "$w" "$agit" 2>/dev/null || true
+	wait "$agit" 2>/dev/null || true
+	agit=
+	# Nobody is left to end the daemon: it outlives its watcher.
+	sleep 0.5
+	pgrep -f 'sleep 271.5' >/dev/null
+	run env WHO=B git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "stopped"
+	assert_output_contains "process(es) left by the dead watcher bot@"
+	! pgrep -f 'sleep 271.5' >/dev/null
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "agents do not inherit the descriptors of whatever started watch" {
+	agent fds 'mkdir -p src && ls /proc/self/fd >"'"$BATS_TEST_TMPDIR"'/fds" && echo x >src/who.txt'
+	one_agent fds
+	run git burl watch --once --interval 100ms 7>"$BATS_TEST_TMPDIR/held-open"
+	assert_success
+	[ -s "$BATS_TEST_TMPDIR/fds" ]
+	! grep -qx 7 "$BATS_TEST_TMPDIR/fds"
+}

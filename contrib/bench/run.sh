@@ -634,7 +634,13 @@ row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" 
 	cat "$W/rows.md"
 } >"$W/table.md"
 cat "$W/table.md"
-cp "$W/table.md" "$OUT"
+# The table replaces the file's head; the sections after it ("## ...")
+# record other measurements (forge, setup, history) and stay.
+{
+	cat "$W/table.md"
+	[ ! -f "$OUT" ] || awk '/^## / { keep = 1 } keep { if (!started) print ""; started = 1; print }' "$OUT"
+} >"$W/results.md"
+cp "$W/results.md" "$OUT"
 
 # The README shows the same table between its bench markers; a partial
 # run (BENCH_ONLY) or another BENCH_OUT leaves it alone.

@@ -51,8 +51,14 @@ func DieWithParent(sig syscall.Signal) error {
 // process's children, as a subreaper's orphans are. It repeats while it
 // finds any, since a dying daemon may have forked once more, and returns
 // how many it killed.
-func KillMarked(marker string) int {
-	want := append([]byte(marker), 0)
+func KillMarked(marker string) int { return killMarked(append([]byte(marker), 0)) }
+
+// KillMarkedPrefix is KillMarked for every environment entry that starts
+// with prefix: all the runs of a watcher that died (BURL_RUN_ID=PID.),
+// whose leftovers no subreaper ended.
+func KillMarkedPrefix(prefix string) int { return killMarked([]byte(prefix)) }
+
+func killMarked(want []byte) int {
 	uid := os.Getuid()
 	self := os.Getpid()
 	killed := 0
@@ -92,4 +98,22 @@ func KillMarked(marker string) int {
 		}
 	}
 	return killed
+}
+
+// CloseOnExecInherited marks every file descriptor above 2 that this
+// process inherited as close-on-exec: a supervisor's children (agents,
+// their daemons) must not keep the pipes of whatever started it open (a
+// terminal's, a test harness's, tee's), which would keep that reader
+// waiting on them long after the supervisor is gone. Go opens its own
+// descriptors close-on-exec already.
+func CloseOnExecInherited() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }

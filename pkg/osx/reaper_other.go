@@ -14,3 +14,10 @@ func DieWithParent(sig syscall.Signal) error { return nil }
 // KillMarked cannot find processes by their environment outside Linux;
 // the run's process group is all watch stops there.
 func KillMarked(marker string) int { return 0 }
+
+// KillMarkedPrefix: see KillMarked.
+func KillMarkedPrefix(prefix string) int { return 0 }
+
+// CloseOnExecInherited: see the Linux version; elsewhere inherited
+// descriptors are left as they are.
+func CloseOnExecInherited() {}

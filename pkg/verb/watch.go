@@ -92,6 +92,7 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// even by SIGKILL. The main thread stays locked: Linux ties the parent
 	// death signal to the thread that asked for it.
 	runtime.LockOSThread()
+	osx.CloseOnExecInherited()
 	if err := osx.BecomeSubreaper(); err != nil {
 		fmt.Fprintf(ctx.Stderr, "watch: warning: cannot become a child subreaper (%v): daemons an agent starts may outlive its run\n", err)
 	}

@@ -58,6 +58,10 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		s.runs = append(s.runs, r)
 		s.mu.Unlock()
 		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
+		if r.Result == ResultGates && fail != "" {
+			// Why, in one line: the next prompt carries the whole of it.
+			s.logf("%s: %s", id, oneLine(fail, 300))
+		}
 		switch r.Result {
 		case ResultSubmitted, ResultLost:
 			return
@@ -225,6 +229,14 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
 	out, errOut, code := s.verbRetry(actor, "submit", id)
+	if code != 0 && !s.stillHeld(w, id, actor) {
+		// Paused past the lease, the task was taken over (and maybe
+		// finished) meanwhile: the run is void, not a gate failure to
+		// retry.
+		s.logf("%s: lost the task: %s", id, reasonLine(errOut))
+		r.Result = ResultLost
+		return r, ""
+	}
 	if code != 0 {
 		r.Result = ResultGates
 		return r, fmt.Sprintf("submit refused the work (exit %d):\n%s", code, strings.TrimSpace(string(errOut)+"\n"+string(out)))
@@ -455,4 +467,24 @@ func agentEnviron() []string {
 		}
 	}
 	return out
+}
+
+// stillHeld reports whether the task is still this watcher's: in DOING,
+// assigned to actor, under this process's lease.
+func (s *supervisor) stillHeld(w *workflow.Workflow, id, actor string) bool {
+	e, err := w.Get(id)
+	if err != nil || e.Bucket != workflow.Doing || e.Task == nil {
+		return false
+	}
+	return e.Task.Str(task.KeyAssignedTo) == actor && e.Task.Str(task.KeyLeaseHolder) == Holder(actor)
+}
+
+// reasonLine is the Reason line of a verb's error, or its first line.
+func reasonLine(stderr []byte) string {
+	for _, l := range strings.Split(string(stderr), "\n") {
+		if r, ok := strings.CutPrefix(l, "Reason: "); ok {
+			return strings.TrimSpace(r)
+		}
+	}
+	return firstLine(stderr)
 }

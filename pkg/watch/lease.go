@@ -62,12 +62,18 @@ func Expired(t *task.Task, now time.Time, grace time.Duration, host string) bool
 // holderGone reports whether holder (name@host#pid) is a watcher of this
 // host whose process no longer runs.
 func holderGone(holder, host string) bool {
+	_, gone := goneLocalHolder(holder, host)
+	return gone
+}
+
+// goneLocalHolder is holderGone with the dead watcher's pid.
+func goneLocalHolder(holder, host string) (int, bool) {
 	at, pid, ok := strings.Cut(holder, "#")
 	if !ok || host == "" || !strings.HasSuffix(at, "@"+host) {
-		return false
+		return 0, false
 	}
 	n, err := strconv.Atoi(pid)
-	return err == nil && n > 0 && n != os.Getpid() && !osx.ProcessAlive(n)
+	return n, err == nil && n > 0 && n != os.Getpid() && !osx.ProcessAlive(n)
 }
 
 // lease is one transition that keeps id in DOING, checks it is still

@@ -20,6 +20,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -282,6 +283,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 			}
 			continue
 		}
+		holder := e.Task.Str(task.KeyLeaseHolder)
 		took, err := takeOver(w, e.ID)
 		if err != nil {
 			s.logf("%s: cannot take over an expired lease: %v", e.ID, err)
@@ -290,6 +292,14 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		if took {
 			s.logf("%s: lease of %s expired; released it (branch kept)", e.ID, e.Task.Str(task.KeyAssignedTo))
 			released = true
+			// A watcher of this host that died (kill -9) left its runs'
+			// processes to nobody: its daemons, a sandbox caught half
+			// set up. They go before anyone works in that worktree again.
+			if pid, ok := goneLocalHolder(holder, w.Host); ok {
+				if n := osx.KillMarkedPrefix(fmt.Sprintf("BURL_RUN_ID=%d.", pid)); n > 0 {
+					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, holder)
+				}
+			}
 		}
 	}
 	return released
