@@ -61,7 +61,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 7\n"
+const statusCacheMagic = "burl status cache 8\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -345,14 +345,7 @@ func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, ke
 		idx = binary.AppendVarint(idx, k.Mtime)
 		idx = binary.AppendVarint(idx, k.Ctime)
 		idx = binary.AppendUvarint(idx, k.Ino)
-		// Task IDs never hold a comma.
-		failed := ""
-		if s.GateFailed {
-			failed = "1"
-		}
-		// Paths never hold a NUL.
-		for _, v := range []string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt, strings.Join(s.DependsOn, ","),
-			strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"), strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL} {
+		for _, v := range s.cacheStrings() {
 			idx = putString(idx, v)
 		}
 		idx = binary.AppendUvarint(idx, off)
@@ -423,11 +416,39 @@ func (r *cacheReader) str() string {
 	return v
 }
 
+// summaryStrings is how many strings one cache entry holds: what
+// cacheStrings writes, summaryFromCache reads and skipEntry passes over.
+const summaryStrings = 17
+
+// cacheStrings are a summary's strings as a cache entry holds them, in
+// order (lists joined: task IDs never hold a comma, paths never a NUL).
+func (s Summary) cacheStrings() [summaryStrings]string {
+	failed := ""
+	if s.GateFailed {
+		failed = "1"
+	}
+	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
+		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
+		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL}
+}
+
+// summaryFromCache is cacheStrings read back.
+func summaryFromCache(v [summaryStrings]string) Summary {
+	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
+		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16]}
+	if v[7] != "" {
+		s.DependsOn = strings.Split(v[7], ",")
+	}
+	for i, l := range []*[]string{&s.Affects, &s.AffectsGlobs, &s.MustNotTouch} {
+		if v[8+i] != "" {
+			*l = strings.Split(v[8+i], "\x00")
+		}
+	}
+	return s
+}
+
 // skipEntry passes over an entry's key and summary strings, leaving the
 // reader at the fields offset and length.
-// summaryStrings is how many strings one cache entry holds.
-const summaryStrings = 13
-
 func (r *cacheReader) skipEntry() {
 	r.varint()
 	r.varint()
@@ -511,23 +532,11 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 	if (statKey{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}) != k {
 		return Summary{}, false
 	}
-	var s Summary
-	for _, f := range []*string{&s.ID, &s.Title, &s.Priority, &s.Created, &s.AssignedTo, &s.Branch, &s.StartedAt} {
-		*f = r.str()
+	var v [summaryStrings]string
+	for i := range v {
+		v[i] = r.str()
 	}
-	if deps := r.str(); deps != "" {
-		s.DependsOn = strings.Split(deps, ",")
-	}
-	for _, l := range []*[]string{&s.Affects, &s.AffectsGlobs, &s.MustNotTouch} {
-		if v := r.str(); v != "" {
-			*l = strings.Split(v, "\x00")
-		}
-	}
-	s.BaseSHA = r.str()
-	s.GateFailed = r.str() == "1"
-	s.ScopeRequest = r.str()
-	s.BlockedReason = r.str()
-	s.PRNumber, s.PRURL = r.str(), r.str()
+	s := summaryFromCache(v)
 	if c.loaded {
 		s.Fields = c.fields(r.uvarint(), r.uvarint())
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -195,5 +197,47 @@ func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 		if !bytes.Contains(s.Fields, []byte(`"id":"`+s.ID+`"`)) || !bytes.Contains(s.Fields, []byte(`"title":"`+s.Title+`"`)) {
 			t.Fatalf("%s: fields %s", s.ID, s.Fields)
 		}
+	}
+}
+
+// Every summary field survives the cache, and a second read is served from
+// it: the reader must pass over exactly the strings the writer wrote (it
+// once skipped 13 of 15, and every read silently parsed every file again).
+func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	tk := task.New(task.Spec{ID: "TASK-007", Title: "All of it", Priority: "low", Created: time.Unix(1700000000, 0)})
+	tk.SetStr(task.KeyAssignedTo, "agent-1")
+	tk.SetStr(task.KeyBranch, "task-007-all")
+	tk.SetStr(task.KeyStartedAt, "2026-01-01T00:00:00Z")
+	tk.SetList(task.KeyDependsOn, []string{"TASK-001", "TASK-002"})
+	tk.SetList(task.KeyAffects, []string{"a.go"})
+	tk.SetList(task.KeyAffectsGlobs, []string{"src/**", "doc/*"})
+	tk.SetList(task.KeyMustNotTouch, []string{"vendor/**"})
+	tk.SetStr(task.KeyBaseSHA, "0123456789abcdef0123456789abcdef01234567")
+	tk.SetStr(task.KeyScopeRequest, "wants lib/**")
+	tk.SetStr(task.KeyPRNumber, "12")
+	tk.SetStr(task.KeyPRURL, "https://forge.example/o/r/pulls/12")
+	p := filepath.Join(w.BucketDir(QA), task.FileName("TASK-007", "all"))
+	if err := os.WriteFile(p, tk.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ageFiles(t, w)
+	cold, err := w.Summaries(true, true)
+	if err != nil || len(cold) != 1 {
+		t.Fatalf("cold: %v %v", cold, err)
+	}
+	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir)
+	defer c.close()
+	if c.n != 1 {
+		t.Fatalf("the cache written holds %d readable entries, want 1", c.n)
+	}
+	k := osx.StatNames(w.BucketDir(QA), []string{filepath.Base(p)}, forChunks)[0]
+	warm, ok := c.lookup(QA, filepath.Base(p), k)
+	if !ok {
+		t.Fatal("the cached entry is not served")
+	}
+	warm.Bucket, warm.Path, warm.Fields = cold[0].Bucket, cold[0].Path, cold[0].Fields
+	if !reflect.DeepEqual(warm, cold[0]) {
+		t.Errorf("cached %+v\nparsed %+v", warm, cold[0])
 	}
 }
