@@ -183,7 +183,8 @@ bench_dispatch() {
 	hf hello "$hello"
 	hf githello "git hello"
 	hf burl_version "git-burl --version"
-	hf git_burl "git burl"
+	# git burl alone prints its usage and exits 1 (nothing was asked).
+	hf git_burl -i "git burl"
 	hf git_burl_version "git burl --version"
 	local m
 	for m in "git burl (no verb)|git_burl|githello|git burl" "git burl --version|git_burl_version|githello|git burl --version" \
