@@ -139,3 +139,19 @@ calls() {
 	assert_success
 	[ "$(cat "$BATS_TEST_TMPDIR/seen")" = "token=none" ]
 }
+
+@test "an open pull request pushed to outside burl goes back to READY: what the gates passed is not what it holds" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	passed=$(field TASK-001 pr_head)
+	git worktree add -q "$BATS_TEST_TMPDIR/other" "$passed"
+	(cd "$BATS_TEST_TMPDIR/other" && commit_file src/jump.go "package src // changed after approve" && git push -q origin HEAD:refs/heads/task-001-jump-high)
+	moved=$(git -C "$BATS_TEST_TMPDIR/other" rev-parse HEAD)
+	jq --arg h "$moved" '.head = $h' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: changes_requested; TASK-001 → READY: pull request #7 was pushed to outside burl (its head is ${moved:0:10}, approve passed ${passed:0:10})"
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ "$(field TASK-001 qa_attempts)" = 1 ]
+}
