@@ -411,12 +411,13 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) string {
 	return s.Result
 }
 
+// howSaid is forge.Landed's how, for the QA report.
 func howSaid(how string) string {
 	switch how {
 	case forge.ByAncestry:
-		return "its commits are on " + "main"
+		return "its commits themselves are there"
 	case forge.ByCherry:
-		return "rebase merge: every commit's patch is there"
+		return "rebased: every commit's patch is there"
 	case forge.BySquash:
 		return "squash merge: the combined diff is there"
 	}
