@@ -155,3 +155,15 @@ calls() {
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ "$(field TASK-001 qa_attempts)" = 1 ]
 }
+
+@test "a forge that has not caught up with approve's push yet (it lists the old head) does not send the task back" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	# The forge still lists an earlier head; the branch holds approve's.
+	jq '.head = "1111111111111111111111111111111111111111"' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: open"
+	[ "$(bucket_of TASK-001)" = QA ]
+}

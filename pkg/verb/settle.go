@@ -229,6 +229,12 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 	if pr, ok := open[n]; ok {
 		s.Checks = pr.Checks
 		if pr.Head != "" && head != "" && pr.Head != head {
+			if branchTip(w, t.Branch()) == head {
+				// The forge has not caught up with approve's push yet (it
+				// re-reads a pull request's head asynchronously): git, not
+				// the forge's listing, says what the branch holds.
+				return s, nil
+			}
 			// Pushed to outside approve: what the gates passed is not what
 			// the request holds any more.
 			s.Result, s.Reason = "changes_requested", fmt.Sprintf("pull request #%d was pushed to outside burl (its head is %s, approve passed %s): approve it again", n, gitx.Short(pr.Head), gitx.Short(head))
@@ -285,6 +291,17 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		s.Result, s.Reason = "closed", reason
 	}
 	return s, nil
+}
+
+// branchTip is the remote's tip of branch ("" when it has none, or the
+// remote cannot be asked).
+func branchTip(w *workflow.Workflow, branch string) string {
+	out, err := w.Repo.Git.Run("ls-remote", w.Config.Remote, "refs/heads/"+branch)
+	if err != nil {
+		return ""
+	}
+	sha, _, _ := strings.Cut(out, "\t")
+	return sha
 }
 
 // mergedAsApproved checks, for a request the forge no longer lists as
