@@ -53,6 +53,12 @@ calls() {
 	# The forge merges it (here: its commits reach main by fast-forward).
 	git push -q origin "$(field TASK-001 pr_head):refs/heads/main"
 	jq '.state = "MERGED" | .merge = .head' "$GH_STATE" >"$GH_STATE.new" && mv "$GH_STATE.new" "$GH_STATE"
+	# Approving it again opens nothing: its work is on main already.
+	run git burl approve TASK-001
+	assert_failure 1
+	assert_output_contains "TASK-001's work is on origin/main already"
+	assert_output_contains "git burl sync records it DONE"
+	[ "$(calls create)" = 1 ]
 	: >"$GH_LOG"
 	run git burl sync
 	assert_success

@@ -73,6 +73,10 @@ func forgeErr(p forge.Provider, what string, err error) error {
 // closes it. The local task branch goes back to submitted_sha, as after
 // any approve that did not land.
 func approvePR(w *workflow.Workflow, id string) (approveOut, error) {
+	if w.Config.MergeStrategy == "manual" {
+		return approveOut{}, errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
+			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
+	}
 	prov, err := forgeFor(w)
 	if err != nil {
 		return approveOut{}, err
@@ -137,16 +141,18 @@ func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Prov
 	if a.base, err = integrate.For(w).Base(); err != nil {
 		return err
 	}
-	if w.Config.MergeStrategy == "manual" {
-		return errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
-			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
-	}
 	if done, err := a.rebase(w, t, g); err != nil || done {
 		return err
 	}
 	// Whatever happens next, the local branch goes back to what was
 	// submitted: the rebased commits live on the remote's branch.
 	defer func() { _ = restoreBranch(g, t) }()
+	if a.merged == a.base {
+		// Every commit was dropped by the rebase as already upstream: the
+		// request was merged (or the work pushed) and not settled yet.
+		return errs.New(errs.User, "%s's work is on %s/%s already: there is nothing left to open a pull request for", t.ID(), w.Config.Remote, w.Config.MainBranch).
+			WithFix("git burl sync records it DONE (a merge by the forge or by hand is recognised)")
+	}
 	if err := a.check(w, t, g, dir, tx.Now, true); err != nil || len(a.failed) > 0 {
 		return err
 	}
