@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -67,6 +68,9 @@ func (j JSONFlag) Wants() bool { return j.JSON }
 // softMemoryLimit leaves room under 30 MiB for the runtime and binary.
 const softMemoryLimit = 20 << 20
 
+// minProcs is the fewest Ps a command runs with (see Main).
+const minProcs = 4
+
 // Main runs cmd, the catalog's verb called name, with args and returns the
 // exit code. Each binary passes its own verb's constructor: no registry
 // holds every verb, so the linker leaves the others out.
@@ -82,6 +86,15 @@ func Main(name string, cmd Command, args []string) int {
 	// explicit GOMEMLIMIT still wins.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
+	}
+	// A goroutine waiting for a git process holds its P in the syscall
+	// until the runtime's monitor takes it back, up to 10 ms later; with
+	// two gits running at once on a 2-core machine the goroutines that
+	// feed their stdin and drain their stdout had no P, and both gits
+	// stalled for that long. Spare Ps keep those goroutines running. An
+	// explicit GOMAXPROCS still wins.
+	if os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < minProcs {
+		runtime.GOMAXPROCS(minProcs)
 	}
 	ctx := &Context{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}
 	ctx.Dir, _ = os.Getwd()

@@ -170,35 +170,19 @@ type treeEntry struct{ mode, oid string }
 
 // commitFiles commits the files rels (relative to the worktree root; a
 // missing one is removed) on top of HEAD without building the tree from
-// the index: it stages the files (for a sparse index that costs what the
-// cone holds, not the history), reads the trees on their paths from HEAD,
-// writes the changed trees, and commits. write-tree reads every entry of
-// the index (and expands a sparse one); git commit also compares the
-// whole index with HEAD.
+// the index: it reads the trees on their paths from HEAD, writes the
+// changed trees, and commits. write-tree reads every entry of the index
+// (and expands a sparse one); git commit also compares the whole index
+// with HEAD.
+//
+// Its six git processes run as four steps, two at a time where neither
+// needs the other's result: a transition runs them thousands of times a
+// day, and each costs a process start.
 func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, error) {
-	// The index first, as git commit stages before it commits: a kill
-	// between the two leaves staged changes, which doctor knows.
-	if _, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...); err != nil {
-		return "", err
-	}
 	var present []string
 	for _, rel := range rels {
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
 			present = append(present, rel)
-		}
-	}
-	blobs := map[string]string{}
-	if len(present) > 0 {
-		out, err := g.RunInput([]byte(strings.Join(present, "\n")+"\n"), "hash-object", "-w", "--stdin-paths")
-		if err != nil {
-			return "", err
-		}
-		ids := strings.Fields(string(out))
-		if len(ids) != len(present) {
-			return "", fmt.Errorf("git hash-object: %d ids for %d files", len(ids), len(present))
-		}
-		for i, rel := range present {
-			blobs[rel] = ids[i]
 		}
 	}
 	// Every folder on the paths, the root ("") included.
@@ -212,7 +196,17 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 	for d := range dirSet {
 		dirs = append(dirs, d)
 	}
+	// The blobs are written while HEAD's trees are read.
+	var blobs map[string]string
+	blobErr := alongside(func() error {
+		var err error
+		blobs, err = hashFiles(g, present)
+		return err
+	})
 	head, trees, err := readTrees(g, dirs)
+	if berr := blobErr(); err == nil {
+		err = berr
+	}
 	if err != nil {
 		return "", err
 	}
@@ -231,20 +225,78 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 			delete(trees[d], name)
 		}
 	}
-	// Deepest first: a folder's tree is written before its parent's.
+	tree, writes, err := buildTrees(dirs, trees, len(head)/2)
+	if err != nil {
+		return "", err
+	}
+	// The index is staged while the trees are written, and before the
+	// commit, as git commit stages before it commits: a kill between the
+	// two leaves staged changes, which doctor knows.
+	staged := alongside(func() error {
+		_, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...)
+		return err
+	})
+	err = writeTrees(g, writes)
+	if serr := staged(); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return "", err
+	}
+	body := []byte(strings.TrimRight(msg, "\n") + "\n")
+	out, err := g.RunInput(body, "commit-tree", tree, "-p", head)
+	if err != nil {
+		return "", err
+	}
+	return updateHead(g, strings.TrimSpace(string(out)), head, msg)
+}
+
+// alongside runs f in its own goroutine; the function it returns waits for
+// f and returns f's error.
+func alongside(f func() error) func() error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	return func() error { return <-done }
+}
+
+// hashFiles writes the files rels as blobs with one git hash-object, which
+// applies the repository's filters as git add would, and returns their ids.
+func hashFiles(g gitx.Git, rels []string) (map[string]string, error) {
+	blobs := map[string]string{}
+	if len(rels) == 0 {
+		return blobs, nil
+	}
+	out, err := g.RunInput([]byte(strings.Join(rels, "\n")+"\n"), "hash-object", "-w", "--stdin-paths")
+	if err != nil {
+		return nil, err
+	}
+	ids := strings.Fields(string(out))
+	if len(ids) != len(rels) {
+		return nil, fmt.Errorf("git hash-object: %d ids for %d files", len(ids), len(rels))
+	}
+	for i, rel := range rels {
+		blobs[rel] = ids[i]
+	}
+	return blobs, nil
+}
+
+// buildTrees encodes the changed trees (the folders dirs, their entries in
+// trees) deepest first, so a folder's id is known before its parent's is
+// built, and returns the root tree's id and the trees to write.
+//
+// Each tree is built here, its id computed from its content, and written
+// with hash-object --literally, which looks up none of its entries: git
+// mktree checks that every entry's object exists, which in a 10,000-task
+// bucket is most of a claim (and fails outright when git gc moves an
+// object meanwhile). Every entry's id was read from git, or written by
+// this commit.
+func buildTrees(dirs []string, trees map[string]map[string]treeEntry, rawLen int) (string, []treeWrite, error) {
 	sort.Slice(dirs, func(i, j int) bool {
 		if di, dj := depth(dirs[i]), depth(dirs[j]); di != dj {
 			return di > dj
 		}
 		return dirs[i] < dirs[j]
 	})
-	// Each tree is built here, its id computed from its content, and
-	// written with hash-object --literally, which looks up none of its
-	// entries: git mktree checks that every entry's object exists, which
-	// in a 10,000-task bucket is most of a claim (and fails outright when
-	// git gc moves an object meanwhile). Every entry's id was read from
-	// git, or written by this commit.
-	rawLen := len(head) / 2
 	var tree string
 	var writes []treeWrite
 	for _, d := range dirs {
@@ -260,7 +312,7 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 		}
 		body, err := encodeTree(ents, rawLen)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		oid := objectID("tree", body, rawLen)
 		writes = append(writes, treeWrite{oid, body})
@@ -270,18 +322,10 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 			trees[parent][name] = treeEntry{"40000", oid}
 		}
 	}
-	if err := writeTrees(g, writes); err != nil {
-		return "", err
-	}
 	if tree == "" {
-		return "", fmt.Errorf("no root tree was written")
+		return "", nil, fmt.Errorf("no root tree was written")
 	}
-	body := []byte(strings.TrimRight(msg, "\n") + "\n")
-	out, err := g.RunInput(body, "commit-tree", tree, "-p", head)
-	if err != nil {
-		return "", err
-	}
-	return updateHead(g, strings.TrimSpace(string(out)), head, msg)
+	return tree, writes, nil
 }
 
 func depth(d string) int {
