@@ -43,7 +43,20 @@ type Repo struct {
 	// gc.autoPackLimit, and whether any maintenance.* key is set.
 	gcAuto, gcPackLimit int
 	maintenance         bool
+	// commit.gpgSign, and a non-UTF-8 i18n.commitEncoding: only git
+	// commit-tree makes such commits as configured.
+	signs, encodes bool
+	// ident holds the identity settings (identKeys) as git lists them.
+	ident map[string]string
 }
+
+// CommitTreeOnly reports whether workflow commits must be made by git
+// commit-tree (signed, or with an encoding header) rather than written as
+// burl builds them.
+func (r *Repo) CommitTreeOnly() bool { return r.signs || r.encodes }
+
+// ObjectsDir is where git writes this repository's objects.
+func (r *Repo) ObjectsDir() string { return filepath.Join(r.CommonDir, "objects") }
 
 // NeedsMaintenance reports whether `git maintenance run --auto` may have
 // work to do, by git's own test for its default gc task: more than
@@ -205,7 +218,7 @@ func Resolve(dir string) (*Repo, error) {
 }
 
 // bootstrapKeys are the git config keys burl reads before anything else.
-const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+)$`
+const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
@@ -226,10 +239,20 @@ func mainWorktree(g gitx.Git) (string, error) {
 	return "", nil
 }
 
+// isFalse is git's false for a boolean setting.
+func isFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
+}
+
 // readBootstrap takes the output of `git config --get-regexp bootstrapKeys`.
 func (r *Repo) readBootstrap(out string, err error) error {
 	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
 	r.remotes = map[string]bool{}
+	r.ident = map[string]string{}
 	// git's defaults (gc.auto, gc.autoPackLimit).
 	r.gcAuto, r.gcPackLimit = 6700, 50
 	if err != nil && gitx.ExitCodeOf(err) != 1 {
@@ -251,7 +274,19 @@ func (r *Repo) readBootstrap(out string, err error) error {
 			r.gcAuto = atoiOr(v, r.gcAuto)
 		case "gc.autopacklimit":
 			r.gcPackLimit = atoiOr(v, r.gcPackLimit)
+		case "commit.gpgsign":
+			// The last one listed is in force; anything but a clear
+			// false is left to git.
+			r.signs = !isFalse(v)
+		case "i18n.commitencoding":
+			e := strings.ToLower(v)
+			r.encodes = e != "utf-8" && e != "utf8"
 		default:
+			if identKeys[k] {
+				// The last one listed is in force.
+				r.ident[k] = v
+				continue
+			}
 			// Remote names keep their case and may hold dots.
 			if name, ok := strings.CutPrefix(k, "remote."); ok && strings.HasSuffix(name, ".url") {
 				r.remotes[strings.TrimSuffix(name, ".url")] = true

@@ -49,6 +49,9 @@ type Tx struct {
 	PushRefs []string
 	undo     []func() error
 	moved    bool
+	// ahead is the read of HEAD made while Prepare runs, for the first
+	// attempt's commit.
+	ahead func() *ahead
 }
 
 // OnRollback registers an undo step for a side effect just made.
@@ -111,6 +114,7 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		return fail(err)
 	}
 	tx.begin(tr, first)
+	tx.ahead = w.readAhead(w.aheadPaths(first, tr.To, tx.Now)...)
 	if tr.Prepare != nil {
 		if err := tr.Prepare(tx); err != nil {
 			return fail(tx.rollback(err))
@@ -223,7 +227,9 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
 	}
 	faults.CrashPoint(tr.Verb, "log")
-	sha, err := w.Commit(tr.Message, src, dst, shard)
+	read := tx.ahead
+	tx.ahead = nil
+	sha, err := w.commit(read, tr.Message, src, dst, shard)
 	if err != nil {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
 	}
