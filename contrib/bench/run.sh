@@ -8,7 +8,8 @@
 # Environment: BENCH_RUNS (timed runs per row, default 10, after one
 # warm-up; on a shared machine five medians swing too much), BENCH_CONTENTION_RUNS
 # (default 5: each is 400 claims), BENCH_KEEP=1 keeps the scratch directory,
-# BENCH_OUT overrides RESULTS.md.
+# BENCH_OUT overrides RESULTS.md, BENCH_ONLY="claim status" runs those
+# sections and only prints their rows.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -636,17 +637,22 @@ row "peak memory of every command above" "$(mib "$peak_kb") ($peak_what)" "—" 
 } >"$W/table.md"
 cat "$W/table.md"
 # The table replaces the file's head; the sections after it ("## ...")
-# record other measurements (forge, setup, history) and stay.
+# record other measurements (forge, setup, history) and stay. A partial
+# run (BENCH_ONLY) prints its rows and records nothing: a table of a few
+# rows would stand as the latest full run.
+if [ -n "${BENCH_ONLY:-}" ]; then
+	exit 0
+fi
 {
 	cat "$W/table.md"
 	[ ! -f "$OUT" ] || awk '/^## / { keep = 1 } keep { if (!started) print ""; started = 1; print }' "$OUT"
 } >"$W/results.md"
 cp "$W/results.md" "$OUT"
 
-# The README shows the same table between its bench markers; a partial
-# run (BENCH_ONLY) or another BENCH_OUT leaves it alone.
+# The README shows the same table between its bench markers; another
+# BENCH_OUT leaves it alone.
 readme=$here/../../README.md
-if [ -z "${BENCH_ONLY:-}" ] && [ -z "${BENCH_OUT:-}" ] && grep -q '^<!-- bench:start -->$' "$readme"; then
+if [ -z "${BENCH_OUT:-}" ] && grep -q '^<!-- bench:start -->$' "$readme"; then
 	awk -v table="$W/table.md" '
 		/^<!-- bench:start -->$/ { print; while ((getline l < table) > 0) if (l !~ /^(# |Latest )/ && !(l == "" && !started)) { print l; started = 1 }; skip = 1; next }
 		/^<!-- bench:end -->$/ { skip = 0 }

@@ -16,8 +16,9 @@ import (
 // an interrupted command are never swept into someone else's commit.
 //
 // A transition's files are committed with plumbing that reads and writes
-// only the trees on their paths (commitFiles): what it costs does not
-// depend on how many tasks the workflow holds. init's folders (a
+// only the trees on their paths (commitAhead from what Run read while
+// Prepare worked, else commitFiles): what it costs does not depend on how
+// many tasks the workflow holds. init's folders (a
 // migration) and the branch's first commit go through the index.
 func (w *Workflow) Commit(summary string, paths ...string) (string, error) {
 	return w.commit(nil, summary, paths...)
