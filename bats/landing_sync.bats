@@ -110,3 +110,40 @@ approved_here() {
 	git --git-dir="$ORIGIN" ls-tree -r --name-only burl -- .workflow/DONE | grep -q TASK-001
 	[ "$(git burl status --json | jq -c .done_not_on_remote_main)" = '[]' ]
 }
+
+# An approve killed after its move, before its commit, leaves the task in
+# DONE uncommitted and main advanced here but not pushed (with auto-push
+# both go out in the approve's one push, which never happened). doctor's
+# repair commits what the approve left, and is killed itself before it
+# pushes main (the kill soak did this): the next command's push must carry
+# main with that DONE, as for an approve killed after its commit.
+@test "an approve killed after its move, its repair killed after committing it: the next push carries main with the DONE (auto-push)" {
+	new_burl_repo
+	set_config workflow_auto_push true
+	set_config push_main_on_approve true
+	git -C .burl push -q origin burl
+	git burl add "feature 1" --affects f1.txt >/dev/null
+	git burl add "feature 2" --affects f2.txt >/dev/null
+	submitted TASK-001 f1.txt "work 1" >/dev/null
+	run env BURL_CRASH_AFTER=approve:move git burl approve TASK-001
+	assert_failure
+	run env BURL_CRASH_AFTER=repair:uncommitted_change git burl doctor --repair --force
+	assert_failure
+	git -C .burl log -1 --format=%s | grep -q "TASK-001: interrupted_approve"
+	# The killed repair's lock cleared by hand, the next transition pushes
+	# what this clone has not published yet.
+	git burl lock clear workflow --force >/dev/null
+	run git burl claim TASK-002
+	assert_success
+	if git --git-dir="$ORIGIN" ls-tree -r --name-only burl -- .workflow/DONE | grep -q TASK-001; then
+		git --git-dir="$ORIGIN" show main:f1.txt | grep -q "work 1"
+	else
+		# Or the repair was dropped: the task is back in QA, main as it was.
+		git --git-dir="$ORIGIN" ls-tree -r --name-only burl -- .workflow/QA | grep -q TASK-001
+		! git --git-dir="$ORIGIN" cat-file -e main:f1.txt
+	fi
+	run git burl doctor --repair --force
+	assert_success
+	run git burl doctor
+	assert_success
+}

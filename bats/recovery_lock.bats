@@ -157,3 +157,35 @@ now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 	[ "$(git rev-parse main)" = "$ahead" ]
 	[ -z "$(git status --porcelain)" ]
 }
+
+# A command killed between its move and its commit leaves its workflow lock
+# and a task moved but not committed. doctor's repair takes that lock over
+# rather than clearing it, so no other command can take it and run over the
+# leftovers in between: killed right after, it leaves the workflow locked
+# (by itself, dead), the next command is refused, and the next repair
+# finishes the work with the task in one bucket.
+@test "doctor --repair takes a dead command's workflow lock over: killed right after, the workflow stays locked until a repair finishes" {
+	new_burl_repo
+	git burl add "Feature" >/dev/null
+	git burl add "Other" >/dev/null
+	run env BURL_CRASH_AFTER=claim:move git burl claim TASK-001
+	[ "$status" -eq 137 ]
+	run env BURL_CRASH_AFTER=repair:locks git burl doctor --repair --force
+	[ "$status" -eq 137 ]
+	[ "$(jq -r .action "$LOCKS/workflow.lock")" = repair ]
+	[ "$(jq -r .action "$LOCKS/repair.lock")" = repair ]
+	run git burl claim TASK-002
+	assert_failure 4
+	assert_output_contains "workflow is locked"
+	[ -z "$(git -C .burl status --porcelain -- .workflow/READY/TASK-002-other.md)" ]
+	run git burl doctor --repair --force
+	assert_success
+	assert_output_contains "took over .burl/.workflow/locks/workflow.lock"
+	run git burl doctor
+	assert_success
+	[ "$(ls .burl/.workflow/*/TASK-001-* | wc -l)" -eq 1 ]
+	[ -z "$(ls $LOCKS)" ]
+	git -C .burl log -1 --format=%s | grep -q "^burl: repair TASK-001: uncommitted_change"
+	run git burl claim TASK-002
+	assert_success
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -92,6 +93,10 @@ type change struct {
 	details map[string]any
 	// noEvent: a push, which a repair commit would only put behind again.
 	noEvent bool
+	// as names the commit for another kind than the finding's: a leftover
+	// move into DONE is an approve's, and its commit must read as one (see
+	// workflow's strandedApproves).
+	as Kind
 }
 
 // Report is the result of a check.
@@ -271,29 +276,24 @@ func (c *checker) locks() error {
 	if err != nil {
 		return err
 	}
-	host, _ := os.Hostname()
 	for _, l := range locks {
-		f := Finding{Path: l.Path, lockName: l.Name, Repairable: true}
+		f := Finding{Path: l.Path, lockName: l.Name}
 		if _, ok := task.IDNumber(l.Name); ok {
 			f.Task = strp(l.Name)
 		}
 		clearCmd := "git burl lock clear " + l.Name + " --force"
+		f.Kind, f.Repairable = lockFinding(l)
 		switch {
-		case l.Dead:
-			f.Kind = DeadLock
+		case f.Kind == DeadLock:
 			f.Message = fmt.Sprintf("lock %s was left by a process that is gone: %s", l.Name, l.Describe())
 			f.Fix = repairCmd + " (clears it), or " + clearCmd
-		case l.Unreadable && l.Age > unreadableGrace:
-			f.Kind = UnreadableLock
+		case f.Kind == UnreadableLock:
 			f.Message = fmt.Sprintf("lock %s is empty or garbled (%s): its creator was killed while taking it", l.Name, l.Describe())
 			f.Fix = repairCmd + " (clears it), or " + clearCmd
-		case l.Stale && !l.Unreadable && l.Info.Host == host && osx.ProcessAlive(l.Info.PID):
-			f.Kind = StaleLock
-			f.Repairable = false
+		case f.Kind == StaleLock && !f.Repairable:
 			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes but its owner still runs: %s", l.Name, l.Describe())
 			f.Fix = fmt.Sprintf("wait for pid %d, or stop it; if it is stuck: %s", l.Info.PID, clearCmd)
-		case l.Stale:
-			f.Kind = StaleLock
+		case f.Kind == StaleLock:
 			f.Message = fmt.Sprintf("lock %s is older than lock_stale_minutes (%s)", l.Name, l.Describe())
 			f.Fix = repairCmd + " (clears it), or " + clearCmd
 		default:
@@ -303,6 +303,24 @@ func (c *checker) locks() error {
 		c.add(f)
 	}
 	return nil
+}
+
+// lockFinding is what doctor makes of a lock: dead, garbled or stale, and
+// whether repair may clear (or take over) it; "" for a lock a running
+// command holds.
+func lockFinding(l lock.Status) (Kind, bool) {
+	host, _ := os.Hostname()
+	switch {
+	case l.Dead:
+		return DeadLock, true
+	case l.Unreadable && l.Age > unreadableGrace:
+		return UnreadableLock, true
+	case l.Stale && !l.Unreadable && l.Info.Host == host && osx.ProcessAlive(l.Info.PID):
+		return StaleLock, false
+	case l.Stale:
+		return StaleLock, true
+	}
+	return "", false
 }
 
 // checkTask checks the file(s) of one task, then its git side.

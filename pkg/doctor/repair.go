@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -51,19 +54,43 @@ func isLock(k Kind) bool {
 // maxRepairs bounds the repair loop; each round fixes one finding.
 const maxRepairs = 200
 
-// Repair applies every safe repair (the caller checked --force). The locks
-// left by dead processes are cleared first, without the workflow lock (it
-// may be one of them); then, under the workflow lock, it checks again and
-// repairs one finding at a time, each under its task's lock and logged as
-// a committed repair event, until nothing repairable is left.
+// Repair applies every safe repair (the caller checked --force). One
+// repair runs at a time. The workflow lock, when a dead command left it,
+// is taken over rather than cleared: freed, it could be taken by another
+// command, which would run over what the dead one left (a task moved and
+// not committed) before this repair had looked at it. Under the workflow
+// lock the other locks left by dead processes are cleared; then it checks
+// again and repairs one finding at a time, each under its task's lock and
+// logged as a committed repair event, until nothing repairable is left.
 func Repair(w *workflow.Workflow) (*Result, error) {
 	res := &Result{Repaired: []Repaired{}, Failed: []Failed{}}
+	rl, err := takeLock(w, lock.Repair, w.LockRepair)
+	if err != nil {
+		return nil, err
+	}
+	defer rl.release()
+	wl, err := takeLock(w, lock.Workflow, func() (*lock.Lock, error) { return w.LockWorkflow("repair") })
+	if err != nil {
+		return nil, err
+	}
+	defer wl.release()
+	faults.CrashPoint("repair", "locks")
+	var cleared []Repaired
+	var contents []map[string]any
+	for _, t := range []taken{rl, wl} {
+		if t.was != nil {
+			cleared = append(cleared, Repaired{Kind: t.kind, Path: t.was.Path, Action: "took over " + t.was.Path})
+			contents = append(contents, lockContent(t.was.Name, t.kind, t.raw))
+		}
+	}
+	// A pull killed midway is undone before anything is judged again.
+	if err := w.AbortStaleRebase(); err != nil {
+		return nil, err
+	}
 	rep, err := Check(w)
 	if err != nil {
 		return nil, err
 	}
-	var cleared []Repaired
-	var contents []map[string]any
 	for _, f := range rep.Findings {
 		if !isLock(f.Kind) || !f.Repairable {
 			continue
@@ -84,21 +111,7 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 			continue
 		}
 		cleared = append(cleared, Repaired{Kind: f.Kind, Task: f.Task, Path: f.Path, Action: "cleared " + f.Path})
-		var content any = string(raw)
-		var obj map[string]any
-		if json.Unmarshal(raw, &obj) == nil {
-			content = obj
-		}
-		contents = append(contents, map[string]any{"lock": f.lockName, "kind": string(f.Kind), "content": content})
-	}
-	wl, err := w.LockWorkflow("repair")
-	if err != nil {
-		return nil, err
-	}
-	defer wl.Release()
-	// A pull killed midway is undone before anything is judged again.
-	if err := w.AbortStaleRebase(); err != nil {
-		return nil, err
+		contents = append(contents, lockContent(f.lockName, f.Kind, raw))
 	}
 	if len(cleared) > 0 {
 		sha, err := w.Event("repair", "", map[string]any{"cleared_locks": contents}, fmt.Sprintf("repair: clear %d abandoned lock(s)", len(cleared)))
@@ -132,6 +145,46 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// taken is a lock Repair holds; was is set when it took it over from a
+// process that left it (kind says how doctor saw it, raw what it held).
+type taken struct {
+	l    *lock.Lock
+	was  *lock.Status
+	kind Kind
+	raw  []byte
+}
+
+func (t taken) release() { _ = t.l.Release() }
+
+// takeLock takes lock name with acquire, or, when a dead process left it
+// (as doctor would repair it), takes it over.
+func takeLock(w *workflow.Workflow, name string, acquire func() (*lock.Lock, error)) (taken, error) {
+	l, err := acquire()
+	if err == nil || errs.KindOf(err) != errs.Lock {
+		return taken{l: l}, err
+	}
+	st, serr := w.Locks.Stat(name)
+	kind, ok := lockFinding(st)
+	if serr != nil || !ok {
+		return taken{}, err
+	}
+	raw, _ := os.ReadFile(filepath.Join(w.Locks.Path, name+".lock"))
+	if l, err = w.TakeOver(name, st, "repair"); err != nil {
+		return taken{}, err
+	}
+	return taken{l: l, was: &st, kind: kind, raw: raw}, nil
+}
+
+// lockContent is how a cleared lock is recorded in the repair event.
+func lockContent(name string, kind Kind, raw []byte) map[string]any {
+	var content any = string(raw)
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) == nil {
+		content = obj
+	}
+	return map[string]any{"lock": name, "kind": string(kind), "content": content}
 }
 
 func key(f Finding) string { return string(f.Kind) + "\x00" + f.TaskID() + "\x00" + f.Path }
@@ -173,14 +226,19 @@ func apply(w *workflow.Workflow, f Finding) (*Repaired, error) {
 	for k, v := range ch.details {
 		details[k] = v
 	}
-	summary := "repair: " + string(f.Kind)
+	kind := f.Kind
+	if ch.as != "" {
+		kind = ch.as
+	}
+	summary := "repair: " + string(kind)
 	if id != "" {
-		summary = "repair " + id + ": " + string(f.Kind)
+		summary = "repair " + id + ": " + string(kind)
 	}
 	sha, err := w.Event("repair", id, details, summary, ch.paths...)
 	if err != nil {
 		return nil, err
 	}
+	faults.CrashPoint("repair", string(f.Kind))
 	return &Repaired{Kind: f.Kind, Task: f.Task, Path: f.Path, Action: ch.action, Commit: sha}, nil
 }
 

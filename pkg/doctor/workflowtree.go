@@ -143,10 +143,21 @@ func (c *checker) uncommitted() {
 					rels = append(rels, c.w.Rel(p))
 				}
 				details := map[string]any{"committed": rels}
+				ch := &change{action: "committed " + strings.Join(rels, ", "), paths: commit, details: details}
 				if len(moved) > 0 {
 					details["moved"] = moved
 				}
-				return &change{action: "committed " + strings.Join(rels, ", "), paths: commit, details: details}, nil
+				// An approve killed after its move and before its commit
+				// has advanced main here, unpushed: the commit that records
+				// its DONE is an interrupted approve's, which the next push
+				// carries main with (or drops, if the remote's main moved
+				// on), never a DONE published alone.
+				for _, m := range moved {
+					if m.(map[string]any)["to"] == string(workflow.Done) {
+						ch.as = InterruptedApprove
+					}
+				}
+				return ch, nil
 			}
 		}
 		c.add(f)

@@ -4,6 +4,7 @@
 package lock
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,9 @@ const (
 	// checked-out main: git updates the index before the branch, and a
 	// concurrent claim would otherwise read that moment as uncommitted work.
 	FastForward = "fast-forward"
+	// Repair serialises doctor's repairs, which take over the locks dead
+	// processes left (TakeOver): one at a time.
+	Repair = "repair"
 )
 
 // Info is a lock file's content.
@@ -189,6 +193,8 @@ type Status struct {
 	DeadWhy string `json:"dead_reason,omitempty"`
 	// Unreadable: the lock file is empty or not our JSON (a crash mid-write).
 	Unreadable bool `json:"unreadable"`
+	// raw is the file as read, which TakeOver checks is still there.
+	raw []byte
 }
 
 // Describe is "created 34m ago by worker@HOST (pid 123, claim)".
@@ -235,6 +241,7 @@ func (d Dir) Stat(name string) (Status, error) {
 	if err != nil {
 		return st, err
 	}
+	st.raw = data
 	host, _ := os.Hostname()
 	if json.Unmarshal(data, &st.Info) != nil || st.Info.CreatedAt.IsZero() {
 		st.Unreadable = true
@@ -301,6 +308,31 @@ func (d Dir) List() ([]Status, error) {
 func (d Dir) Held(name string) bool {
 	_, err := os.Lstat(d.file(name))
 	return err == nil
+}
+
+// TakeOver replaces lock name, still as was read it (a dead holder's, or a
+// garbled file), with one held for me, in one rename: the lock is never
+// free in between, so no other command can take it and run over what the
+// dead holder left before the caller has looked at it. It fails (exit 4)
+// when the lock is no longer what was read. One process at a time may
+// take over a lock: doctor's repairs hold the Repair lock.
+func (d Dir) TakeOver(name string, was Status, me Info) (*Lock, error) {
+	p := d.file(name)
+	if cur, err := os.ReadFile(p); err != nil || was.raw == nil || !bytes.Equal(cur, was.raw) {
+		return nil, d.heldError(name, p)
+	}
+	me.identify()
+	body, _ := json.Marshal(me)
+	tmp := fmt.Sprintf("%s.%d.takeover", p, os.Getpid())
+	if err := os.WriteFile(tmp, append(body, '\n'), 0o644); err != nil {
+		_ = os.Remove(tmp)
+		return nil, fmt.Errorf("writing lock %s: %w", d.rel(p), err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
+		return nil, fmt.Errorf("taking over lock %s: %w", d.rel(p), err)
+	}
+	return &Lock{Name: name, Path: p}, nil
 }
 
 // Clear removes a lock someone else holds; the caller has checked --force.

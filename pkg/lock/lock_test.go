@@ -403,3 +403,34 @@ func TestDeadByIdentity(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TakeOver puts the taker's lock where the dead holder's was, and refuses
+// a lock that changed since it was read (another holder took it meanwhile).
+func TestTakeOver(t *testing.T) {
+	d := testDir(t)
+	host, _ := os.Hostname()
+	body, _ := json.Marshal(Info{Owner: "w", Host: host, PID: exitedPID(t), CreatedAt: time.Now(), Action: "approve"})
+	writeLock(t, d, Workflow, body)
+	was, err := d.Stat(Workflow)
+	if err != nil || !was.Dead {
+		t.Fatalf("Stat = %+v, %v", was, err)
+	}
+	l, err := d.TakeOver(Workflow, was, me("repair"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := d.Stat(Workflow)
+	if err != nil || now.Dead || now.Info.PID != os.Getpid() || now.Info.Action != "repair" {
+		t.Fatalf("after TakeOver the lock is %+v, %v", now, err)
+	}
+	if ents, _ := os.ReadDir(d.Path); len(ents) != 1 {
+		t.Errorf("TakeOver left %d files in the lock folder", len(ents))
+	}
+	// The dead holder's lock as read before is not there any more.
+	if _, err := d.TakeOver(Workflow, was, me("repair")); errs.KindOf(err) != errs.Lock {
+		t.Errorf("TakeOver of a lock that changed hands = %v", err)
+	}
+	if err := l.Release(); err != nil || d.Held(Workflow) {
+		t.Errorf("Release after TakeOver: %v, held %v", err, d.Held(Workflow))
+	}
+}

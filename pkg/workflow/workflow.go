@@ -276,6 +276,23 @@ func (w *Workflow) LockWorkflow(action string) (*lock.Lock, error) {
 	return l, err
 }
 
+// LockRepair takes the lock that serialises doctor's repairs, queueing
+// like the workflow lock.
+func (w *Workflow) LockRepair() (*lock.Lock, error) {
+	return w.Locks.AcquireWait(lock.Repair, w.lockInfo("repair"), workflowLockWait)
+}
+
+// TakeOver takes over lock name, left as was by a process that is gone
+// (lock.TakeOver), for action. The workflow lock taken over is then held
+// as LockWorkflow holds it.
+func (w *Workflow) TakeOver(name string, was lock.Status, action string) (*lock.Lock, error) {
+	l, err := w.Locks.TakeOver(name, was, w.lockInfo(action))
+	if err == nil && name == lock.Workflow {
+		w.restoreStash()
+	}
+	return l, err
+}
+
 // LockClaim takes the claim-selection lock, queueing like the workflow lock.
 func (w *Workflow) LockClaim() (*lock.Lock, error) {
 	return w.Locks.AcquireWait(lock.Claim, w.lockInfo("claim"), workflowLockWait)
