@@ -75,6 +75,8 @@ func Repair(w *workflow.Workflow) (*Result, error) {
 	}
 	defer wl.release()
 	faults.CrashPoint("repair", "locks")
+	// What a process killed while taking a lock left beside it is no lock.
+	w.Locks.CleanTemps()
 	var cleared []Repaired
 	var contents []map[string]any
 	for _, t := range []taken{rl, wl} {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,32 +88,73 @@ func (d Dir) rel(p string) string {
 
 // Acquire takes lock name for action, failing at once (exit 4) if another
 // process holds it.
+//
+// The lock appears with its content in one step: written to a file of its
+// own, then linked to the lock's name, which fails when the name exists as
+// O_EXCL does. Created empty and then written, a lock whose taker was
+// killed in between stayed empty, and every command waited for doctor's
+// grace minute to tell it from one being written.
 func (d Dir) Acquire(name string, me Info) (*Lock, error) {
 	p := d.file(name)
+	if _, err := os.Lstat(p); err == nil {
+		return nil, d.heldError(name, p)
+	}
 	me.identify()
 	body, _ := json.Marshal(me)
+	tmp := tempName(p, "new")
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			_, werr := f.Write(append(body, '\n'))
-			cerr := f.Close()
-			if werr != nil || cerr != nil {
-				_ = os.Remove(p)
-				return nil, fmt.Errorf("writing lock %s: %v", d.rel(p), errors.Join(werr, cerr))
-			}
-			return &Lock{Name: name, Path: p}, nil
-		}
+		err := os.WriteFile(tmp, append(body, '\n'), 0o644)
 		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
 			if err := os.MkdirAll(d.Path, 0o755); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating lock %s: %w", d.rel(p), err)
+		if err != nil {
+			_ = os.Remove(tmp)
+			return nil, fmt.Errorf("writing lock %s: %w", d.rel(p), err)
 		}
-		return nil, d.heldError(name, p)
+		break
 	}
+	err := os.Link(tmp, p)
+	_ = os.Remove(tmp)
+	if err == nil {
+		return &Lock{Name: name, Path: p}, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("creating lock %s: %w", d.rel(p), err)
+	}
+	return nil, d.heldError(name, p)
+}
+
+// tempName is where this process writes lock p's next content before it
+// becomes the lock: beside it, and named so that List does not take it
+// for a lock and CleanTemps knows whose it is.
+func tempName(p, why string) string { return fmt.Sprintf("%s.%d.%s", p, os.Getpid(), why) }
+
+// CleanTemps removes what a process killed while taking a lock left of
+// its lock's next content (tempName), once that process is gone, and
+// returns their names.
+func (d Dir) CleanTemps() []string {
+	ents, err := os.ReadDir(d.Path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		parts := strings.Split(e.Name(), ".")
+		if len(parts) < 4 || parts[len(parts)-3] != "lock" {
+			continue
+		}
+		pid, err := strconv.Atoi(parts[len(parts)-2])
+		if err != nil || pid <= 0 || osx.ProcessAlive(pid) {
+			continue
+		}
+		if os.Remove(filepath.Join(d.Path, e.Name())) == nil {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // AcquireWait is Acquire retried for up to wait: for the workflow lock,
@@ -323,7 +365,7 @@ func (d Dir) TakeOver(name string, was Status, me Info) (*Lock, error) {
 	}
 	me.identify()
 	body, _ := json.Marshal(me)
-	tmp := fmt.Sprintf("%s.%d.takeover", p, os.Getpid())
+	tmp := tempName(p, "takeover")
 	if err := os.WriteFile(tmp, append(body, '\n'), 0o644); err != nil {
 		_ = os.Remove(tmp)
 		return nil, fmt.Errorf("writing lock %s: %w", d.rel(p), err)

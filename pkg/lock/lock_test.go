@@ -3,6 +3,7 @@ package lock
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -432,5 +433,35 @@ func TestTakeOver(t *testing.T) {
 	}
 	if err := l.Release(); err != nil || d.Held(Workflow) {
 		t.Errorf("Release after TakeOver: %v, held %v", err, d.Held(Workflow))
+	}
+}
+
+// A lock appears whole: Acquire leaves nothing but the lock behind, and
+// what a taker killed before its link left is removed once it is gone.
+func TestAcquireLeavesNoTempAndCleanTemps(t *testing.T) {
+	d := testDir(t)
+	l, err := d.Acquire(Workflow, me("add"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(d.Path); len(ents) != 1 {
+		t.Fatalf("Acquire left %d files", len(ents))
+	}
+	defer l.Release()
+	dead := filepath.Join(d.Path, fmt.Sprintf("TASK-001.lock.%d.new", exitedPID(t)))
+	mine := tempName(filepath.Join(d.Path, "TASK-002.lock"), "new")
+	for _, p := range []string{dead, mine} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := d.CleanTemps(); len(got) != 1 || got[0] != filepath.Base(dead) {
+		t.Fatalf("CleanTemps removed %v", got)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Error("CleanTemps removed a live process's file")
+	}
+	if locks, _ := d.List(); len(locks) != 1 {
+		t.Errorf("List sees %d locks, want the one held", len(locks))
 	}
 }
