@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -128,9 +129,14 @@ func (d Dir) Acquire(name string, me Info) (*Lock, error) {
 }
 
 // tempName is where this process writes lock p's next content before it
-// becomes the lock: beside it, and named so that List does not take it
-// for a lock and CleanTemps knows whose it is.
-func tempName(p, why string) string { return fmt.Sprintf("%s.%d.%s", p, os.Getpid(), why) }
+// becomes the lock: beside it, named so that List does not take it for a
+// lock and CleanTemps knows whose it is, and apart from any other taker in
+// this process (a goroutine taking the same lock).
+func tempName(p, why string) string {
+	return fmt.Sprintf("%s.%d.%d.%s", p, os.Getpid(), tempSeq.Add(1), why)
+}
+
+var tempSeq atomic.Int64
 
 // CleanTemps removes what a process killed while taking a lock left of
 // its lock's next content (tempName), once that process is gone, and
@@ -142,11 +148,12 @@ func (d Dir) CleanTemps() []string {
 	}
 	var out []string
 	for _, e := range ents {
-		parts := strings.Split(e.Name(), ".")
-		if len(parts) < 4 || parts[len(parts)-3] != "lock" {
+		_, rest, ok := strings.Cut(e.Name(), ".lock.")
+		parts := strings.Split(rest, ".")
+		if !ok || len(parts) != 3 {
 			continue
 		}
-		pid, err := strconv.Atoi(parts[len(parts)-2])
+		pid, err := strconv.Atoi(parts[0])
 		if err != nil || pid <= 0 || osx.ProcessAlive(pid) {
 			continue
 		}

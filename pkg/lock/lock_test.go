@@ -448,7 +448,7 @@ func TestAcquireLeavesNoTempAndCleanTemps(t *testing.T) {
 		t.Fatalf("Acquire left %d files", len(ents))
 	}
 	defer l.Release()
-	dead := filepath.Join(d.Path, fmt.Sprintf("TASK-001.lock.%d.new", exitedPID(t)))
+	dead := filepath.Join(d.Path, fmt.Sprintf("TASK-001.lock.%d.1.new", exitedPID(t)))
 	mine := tempName(filepath.Join(d.Path, "TASK-002.lock"), "new")
 	for _, p := range []string{dead, mine} {
 		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
