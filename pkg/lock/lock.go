@@ -117,15 +117,40 @@ func (d Dir) Acquire(name string, me Info) (*Lock, error) {
 		}
 		break
 	}
-	err := os.Link(tmp, p)
+	err := link(tmp, p)
 	_ = os.Remove(tmp)
-	if err == nil {
+	switch {
+	case err == nil:
 		return &Lock{Name: name, Path: p}, nil
+	case errors.Is(err, fs.ErrExist):
+		return nil, d.heldError(name, p)
 	}
-	if !errors.Is(err, fs.ErrExist) {
+	// A filesystem without hard links (FAT, some network mounts): the lock
+	// is created empty and then written, as before.
+	return d.create(name, p, body)
+}
+
+// link is os.Link, which a test replaces with a filesystem's refusal.
+var link = os.Link
+
+// create takes lock p with O_EXCL, then writes it.
+func (d Dir) create(name, p string, body []byte) (*Lock, error) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, d.heldError(name, p)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("creating lock %s: %w", d.rel(p), err)
 	}
-	return nil, d.heldError(name, p)
+	_, werr := f.Write(append(body, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(p)
+		return nil, fmt.Errorf("writing lock %s: %w", d.rel(p), werr)
+	}
+	return &Lock{Name: name, Path: p}, nil
 }
 
 // tempName is where this process writes lock p's next content before it
@@ -138,9 +163,15 @@ func tempName(p, why string) string {
 
 var tempSeq atomic.Int64
 
+// tempAge is how old a taker's file must be before CleanTemps removes it:
+// a taker keeps it for microseconds.
+const tempAge = time.Minute
+
 // CleanTemps removes what a process killed while taking a lock left of
-// its lock's next content (tempName), once that process is gone, and
-// returns their names.
+// its lock's next content (tempName), once that process is gone and the
+// file is older than a taker ever keeps it (a pid seen from another host
+// on a shared folder, or reused, is not taken for dead), and returns their
+// names.
 func (d Dir) CleanTemps() []string {
 	ents, err := os.ReadDir(d.Path)
 	if err != nil {
@@ -155,6 +186,9 @@ func (d Dir) CleanTemps() []string {
 		}
 		pid, err := strconv.Atoi(parts[0])
 		if err != nil || pid <= 0 || osx.ProcessAlive(pid) {
+			continue
+		}
+		if fi, err := e.Info(); err != nil || time.Since(fi.ModTime()) < tempAge {
 			continue
 		}
 		if os.Remove(filepath.Join(d.Path, e.Name())) == nil {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -455,6 +456,15 @@ func TestAcquireLeavesNoTempAndCleanTemps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if got := d.CleanTemps(); len(got) != 0 {
+		t.Fatalf("CleanTemps removed a file written this moment: %v", got)
+	}
+	old := time.Now().Add(-2 * tempAge)
+	for _, p := range []string{dead, mine} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if got := d.CleanTemps(); len(got) != 1 || got[0] != filepath.Base(dead) {
 		t.Fatalf("CleanTemps removed %v", got)
 	}
@@ -464,4 +474,25 @@ func TestAcquireLeavesNoTempAndCleanTemps(t *testing.T) {
 	if locks, _ := d.List(); len(locks) != 1 {
 		t.Errorf("List sees %d locks, want the one held", len(locks))
 	}
+}
+
+// On a filesystem without hard links the lock is still taken, once.
+func TestAcquireWithoutHardLinks(t *testing.T) {
+	defer func(l func(string, string) error) { link = l }(link)
+	link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EPERM} }
+	d := testDir(t)
+	l, err := d.Acquire(Workflow, me("add"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Stat(Workflow); err != nil || st.Info.Action != "add" {
+		t.Fatalf("the lock holds %+v, %v", st.Info, err)
+	}
+	if _, err := d.Acquire(Workflow, me("claim")); errs.KindOf(err) != errs.Lock {
+		t.Errorf("a second Acquire = %v, want held", err)
+	}
+	if ents, _ := os.ReadDir(d.Path); len(ents) != 1 {
+		t.Errorf("%d files in the lock folder", len(ents))
+	}
+	_ = l.Release()
 }

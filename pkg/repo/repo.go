@@ -71,7 +71,7 @@ func (r *Repo) NeedsMaintenance() bool {
 	if r.gcAuto <= 0 {
 		return false
 	}
-	objects := filepath.Join(r.CommonDir, "objects")
+	objects := r.ObjectsDir()
 	if ents, err := os.ReadDir(filepath.Join(objects, "17")); err == nil {
 		limit, n := (r.gcAuto+255)/256, 0
 		for _, e := range ents {
