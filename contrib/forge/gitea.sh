@@ -24,6 +24,62 @@ die() {
 	exit 1
 }
 
+# step N MSG CMD...: one step of the build, said as it starts and every 30 s
+# while it runs (the compile is quiet for minutes), its output kept in the
+# build log and shown only when it fails.
+step() {
+	local n=$1 msg=$2
+	shift 2
+	echo "gitea.sh: [$n/4] $msg" >&2
+	"$@" >>"$LOG" 2>&1 &
+	local pid=$! t=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		t=$((t + 1))
+		if [ $((t % 30)) -eq 0 ] && kill -0 "$pid" 2>/dev/null; then
+			echo "gitea.sh:       still at it: $((t / 60))m$((t % 60))s" >&2
+		fi
+	done
+	if ! wait "$pid"; then
+		tail -20 "$LOG" >&2
+		die "step $n failed ($msg); the whole log is $LOG"
+	fi
+}
+
+# fetch_source: Gitea's source from the module proxy, copied to $work
+# (outside any module: the download gives the source in the module cache).
+fetch_source() {
+	local src
+	src=$(cd / && go mod download -json "code.gitea.io/gitea@v$VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[ -n "$src" ] || die "could not download code.gitea.io/gitea@v$VERSION from the module proxy"
+	rm -rf "$work"
+	cp -r "$src" "$work"
+	chmod -R u+w "$work"
+}
+
+# patch_and_fetch: the module edits the proxy needs (see ../shared/forge/NOTES.md),
+# then every module Gitea needs.
+patch_and_fetch() {
+	cd "$work"
+	go mod edit -replace gitea.dev/actions-proto-go=code.gitea.io/actions-proto-go@v0.6.0
+	go mod edit -droprequire gitea.dev/sdk -droprequire gitlab.com/gitlab-org/api/client-go/v2
+	# These only import repositories from other forges, and need the two dropped modules.
+	rm -f services/migrations/gitlab.go services/migrations/gitlab_test.go \
+		services/migrations/gitea_downloader.go services/migrations/gitea_downloader_test.go
+	go mod download
+}
+
+generate() {
+	cd "$work"
+	go generate -tags bindata ./modules/options ./modules/templates ./modules/public ./modules/migration
+}
+
+compile() {
+	cd "$work"
+	mkdir -p "$(dirname "$BIN")"
+	go build -tags bindata -ldflags '-s -w' -o "$BIN.tmp" .
+}
+
 build() {
 	if [ -x "$BIN" ]; then
 		echo "$BIN"
@@ -31,30 +87,20 @@ build() {
 	fi
 	command -v go >/dev/null || die "go is not on PATH; Gitea is built from the Go module proxy"
 	mkdir -p "$CACHE"
-	local work=$CACHE/build-$VERSION
+	work=$CACHE/build-$VERSION
+	LOG=$CACHE/build-$VERSION.log
+	: >"$LOG"
 	export GOMODCACHE=$CACHE/gomod GOCACHE=$CACHE/gocache CGO_ENABLED=0
 	export GOFLAGS="-buildvcs=false -mod=mod"
-	echo "gitea.sh: building Gitea $VERSION into $BIN (once per machine; 2-4 minutes)" >&2
-	local src
-	# Outside any module: the download gives the source in the module cache.
-	src=$(cd / && go mod download -json "code.gitea.io/gitea@v$VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-	[ -n "$src" ] || die "could not download code.gitea.io/gitea@v$VERSION from the module proxy"
-	rm -rf "$work"
-	cp -r "$src" "$work"
-	chmod -R u+w "$work"
-	(
-		cd "$work"
-		go mod edit -replace gitea.dev/actions-proto-go=code.gitea.io/actions-proto-go@v0.6.0
-		go mod edit -droprequire gitea.dev/sdk -droprequire gitlab.com/gitlab-org/api/client-go/v2
-		# These only import repositories from other forges, and need the two dropped modules.
-		rm -f services/migrations/gitlab.go services/migrations/gitlab_test.go \
-			services/migrations/gitea_downloader.go services/migrations/gitea_downloader_test.go
-		go generate -tags bindata ./modules/options ./modules/templates ./modules/public ./modules/migration >/dev/null
-		mkdir -p "$(dirname "$BIN")"
-		go build -tags bindata -ldflags '-s -w' -o "$BIN.tmp" .
-	) >&2
+	local began=$SECONDS
+	echo "gitea.sh: building Gitea $VERSION into $BIN, once per machine (3-6 minutes on 2 cores; log: $LOG)" >&2
+	step 1 "downloading Gitea's source from the Go module proxy" fetch_source
+	step 2 "downloading the modules it needs" patch_and_fetch
+	step 3 "generating its embedded assets" generate
+	step 4 "compiling (the long step)" compile
 	mv "$BIN.tmp" "$BIN"
 	rm -rf "$work"
+	echo "gitea.sh: built in $(((SECONDS - began) / 60))m$(((SECONDS - began) % 60))s" >&2
 	echo "$BIN"
 }
 
