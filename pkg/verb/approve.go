@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -176,11 +177,11 @@ func approveTask(ctx *cli.Context, w *workflow.Workflow, id string, acceptLanded
 			if err := w.CheckConfigInput(); err != nil {
 				return approveOut{}, err
 			}
-			if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+			if err := trust.Check(w.Repo, qa.Commands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 				return approveOut{}, err
 			}
 		}
-		if err := worktreeForQA(ctx, w, e); err != nil {
+		if err := qa.ForQA(w, e); err != nil {
 			return approveOut{}, err
 		}
 		if w.Config.Landing == "pr" && !acceptLanded {
@@ -311,7 +312,7 @@ func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, err
 			fmt.Fprintf(w.Stderr, "burl: aborted the rebase an interrupted approve left in %s; starting again from %s\n", w.Rel(p), gitx.Short(submitted))
 		}
 	}
-	dir, g, err := taskWorktree(w, t)
+	dir, g, err := qa.Worktree(w, t)
 	if err != nil {
 		return "", gitx.Git{}, err
 	}
@@ -422,7 +423,7 @@ func (a *approval) check(w *workflow.Workflow, t *task.Task, g gitx.Git, dir str
 	if build {
 		which = []string{"build", "verify"}
 	}
-	runs, cmdV, err := runSome(w, t, dir, now, which...)
+	runs, cmdV, err := qa.Run(w, t, dir, now, which...)
 	if err != nil {
 		return err
 	}
@@ -509,7 +510,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		if len(a.stackedOn) > 0 {
 			onto = fmt.Sprintf("rebase conflict onto %s at %s with %s stacked before it (approve --all)", w.Config.MainBranch, gitx.Short(a.onMain), strings.Join(a.stackedOn, ", "))
 		}
-		rejectTask(w, tx, onto, lines)
+		qa.Reject(w, tx, onto, lines)
 		tx.Action = "reject"
 		tx.Details["cause"] = "rebase conflict"
 		tx.Details["files"] = a.conflict.Files
@@ -519,7 +520,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 		if a.acceptLanded {
 			title = fmt.Sprintf("Approve --accept-landed FAIL (the work as it is in %s)", w.Config.MainBranch)
 		}
-		tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+		tx.Task.AppendToSection("QA Report", qa.Report(title, tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		tx.Details["result"] = "fail"
 	default:
 		t := tx.Task
@@ -532,7 +533,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 			}
 		}
 		if a.accepted {
-			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — accepted as it landed in %s outside burl, at %s (git burl approve --accept-landed)", w.Config.MainBranch, gitx.Short(a.merged)),
+			t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — accepted as it landed in %s outside burl, at %s (git burl approve --accept-landed)", w.Config.MainBranch, gitx.Short(a.merged)),
 				tx.Now, w.Actor, t.BaseSHA(), t.Str(task.KeySubmittedSHA), a.diff, a.runs))
 			tx.Details["accepted_landed"] = true
 		} else if a.recovered {
@@ -540,7 +541,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 				w.Config.MainBranch, gitx.Short(a.merged), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, w.Config.MainBranch, w.Config.MainBranch))
 			tx.Details["recovered"] = true
 		} else {
-			t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, gitx.Short(a.merged), a.drift),
+			t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, gitx.Short(a.merged), a.drift),
 				tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		}
 		tx.Details["merged_sha"] = a.merged

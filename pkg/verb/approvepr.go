@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -201,7 +202,7 @@ func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) st
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(body))
 	}
 	b.WriteString("## Gate results\n\n")
-	b.WriteString(report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	return b.String()
 }
 
@@ -212,7 +213,7 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 	t.SetStr(keyPRURL, pr.URL)
 	t.SetInt(keyPRNumber, pr.Number)
 	t.SetStr(keyPRHead, pr.Head)
-	t.AppendToSection("QA Report", report(fmt.Sprintf("Approved — pull request #%d opened (%s); rebased onto %s at %s", pr.Number, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
+	t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — pull request #%d opened (%s); rebased onto %s at %s", pr.Number, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
 		tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	tx.Details["url"] = pr.URL
 	tx.Details["number"] = pr.Number

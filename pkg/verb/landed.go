@@ -7,6 +7,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -63,7 +64,7 @@ func (a *approval) acceptLandedWork(w *workflow.Workflow, tx *workflow.Tx) error
 			fmt.Fprintf(w.Stderr, "burl: warning: could not remove %s: %v (git burl clean removes it)\n", w.Rel(dir), err)
 		}
 	}()
-	runs, cmdV, err := runSome(w, t, dir, tx.Now, "build", "verify")
+	runs, cmdV, err := qa.Run(w, t, dir, tx.Now, "build", "verify")
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -262,7 +263,7 @@ func (q *queue) stage(id, base string) *stacked {
 		// Another approver or a reject moved it since the queue was read.
 		return nil
 	}
-	if err := worktreeForQA(q.ctx, w, e); err != nil {
+	if err := qa.ForQA(w, e); err != nil {
 		q.fail(id, err)
 		return nil
 	}
@@ -338,7 +339,7 @@ func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
 
 // build runs build_command on the top of a stack, in its worktree.
 func (q *queue) build(s *stacked) gate.RunResult {
-	runs, _, err := runSome(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
+	runs, _, err := qa.Run(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
 	if err != nil {
 		// Cannot start the command: as good as a failed build, with why.
 		return gate.RunResult{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}
@@ -450,12 +451,12 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	_, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
 		Message: "approve " + s.e.ID,
 		Apply: func(tx *workflow.Tx) error {
-			lines := strings.Split(strings.TrimRight(report("Approve --all: build_command failed on this task's rebased commits", tx.Now, w.Actor, a.base, a.merged, nil, a.runs), "\n"), "\n")
+			lines := strings.Split(strings.TrimRight(qa.Report("Approve --all: build_command failed on this task's rebased commits", tx.Now, w.Actor, a.base, a.merged, nil, a.runs), "\n"), "\n")
 			why := "build_command failed once this task was stacked on main"
 			if bisected {
 				why += " (approve --all bisected the batch to it)"
 			}
-			rejectTask(w, tx, why, lines)
+			qa.Reject(w, tx, why, lines)
 			tx.Action = "reject"
 			tx.Details["cause"] = "build"
 			return nil

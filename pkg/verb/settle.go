@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -404,7 +405,7 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) string {
 			if strings.Contains(reason, "\n") {
 				lines = append(lines, "", "What the reviewer said:", "", reason)
 			}
-			rejectTask(w, tx, reason, lines)
+			qa.Reject(w, tx, reason, lines)
 			for _, k := range []string{keyPRURL, keyPRNumber, keyPRHead} {
 				tx.Task.SetNull(k)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -57,7 +58,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		Message: "submit " + id,
 		Prepare: func(tx *workflow.Tx) error {
 			t := tx.Task
-			dir, g, err := taskWorktree(w, t)
+			dir, g, err := qa.Worktree(w, t)
 			if err != nil {
 				return err
 			}

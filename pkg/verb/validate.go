@@ -7,6 +7,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -55,10 +56,10 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err := w.CheckConfigInput(); err != nil {
 			return nil, err
 		}
-		if err := trust.Check(w.Repo, gateCommands(w, e.Task, e.Path, "build", "verify")...); err != nil {
+		if err := trust.Check(w.Repo, qa.Commands(w, e.Task, e.Path, "build", "verify")...); err != nil {
 			return nil, err
 		}
-		if err := worktreeForQA(ctx, w, e); err != nil {
+		if err := qa.ForQA(w, e); err != nil {
 			return nil, err
 		}
 	}
@@ -70,7 +71,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		Message: "validate " + id,
 		Prepare: func(tx *workflow.Tx) error {
 			t := tx.Task
-			dir, g, err := taskWorktree(w, t)
+			dir, g, err := qa.Worktree(w, t)
 			if err != nil {
 				return err
 			}
@@ -82,7 +83,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return err
 			}
 			var cmdV gate.Violations
-			if runs, cmdV, err = runCommands(w, t, dir, tx.Now); err != nil {
+			if runs, cmdV, err = qa.Run(w, t, dir, tx.Now, "build", "verify"); err != nil {
 				return err
 			}
 			failed = append(append(gate.Violations{}, diff...), cmdV...)
@@ -93,7 +94,7 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if len(failed) > 0 {
 				title = "Validate FAIL"
 			}
-			tx.Task.AppendToSection("QA Report", report(title, tx.Now, w.Actor, base, head, diff, runs))
+			tx.Task.AppendToSection("QA Report", qa.Report(title, tx.Now, w.Actor, base, head, diff, runs))
 			tx.Details["result"] = map[bool]string{true: "pass", false: "fail"}[len(failed) == 0]
 			tx.Details["head"] = head
 			tx.Details["violations"] = len(failed)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/qa"
 )
 
 // Worktree is `git burl worktree`: what cmd/git-burl-worktree runs. Only the
@@ -38,7 +39,7 @@ func (c *worktreeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	if c.Ensure {
-		e, created, err := ensureWorktree(w, id)
+		e, created, err := qa.Ensure(w, id)
 		if err != nil {
 			return nil, err
 		}

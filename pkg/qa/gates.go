@@ -1,4 +1,8 @@
-package verb
+// Package qa is what every verb that judges one task's work shares: the
+// task's worktree as the gates need it, its build and verify commands run
+// and logged, the QA Report entry that records them, and the reject of
+// PRD 14.5. Validate, submit and reject use it, and so does pkg/land.
+package qa
 
 import (
 	"fmt"
@@ -19,9 +23,9 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-// taskWorktree checks that a task's worktree exists and has its branch
+// Worktree checks that a task's worktree exists and has its branch
 // checked out, and returns a git runner in it.
-func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) {
+func Worktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) {
 	p := w.WorktreePath(t)
 	if p == "" {
 		return "", gitx.Git{}, errs.New(errs.User, "%s has no worktree recorded", t.ID()).WithFix("git burl claim %s", t.ID())
@@ -50,21 +54,17 @@ func taskWorktree(w *workflow.Workflow, t *task.Task) (string, gitx.Git, error) 
 	return p, g, nil
 }
 
-// runCommands runs build_command and the task's verify command in the
-// worktree, each logged to .workflow/logs/<ID>/.
-func runCommands(w *workflow.Workflow, t *task.Task, dir string, now time.Time) ([]gate.RunResult, gate.Violations, error) {
-	return runSome(w, t, dir, now, "build", "verify")
-}
-
-// runSome is runCommands for the named commands only: approve --all runs
-// each task's verify alone and the build once per stack of tasks.
-func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
+// Run runs the named commands ("build": build_command, "verify": the
+// task's verify command) in the worktree dir, each logged to
+// .workflow/logs/<ID>/. approve --all runs each task's verify alone and
+// the build once per stack of tasks.
+func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ...string) ([]gate.RunResult, gate.Violations, error) {
 	// The texts about to run, checked here where they are read: nothing
 	// from the workflow branch runs until this machine's user trusted it.
 	if err := w.CheckConfigInput(); err != nil {
 		return nil, nil, err
 	}
-	if err := trust.Check(w.Repo, gateCommands(w, t, "", names...)...); err != nil {
+	if err := trust.Check(w.Repo, Commands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}
 	var results []gate.RunResult
@@ -108,9 +108,9 @@ func runSome(w *workflow.Workflow, t *task.Task, dir string, now time.Time, name
 	return results, vs, nil
 }
 
-// gateCommands are the commands among names ("build", "verify") that the
+// Commands are the commands among names ("build", "verify") that the
 // gates would run for t, whose file is path ("" if not at hand).
-func gateCommands(w *workflow.Workflow, t *task.Task, path string, names ...string) []trust.Command {
+func Commands(w *workflow.Workflow, t *task.Task, path string, names ...string) []trust.Command {
 	var out []trust.Command
 	if slices.Contains(names, "build") {
 		out = append(out, w.BuildCommands()...)
@@ -121,8 +121,8 @@ func gateCommands(w *workflow.Workflow, t *task.Task, path string, names ...stri
 	return out
 }
 
-// report is a QA Report entry.
-func report(title string, now time.Time, actor, base, head string, diff gate.Violations, runs []gate.RunResult) string {
+// Report is a QA Report entry.
+func Report(title string, now time.Time, actor, base, head string, diff gate.Violations, runs []gate.RunResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s — %s by %s\n\n", title, now.UTC().Format("2006-01-02T15:04:05Z"), actor)
 	fmt.Fprintf(&b, "- range: %s..%s\n", gitx.Short(base), gitx.Short(head))

@@ -1,19 +1,19 @@
-package verb
+package qa
 
 import (
+	"fmt"
 	"os"
 
-	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-// ensureWorktree recreates a task's worktree from its branch (fetched from
+// Ensure recreates a task's worktree from its branch (fetched from
 // the remote when only the remote has it) at this machine's worktree root,
 // and records the new path when it differs.
-func ensureWorktree(w *workflow.Workflow, id string) (*workflow.Entry, bool, error) {
+func Ensure(w *workflow.Workflow, id string) (*workflow.Entry, bool, error) {
 	e, err := w.Get(id)
 	if err != nil {
 		return nil, false, err
@@ -43,12 +43,12 @@ func ensureWorktree(w *workflow.Workflow, id string) (*workflow.Entry, bool, err
 	return &res.Entry, created, nil
 }
 
-// worktreeForQA recreates, before validate or approve, the worktree of a
+// ForQA recreates, before validate or approve, the worktree of a
 // QA task whose worktree is not on this machine: QA may run elsewhere than
 // the work (push_task_branch_on_submit), and the fix would only be to run
 // git burl worktree --ensure first. Anything else is left for the
 // transition to report.
-func worktreeForQA(ctx *cli.Context, w *workflow.Workflow, e *workflow.Entry) error {
+func ForQA(w *workflow.Workflow, e *workflow.Entry) error {
 	if e.Bucket != workflow.QA || e.Task.Branch() == "" {
 		return nil
 	}
@@ -57,10 +57,10 @@ func worktreeForQA(ctx *cli.Context, w *workflow.Workflow, e *workflow.Entry) er
 			return nil
 		}
 	}
-	got, _, err := ensureWorktree(w, e.ID)
+	got, _, err := Ensure(w, e.ID)
 	if err != nil {
 		return err
 	}
-	ctx.Warnf("%s had no worktree on this machine: recreated %s from branch %s", e.ID, w.Rel(w.WorktreePath(got.Task)), got.Task.Branch())
+	fmt.Fprintf(w.Stderr, "burl: warning: %s had no worktree on this machine: recreated %s from branch %s\n", e.ID, w.Rel(w.WorktreePath(got.Task)), got.Task.Branch())
 	return nil
 }
