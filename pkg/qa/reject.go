@@ -18,7 +18,7 @@ func Reject(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []string
 	n := t.Int(task.KeyQAAttempts) + 1
 	t.SetInt(task.KeyQAAttempts, n)
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Rejected (attempt %d) — %s by %s\n\nReason: %s\n", n, tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, oneLine(reason))
+	fmt.Fprintf(&b, "### Rejected (attempt %d) — %s by %s\n\nReason: %s\n", n, tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, OneLine(reason))
 	for _, l := range extra {
 		fmt.Fprintf(&b, "%s\n", l)
 	}
@@ -29,7 +29,7 @@ func Reject(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []string
 	tx.To = workflow.Ready
 	if n >= w.Config.QAMaxAttempts {
 		tx.To = workflow.Blocked
-		t.SetStr(task.KeyBlockedReason, fmt.Sprintf("max QA attempts reached (%d): %s", n, oneLine(reason)))
+		t.SetStr(task.KeyBlockedReason, fmt.Sprintf("max QA attempts reached (%d): %s", n, OneLine(reason)))
 	} else if w.Config.AutoPriorityBoost {
 		if r := task.PriorityRank(t.Priority()); r > 0 && r < len(task.Priorities) {
 			t.SetStr(task.KeyPriority, task.Priorities[r-1])
@@ -39,7 +39,8 @@ func Reject(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []string
 	tx.Details["qa_attempts"] = n
 }
 
-// oneLine keeps multi-line reasons from breaking the report's structure.
-func oneLine(s string) string {
+// OneLine keeps multi-line reasons from breaking the report's structure
+// (and a line of output from breaking in two).
+func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }

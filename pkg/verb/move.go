@@ -7,6 +7,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -67,7 +68,6 @@ func (m move) run(ctx *cli.Context, id string) (cli.Output, error) {
 	return out, nil
 }
 
-// oneLine keeps multi-line reasons from breaking the report's structure.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+// oneLine is qa.OneLine: the verbs' reasons are flattened as the QA
+// Report's are.
+func oneLine(s string) string { return qa.OneLine(s) }

@@ -49,7 +49,7 @@ func (o *showOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
 	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
-		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest, keyPRURL, keyPRNumber, keyPRHead} {
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest, task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead} {
 		if v := t.Str(k); v != "" {
 			// A reason is printed whole: it is why a human is needed.
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.ReplaceAll(cli.Escape(v), "\\n", "\n"+strings.Repeat(" ", 15)))
@@ -67,4 +67,13 @@ func (o *showOut) Human(w io.Writer) {
 		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
 	}
 	fmt.Fprint(w, t.Body())
+}
+
+// suggestTask is workflow.Suggest for a task read in full: a QA task whose
+// pull request is open waits for the forge, which only sync asks.
+func suggestTask(e *workflow.Entry) string {
+	if n := e.Task.Int(task.KeyPRNumber); n > 0 && e.Bucket == workflow.QA {
+		return fmt.Sprintf("git burl sync (pull request #%d is open: %s)", n, e.Task.Str(task.KeyPRURL))
+	}
+	return workflow.Suggest(e.Bucket, e.ID)
 }

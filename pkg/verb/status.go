@@ -18,6 +18,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
@@ -278,7 +279,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 	}
 	if len(out.prs) > 0 {
-		out.prChecks = loadForgeState(w).Checks
+		out.prChecks = land.PRChecks(w)
 	}
 	out.conflicts = predictedConflicts(w, out.entries, tips)
 	for _, d := range out.Duplicates {

@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -42,7 +43,7 @@ type syncOut struct {
 	Commit   string               `json:"commit,omitempty"`
 	// Settle: with landing: pr, what this sync did with the open pull
 	// requests (DESIGN §17).
-	Settle  *SettleReport `json:"settle,omitempty"`
+	Settle  *land.SettleReport `json:"settle,omitempty"`
 	pushing bool
 	missing []string // DOING/QA tasks without a worktree here
 }
@@ -118,7 +119,7 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// outside the workflow lock: each settlement is a transition of its
 	// own, pushed at once with workflow_auto_push.
 	if w.Config.Landing == "pr" && (pull || c.Settle) {
-		if out.Settle, err = settle(w); err != nil {
+		if out.Settle, err = land.Settle(w); err != nil {
 			return nil, err
 		}
 	}
@@ -165,7 +166,7 @@ func liveTasks(w *workflow.Workflow) ([]workflow.Entry, error) {
 			// A task whose pull request is open has its branch on the
 			// remote as approve rebased it: the forge's, not a worker's
 			// to resume (sync settles it instead).
-			if e.Task.Branch() != "" && prNumber(e.Task) == 0 {
+			if e.Task.Branch() != "" && land.PRNumber(e.Task) == 0 {
 				out = append(out, e)
 			}
 		}

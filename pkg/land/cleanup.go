@@ -1,4 +1,4 @@
-package verb
+package land
 
 // What approve (and settling a merged pull request) leave behind once a
 // task is DONE: its worktree, its branch, the copy of it on the remote.
@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -83,5 +84,14 @@ func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
 	// again meanwhile survives.
 	if _, err := g.Run("push", "-q", "--force-with-lease=refs/heads/"+b+":"+tip, remote, ":refs/heads/"+b); err != nil {
 		fmt.Fprintf(w.Stderr, "burl: warning: could not delete %s from %s: %v (git push %s --delete %s)\n", b, remote, err, remote, b)
+	}
+}
+
+// dropIntent removes an approve's intent once DONE is committed. A record
+// left behind is harmless (it names a task no longer in QA) and doctor
+// reports it.
+func dropIntent(w *workflow.Workflow, id string) {
+	if err := integrate.DropIntent(w.Repo.CommonDir, id); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not remove the approve record of %s: %v (git burl doctor --repair removes it)\n", id, err)
 	}
 }

@@ -1,11 +1,9 @@
-package verb
+package land
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -24,8 +22,9 @@ const (
 	keyPRHead   = task.KeyPRHead
 )
 
-// prRef is approve --json's "pr".
-type prRef struct {
+// PR is the pull request an approve opened or updated: approve --json's
+// "pr".
+type PR struct {
 	Number int    `json:"number"`
 	URL    string `json:"url"`
 }
@@ -73,14 +72,14 @@ func forgeErr(p forge.Provider, what string, err error) error {
 // pr_url, pr_number and pr_head; sync settles it when the forge merges or
 // closes it. The local task branch goes back to submitted_sha, as after
 // any approve that did not land.
-func approvePR(w *workflow.Workflow, id string) (approveOut, error) {
+func approvePR(w *workflow.Workflow, id string) (Result, error) {
 	if w.Config.MergeStrategy == "manual" {
-		return approveOut{}, errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
+		return Result{}, errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
 			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
 	}
 	prov, err := forgeFor(w)
 	if err != nil {
-		return approveOut{}, err
+		return Result{}, err
 	}
 	a := &approval{}
 	var pr forge.PR
@@ -101,10 +100,10 @@ func approvePR(w *workflow.Workflow, id string) (approveOut, error) {
 		},
 	})
 	if err != nil {
-		return approveOut{}, err
+		return Result{}, err
 	}
 	if err := a.refusal(w, id, res); err != nil {
-		return approveOut{}, err
+		return Result{}, err
 	}
 	if w.Config.PRMerge == "auto" {
 		if err := prov.Merge(pr, w.Config.PRMergeStyle); err != nil {
@@ -113,8 +112,8 @@ func approvePR(w *workflow.Workflow, id string) (approveOut, error) {
 			fmt.Fprintf(w.Stderr, "burl: warning: %s did not take the request to merge #%d when its checks pass: %v\n", prov.Name(), pr.Number, err)
 		}
 	}
-	return approveOut{Task: taskObject(w, res.Entry), Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
-		PR: &prRef{Number: pr.Number, URL: pr.URL}, prAuto: w.Config.PRMerge == "auto", entry: res.Entry}, nil
+	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
+		PR: &PR{Number: pr.Number, URL: pr.URL}, PRAuto: w.Config.PRMerge == "auto"}, nil
 }
 
 // refusal is the error of an approve whose rebase conflicted or whose
@@ -221,13 +220,12 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 	tx.Details["base"] = a.base
 }
 
-// prNumber is a task's open pull request, 0 when it has none.
-func prNumber(t *task.Task) int {
+// PRNumber is a task's open pull request, 0 when it has none.
+func PRNumber(t *task.Task) int {
 	if t == nil {
 		return 0
 	}
-	n, _ := strconv.Atoi(t.Str(keyPRNumber))
-	return n
+	return t.Int(keyPRNumber)
 }
 
 // QueuePR is a pull request approve --all opened or updated.
@@ -242,7 +240,7 @@ type QueuePR struct {
 // the remote's main alone (the forge merges them one by one, so stacking
 // them as the local queue does would put one task's commits in another's
 // request), and so each is built on its own.
-func approveAllPR(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
+func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
 	pending, err := queueOrder(w)
 	if err != nil {
 		return nil, err
@@ -253,33 +251,24 @@ func approveAllPR(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) 
 	if err := trust.Check(w.Repo, append(w.QueueCommands(), w.ForgeCommands()...)...); err != nil {
 		return nil, err
 	}
-	q := &queue{ctx: ctx, w: w, res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}, Opened: []QueuePR{}}}
+	q := &queue{w: w, res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}, Opened: []QueuePR{}}}
 	for _, id := range pending {
 		e, err := w.Get(id)
 		if err != nil || e.Bucket != workflow.QA {
 			continue
 		}
-		if n := prNumber(e.Task); n > 0 {
-			q.res.lines = append(q.res.lines, fmt.Sprintf("left %s in QA: its pull request #%d is open (git burl sync settles it; git burl approve %s updates it)", id, n, id))
+		if n := PRNumber(e.Task); n > 0 {
+			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: its pull request #%d is open (git burl sync settles it; git burl approve %s updates it)", id, n, id))
 			continue
 		}
-		out, err := approveTask(ctx, w, id, false)
+		out, err := approve(w, id, false)
 		if err != nil {
 			q.fail(id, err)
 			continue
 		}
 		q.res.Builds++
 		q.res.Opened = append(q.res.Opened, QueuePR{ID: id, Number: out.PR.Number, URL: out.PR.URL})
-		q.res.lines = append(q.res.lines, fmt.Sprintf("opened pull request #%d for %s: %s", out.PR.Number, id, out.PR.URL))
+		q.res.Lines = append(q.res.Lines, fmt.Sprintf("opened pull request #%d for %s: %s", out.PR.Number, id, out.PR.URL))
 	}
 	return q.done(), nil
-}
-
-// suggestTask is workflow.Suggest for a task read in full: a QA task whose
-// pull request is open waits for the forge, which only sync asks.
-func suggestTask(e *workflow.Entry) string {
-	if n := prNumber(e.Task); n > 0 && e.Bucket == workflow.QA {
-		return fmt.Sprintf("git burl sync (pull request #%d is open: %s)", n, e.Task.Str(keyPRURL))
-	}
-	return workflow.Suggest(e.Bucket, e.ID)
 }

@@ -1,14 +1,12 @@
-package verb
+package land
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -32,8 +30,8 @@ type QueueResult struct {
 	// Builds counts the runs of build_command: with every task passing,
 	// one per batch of queue_batch tasks.
 	Builds int `json:"-"`
-	lines  []string
-	code   int
+	// Lines tell what happened to each task, in the order it happened.
+	Lines []string `json:"-"`
 }
 
 // QueueFailure is a task approve --all did not land, and why. Code is the
@@ -45,17 +43,11 @@ type QueueFailure struct {
 }
 
 // ExitCode is 0 when every task landed, else the first failure's code.
-func (r *QueueResult) ExitCode() int { return r.code }
-
-func (r *QueueResult) Human(w io.Writer) {
-	for _, l := range r.lines {
-		fmt.Fprintln(w, l)
+func (r *QueueResult) ExitCode() int {
+	if len(r.Rejected) == 0 {
+		return 0
 	}
-	if r.Opened != nil {
-		fmt.Fprintf(w, "approve --all: %d pull request(s) opened or updated, %d not approved, %d build(s)\n", len(r.Opened), len(r.Rejected), r.Builds)
-		return
-	}
-	fmt.Fprintf(w, "approve --all: %d approved, %d not approved, %d build(s)\n", len(r.Approved), len(r.Rejected), r.Builds)
+	return r.Rejected[0].Code
 }
 
 // stacked is a task rebased onto the one before it in its batch, its own
@@ -69,7 +61,6 @@ type stacked struct {
 }
 
 type queue struct {
-	ctx   *cli.Context
 	w     *workflow.Workflow
 	m     integrate.Main
 	res   *QueueResult
@@ -85,15 +76,18 @@ type queue struct {
 // on the remote) is put back in the queue.
 const landTries = 3
 
-// approveAll is `git burl approve --all` (watch runs it for auto_approve):
+// ApproveAll is `git burl approve --all` (watch runs it for auto_approve):
 // every QA task in queue order, each rebased onto what the one before it
 // left, its own scope, stub and verify gates run on its rebased range, build_command run once per batch of
 // queue_batch tasks on the top of the stack and bisected on failure. Main
 // only fast-forwards, one task (one DONE commit) at a time, so each landing
 // is the same transaction as single approve's. Per-task failures are in
 // the result; the error is for what stops the whole queue.
-func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
-	q := &queue{ctx: ctx, w: w, m: integrate.For(w), res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}}, tries: map[string]int{}}
+func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
+	if w.Config.Landing == "pr" {
+		return approveAllPR(w)
+	}
+	q := &queue{w: w, m: integrate.For(w), res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}}, tries: map[string]int{}}
 	pending, err := queueOrder(w)
 	if err != nil {
 		return nil, err
@@ -134,7 +128,7 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 		q.main, q.stacked = tip, nil
 		// What staging says (a conflict, failed gates) is told after the
 		// landings of the tasks staged before: in the order things happen.
-		mark := len(q.res.lines)
+		mark := len(q.res.Lines)
 		for len(pending) > 0 && len(stack) < w.Config.QueueBatch {
 			id := pending[0]
 			pending = pending[1:]
@@ -144,8 +138,8 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 				q.stacked = append(q.stacked, id)
 			}
 		}
-		staged := append([]string(nil), q.res.lines[mark:]...)
-		q.res.lines = q.res.lines[:mark]
+		staged := append([]string(nil), q.res.Lines[mark:]...)
+		q.res.Lines = q.res.Lines[:mark]
 		good, culprit, after := q.bisect(stack)
 		if osx.Interrupted() {
 			// Ctrl-C stopped a build: it proves nothing about the stack,
@@ -159,7 +153,7 @@ func approveAll(ctx *cli.Context, w *workflow.Workflow) (*QueueResult, error) {
 				WithTitle("Stopped").WithFix("git burl approve --all again")
 		}
 		again := q.landAll(good)
-		q.res.lines = append(q.res.lines, staged...)
+		q.res.Lines = append(q.res.Lines, staged...)
 		if len(again) > 0 {
 			// A landing lost a race: the rest of the batch, culprit too, is
 			// staged again on the new main.
@@ -209,20 +203,17 @@ func queueOrder(w *workflow.Workflow) ([]string, error) {
 
 func (q *queue) done() *QueueResult {
 	q.res.OK = len(q.res.Rejected) == 0
-	if !q.res.OK {
-		q.res.code = q.res.Rejected[0].Code
-	}
 	return q.res
 }
 
 func (q *queue) approved(id, line string) {
 	q.res.Approved = append(q.res.Approved, id)
-	q.res.lines = append(q.res.lines, line)
+	q.res.Lines = append(q.res.Lines, line)
 }
 
 func (q *queue) failed(id, reason string, code int) {
 	q.res.Rejected = append(q.res.Rejected, QueueFailure{ID: id, Reason: reason, Code: code})
-	q.res.lines = append(q.res.lines, fmt.Sprintf("not approved %s: %s", id, reason))
+	q.res.Lines = append(q.res.Lines, fmt.Sprintf("not approved %s: %s", id, reason))
 }
 
 // fail records an error that kept a task from landing, with its message
@@ -232,7 +223,7 @@ func (q *queue) failed(id, reason string, code int) {
 func (q *queue) fail(id string, err error) {
 	q.pull()
 	if e, gerr := q.w.Get(id); gerr == nil && e.Bucket != workflow.QA {
-		q.res.lines = append(q.res.lines, fmt.Sprintf("skipped %s: moved to %s elsewhere meanwhile", id, e.Bucket))
+		q.res.Lines = append(q.res.Lines, fmt.Sprintf("skipped %s: moved to %s elsewhere meanwhile", id, e.Bucket))
 		return
 	}
 	msg := err.Error()
@@ -240,12 +231,12 @@ func (q *queue) fail(id string, err error) {
 	if errors.As(err, &e) && e.Reason != "" {
 		msg = e.Reason
 	}
-	q.failed(id, oneLine(msg), int(errs.KindOf(err)))
+	q.failed(id, qa.OneLine(msg), int(errs.KindOf(err)))
 }
 
 // single approves one task as `git burl approve ID` does.
 func (q *queue) single(id string) {
-	out, err := approveOne(q.ctx, q.w, id)
+	out, err := approve(q.w, id, false)
 	if err != nil {
 		q.fail(id, err)
 		return

@@ -1,4 +1,4 @@
-package verb
+package land
 
 import (
 	"encoding/json"
@@ -63,6 +63,11 @@ type forgeState struct {
 	Checks map[string]string `json:"checks,omitempty"`
 }
 
+// PRChecks is the state of each open pull request's checks (by number)
+// as the last settle round listed them: what status shows without asking
+// the forge.
+func PRChecks(w *workflow.Workflow) map[string]string { return loadForgeState(w).Checks }
+
 func forgeStatePath(w *workflow.Workflow) string {
 	return filepath.Join(w.Repo.CommonDir, "burl", "forge-state.json")
 }
@@ -101,14 +106,15 @@ func (c *countingForge) Feedback(p forge.PR) (forge.Feedback, error) {
 	return c.Provider.Feedback(p)
 }
 
-// settle is one round over the QA tasks whose pull requests are open:
+// Settle is one round of `git burl sync`'s settling (and so watch's),
+// over the QA tasks whose pull requests are open:
 // one request lists the open pull requests; a task whose work is on the
 // remote's main (by git alone: ancestry, git cherry, the squash's patch
 // id) or whose request the forge says was merged is DONE; one closed
 // without merge, or with a review asking for changes on its head, goes
 // back to READY with what the reviewer said. Runs without the workflow
 // lock held: each settlement is its own transition.
-func settle(w *workflow.Workflow) (*SettleReport, error) {
+func Settle(w *workflow.Workflow) (*SettleReport, error) {
 	rep := &SettleReport{PRs: []Settled{}}
 	qa, _, err := w.InBucket(workflow.QA)
 	if err != nil {
@@ -116,7 +122,7 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 	}
 	var open []workflow.Entry
 	for _, e := range qa {
-		if prNumber(e.Task) > 0 {
+		if PRNumber(e.Task) > 0 {
 			open = append(open, e)
 		}
 	}
@@ -162,7 +168,7 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 				st.save(w)
 				return rep, backOff(w, st, p, err)
 			}
-			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, prNumber(e.Task), err)
+			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, PRNumber(e.Task), err)
 			continue
 		}
 		switch s.Result {
@@ -177,7 +183,7 @@ func settle(w *workflow.Workflow) (*SettleReport, error) {
 	// What git found for pull requests no longer in QA here is not needed.
 	inQA := map[string]bool{}
 	for _, e := range open {
-		inQA[strconv.Itoa(prNumber(e.Task))] = true
+		inQA[strconv.Itoa(PRNumber(e.Task))] = true
 	}
 	for k := range st.NotLanded {
 		if !inQA[k] {
@@ -207,7 +213,7 @@ func backOff(w *workflow.Workflow, st forgeState, p forge.Provider, err error) e
 
 // judge decides one task's pull request without changing anything.
 func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int]forge.PR, st *forgeState, target string) (Settled, error) {
-	n := prNumber(t)
+	n := PRNumber(t)
 	s := Settled{Task: t.ID(), Number: n, URL: t.Str(keyPRURL), Result: "open"}
 	head := t.Str(keyPRHead)
 	key := strconv.Itoa(n)
@@ -381,11 +387,8 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) string {
 	switch s.Result {
 	case "merged":
 		tr = workflow.Transition{Verb: "pr_merged", To: workflow.Done, Apply: func(tx *workflow.Tx) error {
-			t := tx.Task
-			t.SetTime(task.KeyCompletedAt, tx.Now)
-			t.AppendToSection("QA Report", fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
+			done(tx, s.MergedSHA, fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
 				s.Number, w.Config.MainBranch, gitx.Short(s.MergedSHA), howSaid(s.How), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor))
-			tx.Details["merged_sha"] = s.MergedSHA
 			tx.Details["how"] = s.How
 			tx.Details["number"] = s.Number
 			tx.Details["url"] = s.URL

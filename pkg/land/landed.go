@@ -1,4 +1,4 @@
-package verb
+package land
 
 import (
 	"fmt"
@@ -17,15 +17,6 @@ import (
 // Work that reached main without burl's approve (DESIGN §15): approve
 // refuses to record it DONE, and --accept-landed is how a human accepts it
 // after the gates ran on it.
-
-// dropIntent removes an approve's intent once DONE is committed. A record
-// left behind is harmless (it names a task no longer in QA) and doctor
-// reports it.
-func dropIntent(w *workflow.Workflow, id string) {
-	if err := integrate.DropIntent(w.Repo.CommonDir, id); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not remove the approve record of %s: %v (git burl doctor --repair removes it)\n", id, err)
-	}
-}
 
 // landedOutside is approve's answer to a QA task whose commits are in main
 // though no approve of this clone recorded moving main there (exit 2).

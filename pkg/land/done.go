@@ -1,0 +1,18 @@
+package land
+
+import (
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// done is the moment a task lands, whichever way its work reached main:
+// approve's fast-forward or the queue's (record, which --accept-landed
+// and a finished interrupted approve take too) or a pull request the
+// forge merged (applySettlement). It runs inside the transition that
+// commits DONE: merged is the commit on main holding the work, entry the
+// QA Report's account of how it got there.
+func done(tx *workflow.Tx, merged, entry string) {
+	tx.Task.SetTime(task.KeyCompletedAt, tx.Now)
+	tx.Task.AppendToSection("QA Report", entry)
+	tx.Details["merged_sha"] = merged
+}
