@@ -5,6 +5,7 @@
 # edit that the demo does not follow (or the other way round) fails here.
 
 load helpers
+load lifecycle
 
 # commands FILE: the "$ " lines of a transcript, trailing comments and
 # spaces dropped.
@@ -40,4 +41,75 @@ commands() {
 		<(commands "$BATS_TEST_TMPDIR/demo.txt" | grep -v '^\$ git burl log')
 	grep -q "Opened pull request #1 for TASK-001: http://127.0.0.1:3000/burl/game/pulls/1" "$BATS_TEST_TMPDIR/demo.txt"
 	grep -q "TASK-001 pull request #1: merged as [0-9a-f]\{10\} (ancestry); TASK-001 → DONE" "$BATS_TEST_TMPDIR/demo.txt"
+}
+
+# readme_block HEADING: the first ```sh block under the README's section
+# whose heading line starts with HEADING, as a newcomer would copy it.
+readme_block() {
+	awk -v h="$1" 'index($0, h) == 1 { s = 1; next } s && /^## / { exit } s && /^```sh$/ { b = 1; next } b && /^```$/ { exit } b { print }' \
+		"$BATS_TEST_DIRNAME/../README.md"
+}
+
+@test "the README's install block is the two commands, and nothing else" {
+	diff <(readme_block "## Install and test" | sed 's/[[:space:]]*#.*$//') <(printf './install.sh\nmake test\n')
+}
+
+@test "the README's by-hand pull-request setup works when followed literally, up to a reviewer's merge" {
+	SRC=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+	"$SRC/contrib/forge/gitea.sh" build >/dev/null 2>&1 || skip "Gitea could not be built on this machine (contrib/forge/gitea.sh build)"
+	# The Gitea built once per machine, found from the test's own HOME too.
+	export BURL_FORGE_CACHE=${BURL_FORGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/burl-forge}
+	setup_isolated_git
+	FORGE_DIR="$BATS_TEST_TMPDIR/forge"
+	# The block's /tmp/ places, in this test's own folder.
+	block=$(readme_block "## Landing through pull requests" | sed "s|/tmp/|$BATS_TEST_TMPDIR/|g")
+	[ -n "$block" ]
+	cd "$SRC"
+	run bash -c "set -euo pipefail
+$block
+printf 'landing: pr\nforge: gitea\npr_merge: none\n' >>.burl/.workflow/config.yaml
+git -C .burl commit -q -m 'land through pull requests' .workflow/config.yaml
+git burl trust --yes >/dev/null
+git burl add 'Implement jump' --affects src/jump.go >/dev/null
+wt=\$(git burl claim TASK-001 | tail -1)
+(cd \"\$wt\" && mkdir -p src && echo 'jump' >src/jump.go && git add -A && git commit -q -m 'Jump' && git burl submit >/dev/null)
+git burl approve TASK-001
+# The reviewer, a collaborator since the block, merges on the forge.
+curl -sf -X POST -H \"Authorization: token \$GITEA_REVIEWER_TOKEN\" -H 'Content-Type: application/json' \
+	\"\${GITEA_URL}api/v1/repos/burl/game/pulls/1/merge\" -d '{\"Do\":\"rebase\"}'
+git burl sync
+git burl status"
+	"$SRC/contrib/forge/gitea.sh" stop "$FORGE_DIR"
+	assert_success
+	assert_output_contains "Opened pull request #1 for TASK-001"
+	assert_output_contains "TASK-001 → DONE"
+	assert_output_contains "DONE 1"
+}
+
+@test "the README's scope commands run as written on a READY task" {
+	new_burl_repo
+	git burl add "Implement jump" --affects src/jump.go >/dev/null
+	git burl add "Add a run speed" --affects src/run.go >/dev/null
+	run bash -euo pipefail -c "$(readme_block "## Scope, gates and landing")"
+	assert_success
+	# The first widened the scope, the second took that back for a glob.
+	git burl show TASK-002 --json | jq -e '.task.affects_globs == ["src/run/**"] and (.task.affects | index("src/audio.go") | not)'
+	[ "$(find .burl/.workflow/events -name '*.ndjson' -exec cat {} + | grep -c '"action":"scope"')" = 2 ]
+}
+
+@test "removing burl from a repository, with the README's commands, leaves no trace of it" {
+	new_burl_repo
+	git burl hooks install >/dev/null
+	git burl add "Feature" --affects f.txt >/dev/null 2>&1
+	git burl claim TASK-001 >/dev/null
+	# The README's block, its "each of them" line for the one task here.
+	block=$(readme_block "## Removing burl from a repository" |
+		sed 's|^git worktree remove .worktrees/task-001-\.\.\.|git worktree remove --force .worktrees/task-001-feature|; s|^git branch -D burl |git branch -D burl task-001-feature |; /^git push origin --delete/d; /^git config --unset/d')
+	run bash -euo pipefail -c "$block"
+	assert_success
+	! grep -q burl .git/info/exclude || false
+	[ "$(git worktree list --porcelain | grep -c '^worktree')" = 1 ]
+	[ -z "$(ls "$(git rev-parse --git-path hooks)" | grep -v '\.sample$')" ]
+	[ -z "$(git status --porcelain)" ]
+	! git rev-parse -q --verify burl >/dev/null || false
 }

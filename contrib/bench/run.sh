@@ -2,7 +2,7 @@
 # make bench: burl measured side by side with git's own floor and with the
 # tools users would pick instead, on the same data in the same run. Prints
 # one markdown table and saves it with the machine's description to
-# contrib/bench/RESULTS.md and into README.md, between its bench markers.
+# contrib/bench/RESULTS.md (the README points there).
 # Results are reported, never asserted (DESIGN §8).
 #
 # Environment: BENCH_RUNS (timed runs per row, default 10, after one
@@ -649,13 +649,3 @@ fi
 } >"$W/results.md"
 cp "$W/results.md" "$OUT"
 
-# The README shows the same table between its bench markers; another
-# BENCH_OUT leaves it alone.
-readme=$here/../../README.md
-if [ -z "${BENCH_OUT:-}" ] && grep -q '^<!-- bench:start -->$' "$readme"; then
-	awk -v table="$W/table.md" '
-		/^<!-- bench:start -->$/ { print; while ((getline l < table) > 0) if (l !~ /^(# |Latest )/ && !(l == "" && !started)) { print l; started = 1 }; skip = 1; next }
-		/^<!-- bench:end -->$/ { skip = 0 }
-		!skip' "$readme" >"$W/README.md"
-	cp "$W/README.md" "$readme"
-fi
