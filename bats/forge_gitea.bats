@@ -133,7 +133,7 @@ setup() {
 	[ "$(all_events | jq -r 'select(.action == "pr_merged") | .task' | wc -l)" = 4 ]
 }
 
-@test "a closed pull request sends the task back to READY with the last comment as the reason" {
+@test "a pull request closed without merge blocks the task with the closing comment as its reason: a human said no" {
 	git burl add "Jump high" --affects src/jump.go >/dev/null
 	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
 	git burl approve TASK-001 >/dev/null
@@ -142,11 +142,40 @@ setup() {
 
 	run git burl sync
 	assert_success
-	assert_output_contains "TASK-001 pull request #1: closed; TASK-001 → READY: pull request #1 closed: reviewer: We do not jump on Mondays."
+	assert_output_contains "TASK-001 pull request #1: closed; TASK-001 → BLOCKED: pull request #1 closed: reviewer: We do not jump on Mondays."
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	# Not a QA round: the agent did nothing wrong, a human decided.
+	[ -z "$(field TASK-001 qa_attempts)" ] || [ "$(field TASK-001 qa_attempts)" = 0 ]
+	[ "$(field TASK-001 pr_number)" = null ]
+	field TASK-001 blocked_reason | grep -q "pull request #1 closed: reviewer: We do not jump on Mondays."
+	last_event pr_closed | jq -e '.details.to == "BLOCKED" and (.details.reason | contains("We do not jump on Mondays"))' >/dev/null
+	run git burl show TASK-001
+	assert_output_contains "Reason: pull request #1 closed: reviewer: We do not jump on Mondays."
+
+	# No agent takes it: claim refuses BLOCKED until a human gives it back.
+	run git burl claim TASK-001
+	assert_failure
+	run git burl unblock TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = READY ]
+}
+
+@test "pr_closed: ready sends a task whose pull request was closed back to READY as a QA rejection (Part III)" {
+	printf 'pr_closed: ready\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -m "config: closed pull requests go back to the agents" -- .workflow/config.yaml
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	gitea_api POST "/repos/$GITEA_REPO/issues/1/comments" '{"body":"We do not jump on Mondays."}' "$GITEA_REVIEWER_TOKEN" >/dev/null
+	gitea_api PATCH "/repos/$GITEA_REPO/pulls/1" '{"state":"closed"}' >/dev/null
+
+	run git burl sync --json
+	assert_success
+	jq -e '.settle.prs[0] | .result == "closed" and .to == "READY"' <<<"$output" >/dev/null
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ "$(field TASK-001 qa_attempts)" = 1 ]
 	[ "$(field TASK-001 pr_number)" = null ]
-	last_event pr_closed | jq -e '.details.reason | contains("We do not jump on Mondays")' >/dev/null
+	last_event pr_closed | jq -e '.details.to == "READY" and (.details.reason | contains("We do not jump on Mondays"))' >/dev/null
 	run git burl show TASK-001
 	assert_output_contains "Reason: pull request #1 closed: reviewer: We do not jump on Mondays."
 

@@ -59,3 +59,14 @@ landing_pr() {
 	assert_failure
 	assert_output_contains "landing"
 }
+
+@test "a bad pr_closed value names the file, the line and the values it takes" {
+	echo "pr_closed: reopen" >>"$REPO/.burl/.workflow/config.yaml"
+	line=$(wc -l <"$REPO/.burl/.workflow/config.yaml")
+	git -C "$REPO/.burl" commit -q -m "config: bad" -- .workflow/config.yaml
+	run git burl status
+	assert_failure
+	assert_output_contains "config.yaml:$line: pr_closed"
+	assert_output_contains "blocked"
+	assert_output_contains "ready"
+}

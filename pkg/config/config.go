@@ -65,6 +65,10 @@ type Config struct {
 	ForgeURL     string
 	PRMerge      string
 	PRMergeStyle string
+	// PRClosed is where a task goes when its pull request is closed
+	// without merge (DESIGN §20): blocked (a human said no) or ready
+	// (Part III: back to the agent, as a QA rejection).
+	PRClosed string
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -108,6 +112,7 @@ func Default() *Config {
 		Landing:             "local",
 		PRMerge:             "auto",
 		PRMergeStyle:        "rebase",
+		PRClosed:            "blocked",
 	}
 }
 
@@ -274,6 +279,7 @@ var fields = map[string]field{
 	"forge_url":       forgeURLField,
 	"pr_merge":        strField([]string{"auto", "none"}, func(c *Config) *string { return &c.PRMerge }),
 	"pr_merge_style":  strField([]string{"rebase", "squash", "merge"}, func(c *Config) *string { return &c.PRMergeStyle }),
+	"pr_closed":       strField([]string{"blocked", "ready"}, func(c *Config) *string { return &c.PRClosed }),
 }
 
 // forgeURLField is an http(s) API base: the token is sent there, so a

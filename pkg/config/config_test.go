@@ -112,6 +112,7 @@ func TestInvalidValues(t *testing.T) {
 		{"forge_url", "https://user:secret@gitea.example"},
 		{"pr_merge", "always"},
 		{"pr_merge_style", "fast-forward"},
+		{"pr_closed", "reopen"},
 	} {
 		data := "# header\nremote: origin\n\n" + c.key + ": " + c.value + "\n"
 		_, err := Parse(file, []byte(data))
@@ -229,14 +230,14 @@ func TestWorkflowBranchIsNotMain(t *testing.T) {
 }
 
 func TestForgeKeys(t *testing.T) {
-	c, err := Parse(file, []byte("landing: pr\nforge: gitea\nforge_url: http://127.0.0.1:3000/\npr_merge: none\npr_merge_style: squash\n"))
+	c, err := Parse(file, []byte("landing: pr\nforge: gitea\nforge_url: http://127.0.0.1:3000/\npr_merge: none\npr_merge_style: squash\npr_closed: ready\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Landing != "pr" || c.Forge != "gitea" || c.ForgeURL != "http://127.0.0.1:3000" || c.PRMerge != "none" || c.PRMergeStyle != "squash" {
+	if c.Landing != "pr" || c.Forge != "gitea" || c.ForgeURL != "http://127.0.0.1:3000" || c.PRMerge != "none" || c.PRMergeStyle != "squash" || c.PRClosed != "ready" {
 		t.Fatalf("parsed %+v", c)
 	}
-	if d := Default(); d.Landing != "local" || d.Forge != "" || d.PRMerge != "auto" || d.PRMergeStyle != "rebase" {
+	if d := Default(); d.Landing != "local" || d.Forge != "" || d.PRMerge != "auto" || d.PRMergeStyle != "rebase" || d.PRClosed != "blocked" {
 		t.Fatalf("defaults %q %q %q %q", d.Landing, d.Forge, d.PRMerge, d.PRMergeStyle)
 	}
 }

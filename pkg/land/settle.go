@@ -24,10 +24,11 @@ type Settled struct {
 	Task   string `json:"task"`
 	Number int    `json:"number"`
 	URL    string `json:"url"`
-	// Result: merged (now DONE), closed (back to READY), changes_requested
-	// (back to READY), open (still waiting), held (merged at another head
-	// than approve passed: left in QA for a human), or skipped (another
-	// clone settled it first, or its lock is held).
+	// Result: merged (now DONE), closed (to BLOCKED, or to READY with
+	// pr_closed: ready), changes_requested (back to READY), open (still
+	// waiting), held (merged at another head than approve passed: left in
+	// QA for a human), or skipped (another clone settled it first, or its
+	// lock is held).
 	Result string `json:"result"`
 	// MergedSHA is the commit on the remote's main holding the work, and
 	// How how it was recognised: ancestry, cherry, squash or forge.
@@ -35,6 +36,9 @@ type Settled struct {
 	How       string `json:"how,omitempty"`
 	Reason    string `json:"reason,omitempty"`
 	Checks    string `json:"checks,omitempty"`
+	// To is the bucket the task went to when this round moved it: DONE,
+	// READY, or BLOCKED (a closed pull request, unless pr_closed: ready).
+	To string `json:"to,omitempty"`
 }
 
 // SettleReport is a round: what was settled, and how many requests it
@@ -176,7 +180,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 		case "held":
 			fmt.Fprintf(w.Stderr, "burl: %s: %s\n", e.ID, s.Reason)
 		default:
-			s.Result = applySettlement(w, e.ID, s)
+			s.Result, s.To = applySettlement(w, e.ID, s)
 		}
 		rep.PRs = append(rep.PRs, s)
 	}
@@ -382,7 +386,7 @@ func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string)
 // applySettlement records a settled pull request as its transition. A task
 // another clone settled first (it is not in QA any more) is skipped: each
 // DONE is recorded once.
-func applySettlement(w *workflow.Workflow, id string, s Settled) string {
+func applySettlement(w *workflow.Workflow, id string, s Settled) (result, to string) {
 	var tr workflow.Transition
 	switch s.Result {
 	case "merged":
@@ -395,20 +399,22 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) string {
 			return nil
 		}}
 	case "closed", "changes_requested":
-		verb := "pr_closed"
+		verb, reason := "pr_closed", s.Reason
 		if s.Result == "changes_requested" {
-			verb = "pr_changes_requested"
+			verb, reason = "pr_changes_requested", fmt.Sprintf("pull request #%d: changes requested: %s", s.Number, s.Reason)
+		}
+		var lines []string
+		if strings.Contains(reason, "\n") {
+			lines = append(lines, "", "What the reviewer said:", "", reason)
 		}
 		tr = workflow.Transition{Verb: verb, To: workflow.Ready, Apply: func(tx *workflow.Tx) error {
-			lines := []string{}
-			reason := s.Reason
-			if s.Result == "changes_requested" {
-				reason = fmt.Sprintf("pull request #%d: changes requested: %s", s.Number, s.Reason)
+			if s.Result == "closed" && w.Config.PRClosed == "blocked" {
+				// A human closed it: that is a no, not a round for the
+				// agent, which would only open another one.
+				blockClosed(w, tx, reason, lines)
+			} else {
+				qa.Reject(w, tx, reason, lines)
 			}
-			if strings.Contains(reason, "\n") {
-				lines = append(lines, "", "What the reviewer said:", "", reason)
-			}
-			qa.Reject(w, tx, reason, lines)
 			for _, k := range []string{keyPRURL, keyPRNumber, keyPRHead} {
 				tx.Task.SetNull(k)
 			}
@@ -421,15 +427,31 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) string {
 	res, err := w.Run(tr)
 	if err != nil {
 		if e, gerr := w.Get(id); gerr == nil && e.Bucket != workflow.QA {
-			return "skipped"
+			return "skipped", ""
 		}
 		fmt.Fprintf(w.Stderr, "burl: %s: %v\n", id, err)
-		return "skipped"
+		return "skipped", ""
 	}
 	if s.Result == "merged" {
 		cleanupMerged(w, res.Entry.Task)
 	}
-	return s.Result
+	return s.Result, string(res.Entry.Bucket)
+}
+
+// blockClosed is pr_closed: ready's opposite, the default: the task goes
+// to BLOCKED with the closing comment as its reason, for a human to
+// decide (git burl unblock sends it back to READY). Its branch and
+// worktree stay.
+func blockClosed(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Blocked — pull request closed without merge — %s, recorded by %s\n\nReason: %s\n", tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, qa.OneLine(reason))
+	for _, l := range extra {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
+	tx.Task.AppendToSection("QA Report", b.String())
+	tx.Task.SetStr(task.KeyBlockedReason, qa.OneLine(reason))
+	tx.To = workflow.Blocked
+	tx.Details["reason"] = reason
 }
 
 // howSaid is forge.Landed's how, for the QA report.

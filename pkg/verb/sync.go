@@ -78,7 +78,10 @@ func (o syncOut) Human(w io.Writer) {
 			case "merged":
 				line += fmt.Sprintf(" as %s (%s); %s → DONE", gitx.Short(p.MergedSHA), p.How, p.Task)
 			case "closed", "changes_requested":
-				line += "; " + p.Task + " → READY: " + oneLine(p.Reason)
+				if p.To != "" {
+					line += "; " + p.Task + " → " + p.To
+				}
+				line += ": " + oneLine(p.Reason)
 			case "open":
 				if p.Checks != "" {
 					line += " (checks: " + p.Checks + ")"

@@ -19,9 +19,10 @@ import (
 const settleEvery = 10 * time.Second
 
 // settlePRs is DESIGN §17's settling on a watch round: git burl sync
-// --settle records merged pull requests as DONE and sends closed ones, and
-// those with changes requested, back to READY with what the reviewer
-// said, which the next run's prompt carries.
+// --settle records merged pull requests as DONE, blocks closed ones (or
+// with pr_closed: ready sends them back to READY) and sends those with
+// changes requested back to READY with what the reviewer said, which the
+// next run's prompt carries.
 func (s *supervisor) settlePRs(w *workflow.Workflow) bool {
 	qa, _, err := w.InBucket(workflow.QA)
 	if err != nil {
@@ -55,6 +56,7 @@ func (s *supervisor) settlePRs(w *workflow.Workflow) bool {
 				Result string `json:"result"`
 				Merged string `json:"merged_sha"`
 				Reason string `json:"reason"`
+				To     string `json:"to"`
 			} `json:"prs"`
 		} `json:"settle"`
 	}
@@ -71,7 +73,12 @@ func (s *supervisor) settlePRs(w *workflow.Workflow) bool {
 			s.logf("%s: pull request #%d merged (%s): DONE", p.Task, p.Number, gitx.Short(p.Merged))
 			did = true
 		case "closed", "changes_requested":
-			s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
+			if p.To == string(workflow.Blocked) {
+				// Closed by a human: theirs to decide, not the agents'.
+				s.logf("%s: pull request #%d closed without merge: BLOCKED (git burl show %s says why)", p.Task, p.Number, p.Task)
+			} else {
+				s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
+			}
 			did = true
 		}
 	}
