@@ -187,6 +187,53 @@ setup() {
 	assert_output_contains "Opened pull request #2 for TASK-001"
 }
 
+@test "after a pull request lands sync fast-forwards a clean local main, says how far behind a dirty one is and how to catch up, and never moves one with local commits" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	before=$(git rev-parse main)
+	gitea_merge 1 rebase
+	# A human's edit in the main worktree: main must not move under it.
+	echo "mine" >>README.md
+
+	run git burl sync
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(git rev-parse main)" = "$before" ]
+	assert_output_contains "Local main is 1 commit(s) behind origin/main and stays at $(git rev-parse main | cut -c1-10): main is checked out in"
+	assert_output_contains "with uncommitted changes"
+	assert_output_contains "to catch up: git -C "
+	assert_output_contains " merge --ff-only origin/main"
+	grep -q mine README.md
+
+	# Clean, it follows: the work the forge merged is in local main.
+	git stash -q
+	run git burl sync --json
+	assert_success
+	jq -e '.main | .branch == "main" and .result == "fast-forwarded" and .behind == 1 and .ahead == 0' <<<"$output" >/dev/null
+	[ "$(git rev-parse main)" = "$(git rev-parse origin/main)" ]
+	grep -q high src/jump.go
+	run git burl sync --json
+	jq -e '.main.result == "up-to-date"' <<<"$output" >/dev/null
+
+	# A local commit on main the remote lacks is only reported, never lost.
+	git burl add "Run" --affects src/run.go >/dev/null
+	submitted TASK-002 src/run.go "$(printf 'package src\n\nfunc Run() {}')" >/dev/null
+	git burl approve TASK-002 >/dev/null
+	commit_file notes.txt "a note of mine"
+	mine=$(git rev-parse main)
+	gitea_merge 2 rebase
+	run git burl sync
+	assert_success
+	[ "$(bucket_of TASK-002)" = DONE ]
+	[ "$(git rev-parse main)" = "$mine" ]
+	assert_output_contains "Local main and origin/main have diverged: local main has 1 commit(s) that origin/main lacks, and lacks 1 of its"
+	assert_output_contains "git cherry -v origin/main main"
+	run git burl sync --json
+	jq -e '.main | .result == "diverged" and .ahead == 1 and .behind == 1' <<<"$output" >/dev/null
+	[ "$(git rev-parse main)" = "$mine" ]
+}
+
 @test "the token never appears in argv, the event log, the run logs or the workflow branch" {
 	# The token from the environment this time, not the credential store.
 	export BURL_FORGE_TOKEN="$GITEA_TOKEN"

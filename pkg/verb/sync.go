@@ -43,7 +43,11 @@ type syncOut struct {
 	Commit   string               `json:"commit,omitempty"`
 	// Settle: with landing: pr, what this sync did with the open pull
 	// requests (DESIGN §17).
-	Settle  *land.SettleReport `json:"settle,omitempty"`
+	Settle *land.SettleReport `json:"settle,omitempty"`
+	// Main: what the pull or settle round did with local main (DESIGN
+	// §20), fast-forwarded to the remote's where that touches nobody's
+	// work.
+	Main    *land.LocalMain `json:"main,omitempty"`
 	pushing bool
 	missing []string // DOING/QA tasks without a worktree here
 }
@@ -90,6 +94,19 @@ func (o syncOut) Human(w io.Writer) {
 			fmt.Fprintln(w, line)
 		}
 	}
+	if m := o.Main; m != nil {
+		r := o.Remote + "/" + m.Branch
+		switch m.Result {
+		case "fast-forwarded":
+			fmt.Fprintf(w, "Local %s fast-forwarded to %s (%s): %d commit(s)\n", m.Branch, r, gitx.Short(m.Remote), m.Behind)
+		case "behind":
+			fmt.Fprintf(w, "Local %s is %d commit(s) behind %s and stays at %s: %s\n  to catch up: %s\n", m.Branch, m.Behind, r, gitx.Short(m.Local), m.Reason, m.Command)
+		case "diverged":
+			fmt.Fprintf(w, "Local %s and %s have diverged: %s\n  to see what only local %s has: %s\n", m.Branch, r, m.Reason, m.Branch, m.Command)
+		case "failed":
+			fmt.Fprintf(w, "Local %s: cannot compare with %s: %s\n", m.Branch, r, m.Reason)
+		}
+	}
 	if o.pushing {
 		if len(o.Pushed) == 0 {
 			fmt.Fprintf(w, "Nothing to push: %s has the workflow branch and the task branches as they are here\n", o.Remote)
@@ -125,6 +142,9 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if out.Settle, err = land.Settle(w); err != nil {
 			return nil, err
 		}
+	}
+	if pull || c.Settle {
+		out.Main = land.FollowMain(w)
 	}
 	if err := c.branches(ctx, w, out, false, push); err != nil {
 		return nil, err
