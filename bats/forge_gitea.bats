@@ -27,6 +27,7 @@ setup() {
 	run git burl approve TASK-001
 	assert_success
 	assert_output_contains "Opened pull request #1 for TASK-001: ${GITEA_URL}$GITEA_REPO/pulls/1"
+	last_event pr_open | jq -e '.details.updated == null' >/dev/null
 	[ "$(bucket_of TASK-001)" = QA ]
 	[ "$(field TASK-001 pr_number)" = 1 ]
 	[ "$(field TASK-001 pr_url)" = "${GITEA_URL}$GITEA_REPO/pulls/1" ]
@@ -50,11 +51,17 @@ setup() {
 	assert_output_contains "pr_url:"
 	assert_output_contains "next:          git burl sync (pull request #1 is open"
 
-	# A second approve updates the open request instead of opening another.
+	# A second approve updates the open request instead of opening another,
+	# and says so.
 	run git burl approve TASK-001 --json
 	assert_success
 	[ "$(jq -r '.pr.number' <<<"$output")" = 1 ]
+	[ "$(jq -r '.pr.updated' <<<"$output")" = true ]
 	[ "$(gitea_api GET "/repos/$GITEA_REPO/pulls?state=all" | jq length)" = 1 ]
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "Updated the open pull request #1 for TASK-001"
+	refute_output_contains "Opened"
 
 	# Nothing merged it yet: sync leaves it open.
 	run git burl sync
@@ -270,6 +277,7 @@ setup() {
 	one_agent top
 	run git burl watch --once --interval 100ms
 	assert_success
+	assert_output_contains "TASK-001: pull request #1 opened: "
 	[ "$(bucket_of TASK-001)" = QA ]
 	[ "$(field TASK-001 pr_number)" = 1 ]
 	first=$(field TASK-001 pr_head)
@@ -278,6 +286,10 @@ setup() {
 	run git burl watch --once --interval 100ms
 	printf '%s\n' "$output"
 	assert_output_contains "TASK-001: rejected: pull request #1: reviewer: t.txt must say hello, not top"
+	# The same request, open all along, got the new work: updated, not opened.
+	assert_output_contains "TASK-001: pull request #1 updated: "
+	refute_output_contains "pull request #1 opened"
+	last_event pr_open | jq -e '.details.updated == true' >/dev/null
 	# The next run's prompt has what the reviewer said.
 	grep -q 't.txt must say hello, not top' "$AGENTS/prompts/TASK-001-1.md"
 	last_event pr_changes_requested | jq -e '.details.reason | contains("t.txt must say hello, not top")' >/dev/null

@@ -29,6 +29,9 @@ type PR struct {
 	// for changes (GitHub's reviewDecision); other providers leave it to
 	// Feedback.
 	ChangesRequested bool `json:"changes_requested,omitempty"`
+	// WasOpen is set by Open when the pull request was open already for
+	// the branch and was updated, not opened (say so: "updated").
+	WasOpen bool `json:"-"`
 }
 
 // Request is what approve opens a pull request with.
@@ -55,7 +58,8 @@ type Provider interface {
 	// Name is github, gitlab or gitea.
 	Name() string
 	// Open opens a pull request for r.Branch onto r.Base, or updates the
-	// one already open for that branch (title, body), and returns it.
+	// one already open for that branch (title, body), and returns it
+	// (with WasOpen set when it updated one).
 	Open(r Request) (PR, error)
 	// ListOpen lists the repository's open pull requests in one request.
 	ListOpen() ([]PR, error)

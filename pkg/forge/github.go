@@ -188,7 +188,9 @@ func (g *gitHub) edit(n int, r Request) (PR, error) {
 		"--title", r.Title, "--body-file", "-"); err != nil {
 		return PR{}, err
 	}
-	return g.Get(n)
+	p, err := g.Get(n)
+	p.WasOpen = true
+	return p, err
 }
 
 var ghPullRe = regexp.MustCompile(`https?://\S+/pull/(\d+)`)

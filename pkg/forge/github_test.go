@@ -130,8 +130,8 @@ func TestGitHubOpenEditsTheOpenOne(t *testing.T) {
 	if calls[1].Stdin != ghRequest.Body {
 		t.Errorf("edit's stdin = %q, want the body", calls[1].Stdin)
 	}
-	if pr.Number != 12 || pr.State != "open" || pr.Head != ghHead {
-		t.Errorf("pr = %+v", pr)
+	if pr.Number != 12 || pr.State != "open" || pr.Head != ghHead || !pr.WasOpen {
+		t.Errorf("pr = %+v (WasOpen: it was open already)", pr)
 	}
 }
 

@@ -195,6 +195,7 @@ func (g *gitLab) Open(r Request) (PR, error) {
 		return PR{}, fmt.Errorf("glab api %s %s: unexpected answer %q", method, endpoint, clip(out))
 	}
 	p := m.pr()
+	p.WasOpen = method == "PUT"
 	if p.Head == "" {
 		p.Head = r.Head // GitLab fills sha in asynchronously on a new merge request
 	}

@@ -116,8 +116,8 @@ func TestGitLabOpenUpdatesTheOpenOne(t *testing.T) {
 		t.Errorf("request body = %q\nwant %q", body, want)
 	}
 	// GitLab had not filled sha in yet: the head pushed stands.
-	if pr.Number != 7 || pr.Head != glHead || pr.State != "open" {
-		t.Errorf("pr = %+v", pr)
+	if pr.Number != 7 || pr.Head != glHead || pr.State != "open" || !pr.WasOpen {
+		t.Errorf("pr = %+v (WasOpen: it was open already)", pr)
 	}
 }
 

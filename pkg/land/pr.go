@@ -27,6 +27,9 @@ const (
 type PR struct {
 	Number int    `json:"number"`
 	URL    string `json:"url"`
+	// Updated: the pull request was open already (an earlier approve's,
+	// sent back with changes requested) and approve updated it.
+	Updated bool `json:"updated"`
 }
 
 // forgeFor is the provider of landing: pr, once its settings are trusted
@@ -113,7 +116,7 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 		}
 	}
 	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
-		PR: &PR{Number: pr.Number, URL: pr.URL}, PRAuto: w.Config.PRMerge == "auto"}, nil
+		PR: &PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, PRAuto: w.Config.PRMerge == "auto"}, nil
 }
 
 // refusal is the error of an approve whose rebase conflicted or whose
@@ -212,7 +215,12 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 	t.SetStr(keyPRURL, pr.URL)
 	t.SetInt(keyPRNumber, pr.Number)
 	t.SetStr(keyPRHead, pr.Head)
-	t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — pull request #%d opened (%s); rebased onto %s at %s", pr.Number, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
+	said := "opened"
+	if pr.WasOpen {
+		said = "updated"
+		tx.Details["updated"] = true
+	}
+	t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — pull request #%d %s (%s); rebased onto %s at %s", pr.Number, said, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
 		tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	tx.Details["url"] = pr.URL
 	tx.Details["number"] = pr.Number
@@ -233,6 +241,8 @@ type QueuePR struct {
 	ID     string `json:"id"`
 	Number int    `json:"number"`
 	URL    string `json:"url"`
+	// Updated: it was open already, and approve --all updated it.
+	Updated bool `json:"updated"`
 }
 
 // approveAllPR is approve --all with landing: pr: every QA task without
@@ -267,8 +277,12 @@ func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
 			continue
 		}
 		q.res.Builds++
-		q.res.Opened = append(q.res.Opened, QueuePR{ID: id, Number: out.PR.Number, URL: out.PR.URL})
-		q.res.Lines = append(q.res.Lines, fmt.Sprintf("opened pull request #%d for %s: %s", out.PR.Number, id, out.PR.URL))
+		q.res.Opened = append(q.res.Opened, QueuePR{ID: id, Number: out.PR.Number, URL: out.PR.URL, Updated: out.PR.Updated})
+		said := "opened"
+		if out.PR.Updated {
+			said = "updated"
+		}
+		q.res.Lines = append(q.res.Lines, fmt.Sprintf("%s pull request #%d for %s: %s", said, out.PR.Number, id, out.PR.URL))
 	}
 	return q.done(), nil
 }

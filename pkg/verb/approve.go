@@ -42,7 +42,11 @@ type approveOut struct {
 
 func (o approveOut) Human(w io.Writer) {
 	if o.PR != nil {
-		fmt.Fprintf(w, "Opened pull request #%d for %s: %s\n", o.PR.Number, o.entry.ID, o.PR.URL)
+		said := "Opened"
+		if o.PR.Updated {
+			said = "Updated the open"
+		}
+		fmt.Fprintf(w, "%s pull request #%d for %s: %s\n", said, o.PR.Number, o.entry.ID, o.PR.URL)
 		fmt.Fprintf(w, "The gates passed on %s rebased onto %s (drift: %d commit(s)); pushed %s\n", o.entry.Task.Branch(), o.Main, o.Drift, o.entry.Task.Branch())
 		how := "a human merges it on the forge"
 		if o.prAuto {

@@ -447,9 +447,10 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 			Reason string `json:"reason"`
 		} `json:"rejected"`
 		Opened []struct {
-			ID     string `json:"id"`
-			Number int    `json:"number"`
-			URL    string `json:"url"`
+			ID      string `json:"id"`
+			Number  int    `json:"number"`
+			URL     string `json:"url"`
+			Updated bool   `json:"updated"`
 		} `json:"pr_opened"`
 	}
 	if err := json.Unmarshal(out, &res); err != nil {
@@ -472,7 +473,11 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 		did = true
 	}
 	for _, p := range res.Opened {
-		s.logf("%s: pull request #%d opened: %s (waits for the forge; settled every %s)", p.ID, p.Number, p.URL, settleEvery)
+		said := "opened"
+		if p.Updated {
+			said = "updated"
+		}
+		s.logf("%s: pull request #%d %s: %s (waits for the forge; settled every %s)", p.ID, p.Number, said, p.URL, settleEvery)
 		s.mu.Lock()
 		s.touch[p.ID] = true
 		s.mu.Unlock()

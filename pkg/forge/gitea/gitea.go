@@ -106,7 +106,9 @@ func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 			if err := g.do("PATCH", g.repo+"/pulls/"+strconv.Itoa(p.Number), map[string]any{"title": r.Title, "body": r.Body}, &got); err != nil {
 				return forge.PR{}, err
 			}
-			return got.pr(), nil
+			pr := got.pr()
+			pr.WasOpen = true
+			return pr, nil
 		}
 	}
 	req := map[string]any{"title": r.Title, "body": r.Body, "head": r.Branch, "base": r.Base}

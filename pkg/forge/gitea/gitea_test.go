@@ -166,7 +166,7 @@ func TestGiteaOpenWithoutLabelsStillOpens(t *testing.T) {
 			http.Error(w, "forbidden", http.StatusForbidden)
 		}
 	})
-	if got, err := f.provider().Open(giteaRequest); err != nil || got.Number != 1 {
+	if got, err := f.provider().Open(giteaRequest); err != nil || got.Number != 1 || got.WasOpen {
 		t.Fatalf("Open = %+v, %v", got, err)
 	}
 	reqs := f.requests()
@@ -192,8 +192,8 @@ func TestGiteaOpenUpdatesTheOpenPRForTheBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Number != 7 || got.Head != giteaHead {
-		t.Errorf("Open = %+v, want #7 at the pushed head", got)
+	if got.Number != 7 || got.Head != giteaHead || !got.WasOpen {
+		t.Errorf("Open = %+v, want #7 at the pushed head, WasOpen", got)
 	}
 	reqs := f.requests()
 	if len(reqs) != 2 || reqs[1].Method != "PATCH" || reqs[1].Path != "/api/v1/repos/owner/repo/pulls/7" {
