@@ -41,6 +41,7 @@ commands() {
 		<(commands "$BATS_TEST_TMPDIR/demo.txt" | grep -v '^\$ git burl log')
 	grep -q "Opened pull request #1 for TASK-001: http://127.0.0.1:3000/burl/game/pulls/1" "$BATS_TEST_TMPDIR/demo.txt"
 	grep -q "TASK-001 pull request #1: merged as [0-9a-f]\{10\} (ancestry); TASK-001 → DONE" "$BATS_TEST_TMPDIR/demo.txt"
+	grep -q "^Local main fast-forwarded to origin/main ([0-9a-f]\{10\}): 1 commit(s)$" "$BATS_TEST_TMPDIR/demo.txt"
 }
 
 # readme_block HEADING: the first ```sh block under the README's section
