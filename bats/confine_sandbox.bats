@@ -14,12 +14,6 @@ setup() {
 	MARK="$BATS_TEST_TMPDIR/hook-ran"
 }
 
-need_bwrap() {
-	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
-	skip "bwrap does not work here (.ci/run installs bubblewrap)"
-}
-
 # planter: a hostile agent that plants a hook in the shared git dir, points
 # core.hooksPath elsewhere, moves main, then does its work.
 planter() {

@@ -46,6 +46,13 @@ ${SANDBOX:+sandbox: $SANDBOX
     retries: ${RETRIES:-1}"
 }
 
+# need_bwrap: skip the test where bubblewrap cannot run (it must on CI).
+need_bwrap() {
+	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
+	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
+	skip "bwrap does not work here (.ci/run installs bubblewrap)"
+}
+
 # gone PID...: succeeds when none of the processes exists any more.
 gone() {
 	local p

@@ -12,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -35,7 +36,10 @@ type File struct {
 	// Sandbox is how agents are confined (DESIGN §16): SandboxAuto (the
 	// default), SandboxBwrap or SandboxNone.
 	Sandbox string
-	Agents  []Agent
+	// Hide is sandbox_hide: what of the user's agents must not reach
+	// (~/path, /path or an environment variable); nil means the default.
+	Hide   []string
+	Agents []Agent
 }
 
 // The values of sandbox:.
@@ -61,6 +65,8 @@ type Agent struct {
 	MaxCostUSD float64
 	// Sandbox is the file's sandbox:, which confines this agent's runs.
 	Sandbox string
+	// Hide is the file's sandbox_hide: (nil: the default).
+	Hide []string
 }
 
 // Error is a problem in agents.yaml at a line.
@@ -143,6 +149,20 @@ func Parse(file string, data []byte) (*File, error) {
 				return nil, bad(v, "sandbox", "must be auto, bwrap or none, not %q", v.Value)
 			}
 			f.Sandbox = v.Value
+		case "sandbox_hide":
+			if v.Kind != yaml.SequenceNode {
+				return nil, bad(v, "sandbox_hide", "must be a list of ~/path, /path or ENV_NAME entries")
+			}
+			hide, err := stringList(v)
+			if err != nil {
+				return nil, bad(v, "sandbox_hide", "%v", err)
+			}
+			for i, e := range hide {
+				if why := ValidHideEntry(e); why != "" {
+					return nil, bad(v.Content[i], "sandbox_hide", "%s", why)
+				}
+			}
+			f.Hide = append([]string{}, hide...)
 		case "agents":
 			seenAgents = true
 			if v.Kind != yaml.SequenceNode {
@@ -161,7 +181,7 @@ func Parse(file string, data []byte) (*File, error) {
 				f.Agents = append(f.Agents, a)
 			}
 		default:
-			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, agents)")
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, agents)")
 		}
 	}
 	if !seenAgents || len(f.Agents) == 0 {
@@ -172,6 +192,7 @@ func Parse(file string, data []byte) (*File, error) {
 	}
 	for i := range f.Agents {
 		f.Agents[i].Sandbox = f.Sandbox
+		f.Agents[i].Hide = f.Hide
 	}
 	return f, nil
 }
@@ -308,4 +329,29 @@ func envOf(v *yaml.Node) (map[string]string, error) {
 		env[k.Value] = e.Value
 	}
 	return env, nil
+}
+
+// ValidHideEntry is why a sandbox_hide entry is not one, "" when it is:
+// ~/path, /path (no ..) or an environment variable's name.
+func ValidHideEntry(e string) string {
+	switch {
+	case strings.HasPrefix(e, "~/") && strings.Trim(e[2:], "/") != "", strings.HasPrefix(e, "/") && strings.Trim(e, "/") != "":
+		if strings.Contains(e+"/", "/../") {
+			return fmt.Sprintf("%q must not contain ..", e)
+		}
+		return ""
+	case EnvName(e):
+		return ""
+	}
+	return fmt.Sprintf("%q is neither ~/path, /path nor the name of an environment variable", e)
+}
+
+// EnvName reports whether s is an environment variable's name.
+func EnvName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -7,44 +7,122 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/gitx"
 )
 
 // Guard is what a run must leave as it found it, recorded before the run
-// (DESIGN §16): the repository's git config (but for branch.* sections,
-// which claims and approves write), the hooks directory git uses, and
-// .git/info/ (but for exclude, which worktree_setup appends to). Other
-// tasks' worktrees and the refs watch itself moves meanwhile cannot be
-// told from a run's doing without the sandbox, which protects them.
+// (DESIGN §16, §19): the repository's git config (but for branch.*
+// sections, which claims and approves write), the hooks directory git
+// uses, and .git/info/ (but for exclude, which worktree_setup appends to);
+// the pinned git configuration's sources; the directories of burl's own
+// state; and, for a run without a sandbox, every ref, the task's git dir
+// files and the object store's alternates.
 type Guard struct {
 	config     string
 	configText string // the config file as it was, to put back
 	files      map[string][]byte
 	dirs       []string
 	workflow   gitx.Git
+	spec       GuardSpec
+	// exact are files put back byte for byte (or removed) after a change.
+	exact []source
+	refs  Refs
+	// chains are, for each of burl's state directories, the identity of
+	// every directory from / down to it.
+	chains map[string][]link
+	began  time.Time
 }
 
-// Record takes the Guard of the repository whose main worktree is root,
-// shared git dir commonDir, and workflow worktree workflowWT.
-func Record(root, commonDir, workflowWT string) (*Guard, error) {
-	g := &Guard{config: filepath.Join(commonDir, "config"), files: map[string][]byte{}, workflow: gitx.Git{Dir: workflowWT, OwnRepo: true}}
+// Spec is what g records.
+func (g *Guard) Spec() GuardSpec { return g.spec }
+
+// Began is when g was recorded: the start of the run's window.
+func (g *Guard) Began() time.Time { return g.began }
+
+// GuardSpec is what a Guard records.
+type GuardSpec struct {
+	Root, CommonDir, WorkflowWorktree string
+	// Pin is the pinned git configuration, whose sources a run must not
+	// change.
+	Pin *Pin
+	// Unconfined asks for what only a run without a sandbox can reach:
+	// every ref (loose and packed), the task's git dir files and the
+	// object store's alternates.
+	Unconfined bool
+	// TaskGitDir is the task worktree's own git dir, and Branch the task's
+	// branch (the one ref the run moves).
+	TaskGitDir, Branch string
+	// State are burl's own directories that a run must not replace (the
+	// trust store's, the forge state's, the logs folder): a replacement is
+	// Report.Replaced.
+	State []string
+}
+
+// link is one directory of a chain: its path and its identity.
+type link struct {
+	path string
+	id   fileID
+}
+
+// Record takes the Guard of spec.
+func Record(spec GuardSpec) (*Guard, error) {
+	g := &Guard{config: filepath.Join(spec.CommonDir, "config"), files: map[string][]byte{}, spec: spec,
+		workflow: gitx.Git{Dir: spec.WorkflowWorktree, OwnRepo: true}, chains: map[string][]link{}, began: time.Now()}
 	data, err := os.ReadFile(g.config)
 	if err != nil {
 		return nil, err
 	}
 	g.configText = string(data)
-	hooks, err := gitx.Git{Dir: root, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	hooks, err := gitx.Git{Dir: spec.Root, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
 	if err != nil {
 		return nil, err
 	}
-	g.dirs = []string{hooks, filepath.Join(commonDir, "info")}
+	g.dirs = []string{hooks, filepath.Join(spec.CommonDir, "info")}
 	for _, d := range g.dirs {
 		for p, b := range readDir(d) {
 			g.files[p] = b
 		}
 	}
+	for _, d := range spec.State {
+		c, err := chain(d)
+		if err != nil {
+			return nil, err
+		}
+		g.chains[d] = c
+	}
+	if spec.Unconfined {
+		if g.refs, err = ReadRefs(spec.CommonDir); err != nil {
+			return nil, err
+		}
+		g.exact = append(g.exact, readSource(filepath.Join(spec.CommonDir, "objects", "info", "alternates")))
+		if spec.TaskGitDir != "" {
+			for _, f := range []string{"HEAD", "commondir", "gitdir", "config.worktree"} {
+				g.exact = append(g.exact, readSource(filepath.Join(spec.TaskGitDir, f)))
+			}
+		}
+	}
 	return g, nil
+}
+
+// chain is the identity of every directory from / down to d.
+func chain(d string) ([]link, error) {
+	d, err := filepath.Abs(d)
+	if err != nil {
+		return nil, err
+	}
+	var out []link
+	for p := d; ; p = filepath.Dir(p) {
+		id, err := lstatID(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, link{p, id})
+		if filepath.Dir(p) == p {
+			return out, nil
+		}
+	}
 }
 
 // readDir is every regular file under d (its hooks are small) by path.
@@ -62,13 +140,90 @@ func readDir(d string) map[string][]byte {
 	return out
 }
 
+// Report is what a run changed of what it must not change.
+type Report struct {
+	// Changes name each change, for run_tampered.
+	Changes []string
+	// Undone is false when something could not be put back.
+	Undone bool
+	// Replaced are directories leading to burl's state that are now
+	// another directory (or none): nothing burl reads there is its own any
+	// more, and nothing may run until a person puts them back.
+	Replaced []Replacement
+}
+
+// Replacement is a directory a run replaced: the path, and the directory
+// that was there.
+type Replacement struct {
+	link
+	state string // the state directory it leads to
+	chain []link // every directory from the state directory up to /
+}
+
+// Restored reports whether every directory on the way to the state
+// directory is the one that was there again.
+func (r Replacement) Restored() bool {
+	for _, l := range r.chain {
+		if id, err := lstatID(l.path); err != nil || !id.same(l.id) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r Replacement) String() string {
+	s := fmt.Sprintf("%s (on the way to %s", r.path, r.state)
+	if n := inode(r.id); n != "" {
+		s += "; the original is inode " + n
+	}
+	return s + ")"
+}
+
+// Explain tells a ref change burl's own transitions made (true) from the
+// run's; a Guard without it counts every ref change as the run's.
+type Explain func(RefChange) bool
+
 // Changes names what differs from the record, and puts back what it can
-// exactly (the config file, hooks and info files: their bytes are kept)
-// plus any uncommitted change in the workflow worktree, which only a
-// transition under the workflow lock may make; the caller holds that lock.
-// undone is false when something could not be put back.
-func (g *Guard) Changes() (changes []string, undone bool) {
+// exactly (the config file, hooks and info files, the pinned config's
+// sources, refs the run moved, the task's git dir files: what they were
+// is kept) plus any uncommitted change in the workflow worktree, which
+// only a transition under the workflow lock may make; the caller holds
+// that lock.
+func (g *Guard) Changes(explain Explain) Report {
+	changes, undone := g.changes(explain)
+	r := Report{Changes: changes, Undone: undone}
+	for _, d := range g.spec.State {
+		// From / down: the first directory replaced is what the run moved.
+		c := g.chains[d]
+		for i := len(c) - 1; i >= 0; i-- {
+			l := c[i]
+			if id, err := lstatID(l.path); err != nil || !id.same(l.id) {
+				rep := Replacement{l, d, c}
+				r.Replaced = append(r.Replaced, rep)
+				r.Changes = append(r.Changes, "replaced: "+rep.String())
+				break
+			}
+		}
+	}
+	return r
+}
+
+func (g *Guard) changes(explain Explain) (changes []string, undone bool) {
 	undone = true
+	if g.spec.Pin != nil {
+		c, ok := g.spec.Pin.Changes()
+		changes, undone = append(changes, c...), ok
+	}
+	for _, s := range g.exact {
+		now := readSource(s.path)
+		if now.exists == s.exists && bytes.Equal(now.data, s.data) && !now.symlink {
+			continue
+		}
+		changes = append(changes, s.path+" changed")
+		if s.restore(now) != nil {
+			undone = false
+		}
+	}
 	if data, err := os.ReadFile(g.config); err != nil || string(data) != g.configText {
 		if diff := configDiff(g.configText, string(data)); len(diff) > 0 {
 			changes = append(changes, fmt.Sprintf("%s: %s", g.config, strings.Join(diff, ", ")))
@@ -115,6 +270,12 @@ func (g *Guard) Changes() (changes []string, undone bool) {
 				undone = false
 			}
 		}
+	}
+	// After the files: git runs here, and reads the config put back.
+	if g.refs != nil {
+		c, ok := g.refChanges(explain)
+		changes = append(changes, c...)
+		undone = undone && ok
 	}
 	// Raw output: the first entry may start with a space (XY is " M").
 	if raw, err := g.workflow.RunInput(nil, "status", "--porcelain", "-z", "--untracked-files=all"); err == nil && len(raw) > 0 {

@@ -65,6 +65,12 @@ type Spec struct {
 	// ReadOnly are further paths the agent may read but not write, such as
 	// the trust store.
 	ReadOnly []string
+	// Hide are paths the run must not read (the user's credentials): a
+	// directory becomes an empty tmpfs, a file or socket /dev/null.
+	Hide []string
+	// Private are burl's own directories (the pinned git config), hidden
+	// the same way.
+	Private []string
 }
 
 // Box is a run prepared for bubblewrap. The agent sees refs/heads as a
@@ -149,8 +155,11 @@ func (b *Box) Wrap(argv []string) []string {
 		"--bind", filepath.Join(s.CommonDir, "objects"), filepath.Join(s.CommonDir, "objects"),
 		"--bind", b.refs, filepath.Join(s.CommonDir, "refs", "heads"),
 		"--bind", b.logs, filepath.Join(s.CommonDir, "logs", "refs", "heads"),
-		"--bind", s.TaskLogs, s.TaskLogs,
-		"--chdir", s.Worktree, "--")
+		"--bind", s.TaskLogs, s.TaskLogs)
+	for _, p := range append(append([]string{}, s.Hide...), s.Private...) {
+		out = append(out, HideArgs(p)...)
+	}
+	out = append(out, "--chdir", s.Worktree, "--")
 	return append(out, argv...)
 }
 

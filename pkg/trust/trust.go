@@ -64,7 +64,8 @@ func ConfigArgv(dir, key string, argv []string) []Command {
 
 // Agent is what watch runs for an agent of agents.yaml in the workflow
 // folder dir: its argv (before the {placeholders} are filled in, which burl
-// itself supplies), when it has one its env, and sandbox: none.
+// itself supplies), when it has one its env, sandbox: none and
+// sandbox_hide.
 func Agent(dir string, a agents.Agent) []Command {
 	p := filepath.Join(dir, agents.FileName)
 	out := []Command{{File: agents.FileName, Key: "agents." + a.Name + ".command", Text: jsonText(a.Command), Path: p}}
@@ -76,6 +77,11 @@ func Agent(dir string, a agents.Agent) []Command {
 		// Turning the sandbox off decides what every agent may do to the
 		// repository: whoever pushed it needs this user's consent too.
 		out = append(out, Command{File: agents.FileName, Key: "sandbox", Text: agents.SandboxNone, Path: p})
+	}
+	if a.Hide != nil {
+		// What agents may read of the user's credentials: a list that
+		// hides less than the default is the user's decision.
+		out = append(out, Command{File: agents.FileName, Key: "sandbox_hide", Text: jsonText(a.Hide), Path: p})
 	}
 	return out
 }

@@ -61,6 +61,9 @@ func (o watchOut) Human(w io.Writer) {
 	for _, id := range s.Rejected {
 		fmt.Fprintf(w, "  rejected %s (back in READY with the reason)\n", id)
 	}
+	if s.Halted != "" {
+		fmt.Fprintf(w, "  ran nothing at the end: %s\n", s.Halted)
+	}
 }
 
 func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -115,7 +118,7 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case sum.Stopped:
 		// The shell's convention for "ended by this signal".
 		code = 128 + int(got.(syscall.Signal))
-	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0:
+	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0 || sum.Halted != "":
 		code = int(errs.Validation)
 	}
 	return watchOut{sum: sum, code: code}, nil

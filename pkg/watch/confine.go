@@ -1,62 +1,110 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// chooseSandbox decides, once at start, how agents are confined
-// (agents.yaml sandbox:, DESIGN §16): bwrap where it works (auto), none
-// with one line saying what is then unprotected, and sandbox: bwrap where
-// it cannot work is an error.
+// chooseSandbox checks, at start, that agents can be confined as
+// agents.yaml's sandbox: asks (DESIGN §19): bwrap where it works (auto,
+// bwrap); where it cannot work, watch refuses to start agents, naming both
+// ways out; none (which the user must trust) with one line saying what is
+// then only checked after each run. Each run decides again (sandboxFor),
+// so a trusted change of sandbox: reaches the next run.
 func (s *supervisor) chooseSandbox() error {
-	mode := s.file.Sandbox
-	if mode == agents.SandboxNone {
-		s.logf("sandbox: none (agents.yaml): agents run unconfined; after each run watch checks .git/config, the hooks, .git/info and .burl/ and undoes what changed (run_tampered)")
+	s.mode = s.file.Sandbox
+	if s.file.Sandbox == agents.SandboxNone {
+		s.logf("%s", noSandboxLine)
 		return nil
 	}
-	err := sandbox.Probe()
-	switch {
-	case err == nil:
-		s.bwrap = true
-	case mode == agents.SandboxBwrap:
-		return errs.New(errs.User, "agents.yaml asks for sandbox: bwrap, and %v", err).
-			WithFix("install bubblewrap where user namespaces are allowed, or set sandbox: auto to run without it")
-	default:
-		s.logf("warning: no sandbox (%v): agents can write the whole repository; after each run watch checks .git/config, the hooks, .git/info and .burl/ and undoes what changed (run_tampered)", err)
+	_, err := s.sandboxFor(s.file.Agents[0])
+	return err
+}
+
+// noSandboxLine is what watch says when agents run without a sandbox.
+const noSandboxLine = "sandbox: none (agents.yaml): agents run unconfined; after each run watch checks .git/config, the hooks, .git/info, .burl/, every ref, the task's git dir, the object store's alternates, the global git config and burl's state directories, and undoes what changed (run_tampered)"
+
+// sandboxFor is whether agent a's next run goes under bubblewrap, or why
+// it may not run at all.
+func (s *supervisor) sandboxFor(a agents.Agent) (bool, error) {
+	if a.Sandbox == agents.SandboxNone {
+		return false, nil
 	}
-	return nil
+	if err := sandbox.Probe(); err != nil {
+		return false, errs.New(errs.User, "agents.yaml asks for sandbox: %s, and %v: watch starts no agent without its sandbox", a.Sandbox, err).
+			WithFix("install bubblewrap (Debian: apt-get install bubblewrap) where user namespaces are allowed, or set sandbox: none in agents.yaml and trust it (git burl trust): agents then run unconfined, checked after each run")
+	}
+	return true, nil
+}
+
+// withFix is err with its fix, in one line.
+func withFix(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Fix != "" {
+		return err.Error() + "; " + e.Fix
+	}
+	return err.Error()
+}
+
+// sandboxChanged says once when agents.yaml's sandbox: differs from what
+// the last round read: runs under way keep theirs, the next ones take it.
+func (s *supervisor) sandboxChanged(f *agents.File) {
+	if f == nil || f.Sandbox == s.mode {
+		return
+	}
+	s.logf("sandbox: %s from the next run on (agents.yaml changed; was %s)", f.Sandbox, s.mode)
+	if f.Sandbox == agents.SandboxNone {
+		s.logf("%s", noSandboxLine)
+	}
+	s.mode = f.Sandbox
 }
 
 // confine records what the run must not change and, with bubblewrap,
-// prepares its box.
-func (s *supervisor) confine(w *workflow.Workflow, t *task.Task, wt, taskLogs string) (*sandbox.Guard, *sandbox.Box, error) {
-	guard, err := sandbox.Record(w.Repo.Root, w.Repo.CommonDir, w.Repo.Worktree)
+// prepares its box: the user's credentials hidden, burl's pinned git
+// config hidden, the trust store and local remotes read-only.
+func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt, taskLogs string) (*sandbox.Guard, *sandbox.Box, error) {
+	bwrap, err := s.sandboxFor(a)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !s.bwrap {
+	gitDir, err := gitx.In(wt).Run("rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return nil, nil, err
+	}
+	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: gitDir, Branch: t.Branch(), State: stateDirs(w)})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bwrap {
 		return guard, nil, nil
+	}
+	hide, err := s.hidden(w, a, wt)
+	if err != nil {
+		return nil, nil, err
 	}
 	var ro []string
 	if st, err := trust.DefaultStore(); err == nil {
 		// An agent must not trust commands for the watcher.
-		d := filepath.Dir(st.Path)
-		if err := os.MkdirAll(d, 0o700); err == nil {
-			ro = append(ro, d)
-		}
+		ro = append(ro, filepath.Dir(st.Path))
 	}
-	box, err := sandbox.Prepare(sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: wt,
-		Branch: t.Branch(), TaskLogs: taskLogs, ReadOnly: ro})
+	ro = append(ro, hide.LocalRemotes...)
+	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: wt,
+		Branch: t.Branch(), TaskLogs: taskLogs, ReadOnly: ro, Hide: hide.Paths}
+	if s.pin != nil {
+		spec.Private = []string{s.pin.Dir}
+	}
+	box, err := sandbox.Prepare(spec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,7 +113,9 @@ func (s *supervisor) confine(w *workflow.Workflow, t *task.Task, wt, taskLogs st
 
 // unconfine carries the boxed run's branch back and checks the Guard under
 // the workflow lock (only transitions, which hold it, change .burl/). A
-// change fails the run: event run_tampered, and the reason it returns.
+// change fails the run: event run_tampered, and the reason it returns. A
+// replaced state directory also stops every command of this watcher
+// (halt).
 func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.Guard, box *sandbox.Box) string {
 	if box != nil {
 		tried, err := box.Finish(w.Repo.Git)
@@ -81,8 +131,18 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		s.logf("%s: cannot check what the run changed: %v", id, err)
 		return ""
 	}
-	changes, undone := guard.Changes()
+	rep := guard.Changes(s.explainer(w, guard.Spec().Branch, guard.Began()))
 	wl.Release()
+	changes, undone := rep.Changes, rep.Undone
+	if len(rep.Replaced) > 0 {
+		s.halt(rep.Replaced)
+		// Recording it runs no notifier: whether one is trusted is the
+		// replaced store's say.
+		if fresh, err := workflow.Open(s.opt.Dir); err == nil {
+			fresh.Actor, fresh.Config.Notify = w.Actor, nil
+			w = fresh
+		}
+	}
 	if len(changes) == 0 {
 		return ""
 	}
@@ -108,5 +168,5 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		what = "not all of it could be put back: look at it by hand"
 	}
 	s.logf("%s: the agent changed what no run may change (%s); %s", id, strings.Join(changes, "; "), what)
-	return fmt.Sprintf("the agent changed what no run may change: %s; %s. An agent works in its worktree only: never in .burl/, .git/config, the hooks or .git/info", strings.Join(changes, "; "), what)
+	return fmt.Sprintf("the agent changed what no run may change: %s; %s. An agent works in its worktree only: never in .burl/, .git/, other refs, the global git config or burl's state", strings.Join(changes, "; "), what)
 }

@@ -146,7 +146,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
 		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt), "prompt": prompt}
 	argv := Expand(a.Command, vals)
-	env := append(agentEnviron(),
+	env := append(s.agentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+usagePath)
@@ -177,7 +177,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		}
 		close(stop)
 	}()
-	guard, box, err := s.confine(w, t, wt, filepath.Dir(logPath))
+	guard, box, err := s.confine(w, a, t, wt, filepath.Dir(logPath))
 	if err != nil {
 		close(quitRenew)
 		<-renewed
@@ -453,20 +453,6 @@ func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []b
 		}
 		lockPause(i)
 	}
-}
-
-// agentEnviron is watch's environment minus the forge token burl lands
-// pull requests with (DESIGN §17): an agent holding it could merge its own
-// request on the forge, past the review it is waiting for.
-func agentEnviron() []string {
-	env := os.Environ()
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "BURL_FORGE_TOKEN=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // stillHeld reports whether the task is still this watcher's: in DOING,

@@ -21,6 +21,7 @@ import (
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -55,6 +56,9 @@ type Summary struct {
 	Runs     []Run    `json:"runs"`
 	// Stopped: watch was stopped by a signal before it was done.
 	Stopped bool `json:"stopped"`
+	// Halted is why watch ran nothing at the end: a run replaced a
+	// directory of burl's state (DESIGN §19); "" otherwise.
+	Halted string `json:"halted,omitempty"`
 }
 
 // Run results.
@@ -91,9 +95,13 @@ type supervisor struct {
 	said    map[string]bool
 	// settled is when the open pull requests were last settled.
 	settled time.Time
-	// bwrap: agents run under bubblewrap (sandbox auto where it works, or
-	// bwrap); otherwise only the Guard checks after each run.
-	bwrap bool
+	// mode is agents.yaml's sandbox: as the last round read it.
+	mode string
+	// pin is the git configuration burl's own git reads (DESIGN §19).
+	pin *sandbox.Pin
+	// halted are state directories a run replaced: until they are put
+	// back, watch runs nothing (haltReason).
+	halted []sandbox.Replacement
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -115,6 +123,10 @@ func Watch(opt Options) (*Summary, error) {
 	if err := s.chooseSandbox(); err != nil {
 		return nil, err
 	}
+	if err := s.pinConfig(w); err != nil {
+		return nil, err
+	}
+	defer s.pin.Close()
 	stopped := false
 	for !stopped {
 		active, pending := s.tick()
@@ -170,6 +182,11 @@ func (s *supervisor) tick() (active, pending bool) {
 		}
 	}
 	file := s.reload(w)
+	if why := s.haltReason(); why != "" {
+		s.sayOnce("halt:"+why, "%s", why)
+		return false, false
+	}
+	s.sandboxChanged(file)
 	active = s.takeOvers(w)
 	if file != nil && file.AutoApprove && !s.stopping() {
 		var did bool
@@ -185,6 +202,10 @@ func (s *supervisor) tick() (active, pending bool) {
 	}
 	for _, a := range agentList {
 		if !s.trusted(w, a) {
+			continue
+		}
+		if _, err := s.sandboxFor(a); err != nil {
+			s.sayOnce("sandbox:"+err.Error(), "agent %s: not claiming for it: %s", a.Name, withFix(err))
 			continue
 		}
 		for !s.stopping() {
@@ -390,6 +411,10 @@ func (s *supervisor) start(a agents.Agent, id string) {
 // exit code. The verb binary beside this one is preferred, so a watch runs
 // the verbs of its own installation.
 func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, code int) {
+	if why := s.haltReason(); why != "" {
+		// Every verb reads the trust store, and may run what it trusts.
+		return nil, []byte("watch runs nothing: " + why), 1
+	}
 	cmd := verbCommand(args)
 	cmd.Dir = s.opt.Dir
 	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+Holder(actor))
@@ -552,6 +577,7 @@ func (s *supervisor) summary(stopped bool) *Summary {
 			sum.Rejected = append(sum.Rejected, id)
 		}
 	}
-	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped
+	sum.Halted = s.haltReason()
+	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped && sum.Halted == ""
 	return sum
 }

@@ -1,0 +1,246 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// DefaultHide is agents.yaml sandbox_hide's default (DESIGN §19): the
+// user's push and forge credentials. The stores of the credential helpers
+// configured for the repository are added to it (Hidden).
+var DefaultHide = []string{
+	"~/.ssh", "~/.git-credentials", "~/.config/gh", "~/.config/glab-cli",
+	"SSH_AUTH_SOCK", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "BURL_FORGE_TOKEN",
+}
+
+// Hide is what of the user's a run must not reach.
+type Hide struct {
+	// Paths are covered under bubblewrap: a directory by an empty tmpfs, a
+	// file or socket by /dev/null.
+	Paths []string
+	// Env are variables taken out of the agent's environment, with or
+	// without a sandbox.
+	Env []string
+	// LocalRemotes are the remotes whose URL is a path here: bound
+	// read-only, so that only burl pushes to them.
+	LocalRemotes []string
+	// Skipped are entries left visible, each with why.
+	Skipped []string
+}
+
+// Hidden resolves sandbox_hide's entries (nil: DefaultHide and the stores
+// of the configured credential helpers) for the repository whose main
+// worktree is root; keep are paths a hidden path must not cover (the
+// repository, the task's worktree).
+func Hidden(root string, entries []string, keep ...string) (*Hide, error) {
+	home, _ := os.UserHomeDir()
+	settings, err := gitx.Git{Dir: root, UserHooks: true}.RunInput(nil, "config", "-z", "--get-regexp", `^(credential\..*helper|remote\..*\.(url|pushurl))$`)
+	if err != nil && gitx.ExitCodeOf(err) != 1 { // 1: no such setting
+		return nil, err
+	}
+	var helpers []string
+	h := &Hide{}
+	for _, kv := range bytes.Split(bytes.TrimSuffix(settings, []byte{0}), []byte{0}) {
+		k, v, _ := strings.Cut(string(kv), "\n")
+		switch {
+		case strings.HasPrefix(k, "credential."):
+			if v == "" {
+				helpers = nil // git's reset of the list
+			} else {
+				helpers = append(helpers, v)
+			}
+		case strings.HasPrefix(k, "remote."):
+			if p := localRemote(v, root); p != "" {
+				h.LocalRemotes = appendNew(h.LocalRemotes, p)
+			}
+		}
+	}
+	if entries == nil {
+		entries = append(append([]string{}, DefaultHide...), helperStores(helpers, home)...)
+		if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+			entries = append(entries, filepath.Join(x, "gh"), filepath.Join(x, "glab-cli"))
+		}
+		if d := os.Getenv("GH_CONFIG_DIR"); filepath.IsAbs(d) {
+			entries = append(entries, d)
+		}
+	}
+	var keepReal []string
+	for _, k := range keep {
+		keepReal = append(keepReal, realPath(k))
+	}
+	h.Env = HiddenEnv(entries)
+	for _, e := range entries {
+		if agents.EnvName(e) {
+			// A variable naming a socket (SSH_AUTH_SOCK) hides the socket.
+			if v := os.Getenv(e); filepath.IsAbs(v) {
+				if fi, err := os.Stat(v); err == nil && fi.Mode()&fs.ModeSocket != 0 {
+					h.Paths = appendNew(h.Paths, realPath(v))
+				}
+			}
+			continue
+		}
+		p := e
+		if rest, ok := strings.CutPrefix(e, "~/"); ok {
+			if home == "" {
+				h.Skipped = append(h.Skipped, e+": no HOME")
+				continue
+			}
+			p = filepath.Join(home, rest)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			continue // nothing there to read
+		}
+		p = realPath(p)
+		if k := covers(p, keepReal); k != "" {
+			h.Skipped = append(h.Skipped, fmt.Sprintf("%s: it holds %s, which the run needs", e, k))
+			continue
+		}
+		h.Paths = appendNew(h.Paths, p)
+	}
+	return h, nil
+}
+
+// HiddenEnv are the variables sandbox_hide's entries name (nil entries:
+// the default's), which agents never get, with or without a sandbox.
+func HiddenEnv(entries []string) []string {
+	if entries == nil {
+		entries = DefaultHide
+	}
+	var out []string
+	for _, e := range entries {
+		if agents.EnvName(e) {
+			out = appendNew(out, e)
+		}
+	}
+	return out
+}
+
+// helperStores are the files and sockets of the store and cache helpers
+// among a repository's credential.helper values, as those helpers find
+// them: --file / --socket, else their defaults (XDG locations included).
+func helperStores(helpers []string, home string) []string {
+	xdgCache := os.Getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(xdgCache) {
+		xdgCache = filepath.Join(home, ".cache")
+	}
+	var out []string
+	for _, v := range helpers {
+		if strings.HasPrefix(v, "!") {
+			continue // a shell snippet: nothing burl can know of
+		}
+		words := strings.Fields(v)
+		if len(words) == 0 {
+			continue
+		}
+		name := strings.TrimPrefix(filepath.Base(words[0]), "git-credential-")
+		opt := func(flag string) string {
+			for i, w := range words[1:] {
+				if s, ok := strings.CutPrefix(w, flag+"="); ok {
+					return s
+				}
+				if w == flag && i+2 < len(words) {
+					return words[i+2]
+				}
+			}
+			return ""
+		}
+		switch name {
+		case "store":
+			if f := opt("--file"); f != "" {
+				out = append(out, homePath(f, home))
+			} else {
+				out = append(out, filepath.Join(home, ".git-credentials"), filepath.Join(xdgConfig(home), "git", "credentials"))
+			}
+		case "cache":
+			if s := opt("--socket"); s != "" {
+				out = append(out, homePath(s, home))
+			} else {
+				out = append(out, filepath.Join(home, ".git-credential-cache"), filepath.Join(xdgCache, "git", "credential"))
+			}
+		}
+	}
+	return out
+}
+
+// homePath is p with ~/ expanded, absolute ("" when it cannot be).
+func homePath(p, home string) string {
+	p = expandHome(p, home)
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	return p
+}
+
+// localRemote is the directory a remote URL names when it is a path on
+// this machine ("" for a network URL): file://, an absolute path, or a
+// relative one (from the repository root) that exists.
+func localRemote(u, root string) string {
+	p := u
+	switch {
+	case strings.HasPrefix(u, "file://"):
+		p = strings.TrimPrefix(u, "file://")
+	case strings.Contains(u, "://"):
+		return ""
+	default:
+		// scp-like host:path has its colon before any slash.
+		if c := strings.IndexByte(u, ':'); c >= 0 && (strings.IndexByte(u, '/') < 0 || c < strings.IndexByte(u, '/')) {
+			return ""
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+		// git also accepts path.git for path: the one that exists.
+		if fi, err := os.Stat(p + ".git"); err == nil && fi.IsDir() {
+			p += ".git"
+		} else {
+			return ""
+		}
+	}
+	return realPath(p)
+}
+
+// HideArgs are bubblewrap's arguments hiding p: an empty tmpfs over a
+// directory; /dev/null over anything else, so that it reads as empty and
+// a socket refuses connections.
+func HideArgs(p string) []string {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return []string{"--tmpfs", p}
+	}
+	return []string{"--dev-bind", os.DevNull, p}
+}
+
+// realPath is p with symlinks resolved where they can be.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// covers names the first of keep that p is or holds ("" when none).
+func covers(p string, keep []string) string {
+	for _, k := range keep {
+		if within(k, p) {
+			return k
+		}
+	}
+	return ""
+}
+
+func appendNew(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}

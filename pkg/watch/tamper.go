@@ -1,0 +1,254 @@
+package watch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// What a run must not reach, beyond the repository (DESIGN §19): the git
+// configuration burl's own git reads is pinned at start, the user's
+// credentials are hidden from agents, burl's state directories are
+// checked by identity after each run, and without a sandbox every ref is.
+
+// pinConfig pins the git configuration for this watcher and everything it
+// starts; agents get the user's own back (agentEnviron).
+func (s *supervisor) pinConfig(w *workflow.Workflow) error {
+	p, err := sandbox.PinGitConfig(w.Repo.Root)
+	if err != nil {
+		return err
+	}
+	if err := p.Setenv(); err != nil {
+		p.Close()
+		return err
+	}
+	s.pin = p
+	return nil
+}
+
+// agentEnviron is watch's environment as an agent gets it: the user's own
+// git configuration variables, without the variables sandbox_hide names,
+// and never the forge token burl lands pull requests with (DESIGN §17: an
+// agent holding it could merge its own request past its review).
+func (s *supervisor) agentEnviron(a agents.Agent) []string {
+	env := os.Environ()
+	if s.pin != nil {
+		env = s.pin.Restore(env)
+	}
+	drop := map[string]bool{"BURL_FORGE_TOKEN": true}
+	for _, k := range sandbox.HiddenEnv(a.Hide) {
+		drop[k] = true
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// hidden is what agent a's runs must not reach here.
+func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*sandbox.Hide, error) {
+	h, err := sandbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
+	if err != nil {
+		return nil, err
+	}
+	for _, why := range h.Skipped {
+		s.sayOnce("hide-skip:"+why, "sandbox_hide: not hidden: %s", why)
+	}
+	return h, nil
+}
+
+// stateDirs are the directories of burl's own state a run must not
+// replace: the trust store's, the forge state's (in the git dir), the run
+// logs folder. Each exists before the run, so that one made by the run is
+// a replacement too.
+func stateDirs(w *workflow.Workflow) []string {
+	var out []string
+	if st, err := trust.DefaultStore(); err == nil {
+		out = append(out, filepath.Dir(st.Path))
+	}
+	out = append(out, filepath.Join(w.Repo.CommonDir, "burl"), w.LogsDir())
+	for _, d := range out {
+		_ = os.MkdirAll(d, 0o700)
+	}
+	return out
+}
+
+// halt stops every command of this watcher: a directory of burl's state
+// was replaced, so what burl would read there (the commands trusted, the
+// forge's answers) is no longer its own. It lifts when the directories
+// are put back.
+func (s *supervisor) halt(r []sandbox.Replacement) {
+	s.mu.Lock()
+	s.halted = append(s.halted, r...)
+	s.mu.Unlock()
+}
+
+// refusal is why watch runs nothing now ("" when it may): a replaced
+// state directory not yet put back.
+func (s *supervisor) haltReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var still []sandbox.Replacement
+	for _, r := range s.halted {
+		if !r.Restored() {
+			still = append(still, r)
+		}
+	}
+	if len(s.halted) > 0 && len(still) == 0 {
+		s.halted = nil
+		s.mu.Unlock()
+		s.logf("the replaced directories are back; running commands again")
+		s.mu.Lock()
+		return ""
+	}
+	s.halted = still
+	if len(still) == 0 {
+		return ""
+	}
+	var what []string
+	for _, r := range still {
+		what = append(what, r.String())
+	}
+	return fmt.Sprintf("a run replaced %s, which leads to burl's own state (the trust store, the forge state, the logs): "+
+		"watch runs no command until it is put back (move the directory there now aside and the original back: "+
+		"find / -xdev -inum N names where it went), or restart watch once you have checked what it holds",
+		strings.Join(what, "; "))
+}
+
+// explainer gives to burl the ref changes its own transitions made while
+// the run of task id (branch own) lived, from since (DESIGN §19): main
+// moved to a commit an approve landed (its event, or the intent it
+// records first); a task branch created by its claim, moved by its
+// approve's rebase or its submit, deleted by approve, clean or a merged
+// pull request, or any of these while its lock is held (a transition
+// under way); the workflow branch fast-forwarded; a remote-tracking ref
+// set to what the remote has; and the branches of the other tasks this
+// watcher runs. Everything else is the run's.
+func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time) sandbox.Explain {
+	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
+	landed := map[string]bool{}
+	values := map[string]map[string]bool{} // task branch -> commits events name
+	acted := map[string]map[string]bool{}  // task branch -> actions
+	taskOf := map[string]string{}          // task branch -> id
+	branchOf := func(id string) string {
+		if e, err := w.Get(id); err == nil && e.Task != nil {
+			return e.Task.Branch()
+		}
+		return ""
+	}
+	note := func(b, id, action string, shas ...string) {
+		if b == "" {
+			return
+		}
+		taskOf[b] = id
+		if acted[b] == nil {
+			acted[b], values[b] = map[string]bool{}, map[string]bool{}
+		}
+		acted[b][action] = true
+		for _, v := range shas {
+			values[b][v] = true
+		}
+	}
+	for _, e := range evs {
+		str := func(k string) string { v, _ := e.Details[k].(string); return v }
+		if m := str("merged_sha"); m != "" {
+			landed[m] = true
+		}
+		if e.TaskID() == "" {
+			continue
+		}
+		b := str("branch")
+		if b == "" {
+			b = branchOf(e.TaskID())
+		}
+		note(b, e.TaskID(), e.Action, str("submitted_sha"), str("merged_sha"), str("base_sha"))
+	}
+	// An approve under way moved main before its event: its intent,
+	// recorded first, names where to (DESIGN §15).
+	ins, _ := integrate.Intents(w.Repo.CommonDir)
+	for _, in := range ins {
+		landed[in.Merged] = true
+	}
+	s.mu.Lock()
+	for id := range s.held {
+		note(branchOf(id), id, "held")
+	}
+	s.mu.Unlock()
+	mainRef := "refs/heads/" + w.Config.MainBranch
+	flowRef := "refs/heads/" + w.Repo.Branch
+	remotes := map[string]map[string]string{}
+	return func(c sandbox.RefChange) bool {
+		switch {
+		case c.Name == "refs/heads/"+own:
+			return true
+		case strings.HasPrefix(c.Name, "refs/remotes/"):
+			return remoteHas(w, remotes, c)
+		case c.Name == mainRef:
+			tracking, _ := w.Repo.Git.Run("rev-parse", "-q", "--verify", gitx.Tracking(w.Config.Remote, w.Config.MainBranch))
+			return c.New != "" && (landed[c.New] || c.New == tracking)
+		case c.Name == flowRef:
+			ok, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", c.Old, c.New)
+			return c.Old != "" && c.New != "" && ok
+		}
+		b, ok := strings.CutPrefix(c.Name, "refs/heads/")
+		if !ok || acted[b] == nil {
+			return false
+		}
+		if acted[b]["held"] || w.Locks.Held(taskOf[b]) {
+			return true
+		}
+		switch {
+		case c.Old == "":
+			return acted[b]["claim"]
+		case c.New == "":
+			return acted[b]["approve"] || acted[b]["clean"] || acted[b]["pr_merged"]
+		}
+		return acted[b]["approve"] || values[b][c.New]
+	}
+}
+
+// remoteHas reports whether a remote-tracking ref was set to what its
+// remote has now (or removed where the remote has no such branch). One
+// ls-remote per remote, only when a tracking ref changed.
+func remoteHas(w *workflow.Workflow, cache map[string]map[string]string, c sandbox.RefChange) bool {
+	rest := strings.TrimPrefix(c.Name, "refs/remotes/")
+	remote, branch, ok := strings.Cut(rest, "/")
+	if !ok {
+		return false
+	}
+	if branch == "HEAD" && (strings.HasPrefix(c.New, "ref: ") || c.New == "") {
+		return true // the remote's default branch, which fetch sets
+	}
+	refs, seen := cache[remote]
+	if !seen {
+		refs = map[string]string{}
+		if out, err := w.Repo.Git.Run("ls-remote", "--heads", remote); err == nil {
+			for _, l := range strings.Split(out, "\n") {
+				if sha, name, ok := strings.Cut(l, "\t"); ok {
+					refs[name] = sha
+				}
+			}
+		} else {
+			refs = nil
+		}
+		cache[remote] = refs
+	}
+	if refs == nil {
+		return false
+	}
+	return refs["refs/heads/"+branch] == c.New
+}
