@@ -141,7 +141,7 @@ func (s *supervisor) haltReason() string {
 func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time) sandbox.Explain {
 	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
 	landed := map[string]bool{}
-	values := map[string]map[string]bool{} // task branch -> commits events name
+	values := map[string]map[string]bool{} // task branch -> commits it was set to
 	acted := map[string]map[string]bool{}  // task branch -> actions
 	taskOf := map[string]string{}          // task branch -> id
 	branchOf := func(id string) string {
@@ -175,7 +175,9 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 		if b == "" {
 			b = branchOf(e.TaskID())
 		}
-		note(b, e.TaskID(), e.Action, str("submitted_sha"), str("merged_sha"), str("base_sha"))
+		// The commits a task branch may move to: what submit recorded,
+		// what approve landed.
+		note(b, e.TaskID(), e.Action, str("submitted_sha"), str("merged_sha"))
 	}
 	// An approve under way moved main before its event: its intent,
 	// recorded first, names where to (DESIGN §15).
