@@ -8,6 +8,12 @@ load helpers
 load lifecycle
 load watch
 
+# A watch started in the background by a test stops with it, also when
+# the test fails.
+teardown() {
+	[ -z "${pid:-}" ] || kill -TERM "$pid" 2>/dev/null || true
+}
+
 setup() {
 	watch_repo
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
@@ -98,4 +104,55 @@ mkdir -p src && echo ok >src/ok.txt"
 	[ -z "$(find .burl/.workflow -name 'TASK-002*')" ]
 	[ ! -e "$MARK" ]
 	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "sandbox: auto where bubblewrap cannot run refuses to start agents and names both ways out" {
+	agent good 'mkdir -p src && echo ok >src/ok.txt'
+	one_agent good
+	nobw=$(path_without_bwrap)
+	PATH=$nobw run git burl watch --once --interval 100ms
+	assert_failure 1
+	assert_output_contains "apt-get install bubblewrap"
+	assert_output_contains "sandbox: none"
+	assert_output_contains "git burl trust"
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ ! -d "$AGENTS/prompts" ]
+	# sandbox: none, once trusted, is the other way out.
+	SANDBOX=none one_agent good
+	PATH=$nobw run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
+@test "a trusted change of sandbox: and sandbox_hide: reaches a running watch at its next run" {
+	need_bwrap
+	export MY_SECRET=s3cret
+	agent prober 'common=$(git rev-parse --git-common-dir)
+if touch "$common/probe-$BURL_TASK" 2>/dev/null; then w=writable; else w=read-only; fi
+echo "$w ${MY_SECRET:-unset}" >'"$AGENTS"'/seen-$BURL_TASK
+d=src
+[ "$BURL_TASK" = TASK-001 ] || d=task-002
+mkdir -p "$d" && echo ok >"$d/ok.txt"'
+	git burl add "Second" --affects-glob 'task-002/**' >/dev/null
+	SANDBOX=none one_agent prober
+	# Only TASK-001 is claimable until TASK-002 is unblocked.
+	git burl block TASK-002 --reason "later" >/dev/null
+	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
+	pid=$!
+	wait_until 20 test -s "$AGENTS/seen-TASK-001"
+	wait_until 20 bucket_is TASK-001 DONE
+	agents_yaml "auto_approve: true
+sandbox: bwrap
+sandbox_hide: [\"~/.ssh\", MY_SECRET]
+agents:
+  - name: bot
+    command: [\"$AGENTS/prober\"]"
+	git burl unblock TASK-002 >/dev/null
+	wait_until 20 test -s "$AGENTS/seen-TASK-002"
+	wait_until 20 bucket_is TASK-002 DONE
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$(cat "$AGENTS/seen-TASK-001")" = "writable s3cret" ]
+	[ "$(cat "$AGENTS/seen-TASK-002")" = "read-only unset" ]
+	grep -q "sandbox: bwrap from the next run on" "$BATS_TEST_TMPDIR/watch.out"
 }

@@ -53,6 +53,28 @@ need_bwrap() {
 	skip "bwrap does not work here (.ci/run installs bubblewrap)"
 }
 
+# path_without_bwrap: $PATH with every directory holding bwrap replaced
+# by a copy of it (symlinks) without bwrap: a machine without bubblewrap.
+path_without_bwrap() {
+	local d out="" shadow
+	local IFS=:
+	for d in $PATH; do
+		if [ -e "$d/bwrap" ]; then
+			shadow="$BATS_TEST_TMPDIR/nobwrap$d"
+			mkdir -p "$shadow" && cp -s "$d"/* "$shadow"/ 2>/dev/null
+			rm -f "$shadow/bwrap"
+			d=$shadow
+		fi
+		out=${out:+$out:}$d
+	done
+	echo "$out"
+}
+
+# bucket_is ID BUCKET: the task is in BUCKET (for wait_until).
+bucket_is() {
+	[ "$(bucket_of "$1")" = "$2" ]
+}
+
 # gone PID...: succeeds when none of the processes exists any more.
 gone() {
 	local p
