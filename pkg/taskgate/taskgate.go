@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -62,6 +63,11 @@ func CheckRange(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head strin
 	// Scope, stubs and build come from the workflow branch as committed,
 	// never from what a worker edited there (DESIGN §15).
 	if err := w.CheckGateInputs(t); err != nil {
+		return nil, err
+	}
+	// Patterns or extensions removed by a push make the stub gate check
+	// less: that needs this user's trust first (DESIGN §19).
+	if err := trust.Check(w.Repo, w.StubCommands()...); err != nil {
 		return nil, err
 	}
 	stubs, err := stubScanner(w)

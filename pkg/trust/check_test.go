@@ -69,3 +69,47 @@ func BenchmarkCheckTrusted(b *testing.B) {
 		}
 	}
 }
+
+func TestWeakeningAGateNeedsTrust(t *testing.T) {
+	r := checkRepo(t)
+	build := ConfigGate("/wf", "build_command", "make test")
+	emptied := ConfigGate("/wf", "build_command", "")
+	if err := Check(r, emptied); err != nil {
+		t.Fatalf("an empty build_command where none was trusted: %v", err)
+	}
+	if _, err := Implicit(r, build); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(r, emptied); err == nil {
+		t.Fatal("emptying a trusted build_command needs no trust")
+	}
+	if err := Grant(r, emptied); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(r, emptied); err != nil {
+		t.Fatalf("the empty text trusted, yet: %v", err)
+	}
+
+	base := []string{"TODO", "FIXME"}
+	list := func(xs ...string) Command { return ConfigList("/wf", "stub_patterns", xs, base) }
+	if err := Check(r, list("TODO", "FIXME", "XXX")); err != nil {
+		t.Errorf("adding a pattern to the defaults: %v", err)
+	}
+	ps, err := Untrusted(r, list("FIXME"))
+	if err != nil || len(ps) != 1 || ps[0].Previous == nil || *ps[0].Previous != `["TODO","FIXME"]` {
+		t.Fatalf("removing a default pattern: %+v %v", ps, err)
+	}
+	if e := Refusal(r, ps); !strings.Contains(e.Reason, "removes TODO") {
+		t.Errorf("the refusal does not name what goes:\n%s", e.Reason)
+	}
+	if err := Grant(r, list("FIXME", "HACK")); err != nil {
+		t.Fatal(err)
+	}
+	// Judged by the list last trusted now, not by the defaults.
+	if err := Check(r, list("FIXME", "HACK", "TODO")); err != nil {
+		t.Errorf("a superset of the trusted list: %v", err)
+	}
+	if err := Check(r, list("FIXME")); err == nil {
+		t.Error("removing HACK from the trusted list needs no trust")
+	}
+}

@@ -102,17 +102,31 @@ func (st Store) read() ([]byte, error) {
 	return data, nil
 }
 
-// Has reports whether every hash is in the store, without parsing it: the
-// question asked before every command burl runs, answered by a scan of the
-// file for each record's "sha256" member (a JSON string value escapes its
-// quotes, so no text can hold that sequence).
-func (st Store) Has(hashes ...string) (bool, error) {
+// Probe reports, in one read of the store and no parse, whether every
+// hash is in it and no record is at any of places (the "where" of gate
+// inputs judged by the text last trusted there): the question asked
+// before every command burl runs. It scans for each record's "sha256"
+// and "where" members (a JSON string value escapes its quotes, so no text
+// can hold those sequences). A place in another repository's record
+// answers false: the caller then loads the store.
+func (st Store) Probe(hashes, places []string) (bool, error) {
 	data, err := st.read()
 	if err != nil {
 		return false, err
 	}
 	for _, h := range hashes {
 		if !bytes.Contains(data, []byte(`"sha256":"`+h+`"`)) {
+			return false, nil
+		}
+	}
+	if len(places) > 16 {
+		// Many tasks' verify at once (git burl trust): a parse is cheaper
+		// than a scan per task.
+		return len(data) == 0, nil
+	}
+	for _, p := range places {
+		w, _ := json.Marshal(p)
+		if bytes.Contains(data, append([]byte(`"where":`), w...)) {
 			return false, nil
 		}
 	}

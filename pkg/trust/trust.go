@@ -34,7 +34,30 @@ type Command struct {
 	// Path is the file holding it now (absolute), for the commit that
 	// last changed it; not part of what is trusted.
 	Path string `json:"-"`
+	// Gate marks a gate's input (DESIGN §19): weakening a gate needs trust
+	// like a new command, judged against the text last trusted at its
+	// place.
+	Gate Gate `json:"-"`
+	// Base is what a list gate is judged against where nothing was trusted
+	// at its place yet: the list init writes.
+	Base string `json:"-"`
 }
+
+// Gate is how a gate's input is judged.
+type Gate int
+
+const (
+	// NoGate: a command; an empty text runs nothing and needs no trust.
+	NoGate Gate = iota
+	// GateText is a command that is a gate (build_command, verify): a new
+	// text needs trust as any command, and so does an empty one where a
+	// command was last trusted (the gate switched off).
+	GateText
+	// GateList is a list a gate checks against (stub_patterns,
+	// stub_check_extensions), as JSON: adding entries needs nothing,
+	// removing any of those last trusted (or of Base) needs trust.
+	GateList
+)
 
 // Where is the place the trust of a text is bound to.
 func (c Command) Where() string { return c.File + ":" + c.Key }
@@ -51,6 +74,22 @@ func (c Command) Describe() string {
 // folder dir.
 func Config(dir, key, text string) Command {
 	return Command{File: ConfigName, Key: key, Text: text, Path: filepath.Join(dir, ConfigName)}
+}
+
+// ConfigGate is a gate command of config.yaml (build_command), empty
+// included.
+func ConfigGate(dir, key, text string) Command {
+	c := Config(dir, key, text)
+	c.Gate = GateText
+	return c
+}
+
+// ConfigList is a list of config.yaml a gate checks against, with the
+// list init writes as what it is judged by until one is trusted.
+func ConfigList(dir, key string, list, base []string) Command {
+	c := Config(dir, key, jsonText(list))
+	c.Gate, c.Base = GateList, jsonText(base)
+	return c
 }
 
 // ConfigArgv is an argv of config.yaml (worktree_setup.command,
@@ -91,18 +130,14 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// Verify is a task's verify command, if it has one. path is the task's
-// file ("" when not at hand: the message then finds the task's history by
-// its ID).
+// Verify is a task's verify command, a gate: an empty one is asked about
+// where a verify was trusted before. path is the task's file ("" when not
+// at hand: the message then finds the task's history by its ID).
 func Verify(t *task.Task, path string) []Command {
 	if t == nil {
 		return nil
 	}
-	v := t.Str(task.KeyVerify)
-	if strings.TrimSpace(v) == "" {
-		return nil
-	}
-	return []Command{{File: t.ID(), Key: task.KeyVerify, Text: v, Path: path}}
+	return []Command{{File: t.ID(), Key: task.KeyVerify, Text: t.Str(task.KeyVerify), Path: path, Gate: GateText}}
 }
 
 // Repository is the identity trust is bound to: the absolute path of the
@@ -127,7 +162,7 @@ type Pending struct {
 
 // Missing returns those of cmds not trusted in repository r, with nothing
 // more (Untrusted adds what people need to decide). Empty texts run
-// nothing and need no trust.
+// nothing and need no trust, but for gates (Command.Gate).
 func Missing(r *repo.Repo, cmds ...Command) ([]Command, *Set, error) {
 	if len(cmds) == 0 {
 		return nil, nil, nil
@@ -137,14 +172,20 @@ func Missing(r *repo.Repo, cmds ...Command) ([]Command, *Set, error) {
 		return nil, nil, err
 	}
 	id := Repository(r)
-	var hashes []string
+	var hashes, places []string
 	for _, c := range cmds {
-		if strings.TrimSpace(c.Text) != "" {
-			hashes = append(hashes, Hash(id, c.Where(), c.Text))
+		switch {
+		case c.Gate == NoGate || c.Gate == GateText && !empty(c.Text):
+			if !empty(c.Text) {
+				hashes = append(hashes, Hash(id, c.Where(), c.Text))
+			}
+		default:
+			places = append(places, c.Where())
 		}
 	}
-	// The common answer, everything trusted, costs one read and a scan.
-	if all, err := st.Has(hashes...); err != nil || all {
+	// The common answer, everything trusted, costs one read and a scan:
+	// every hash there, no gate judged by a text trusted at its place.
+	if all, err := st.Probe(hashes, places); err != nil || all && basesHold(cmds) {
 		return nil, nil, err
 	}
 	set, err := st.Load()
@@ -155,13 +196,64 @@ func Missing(r *repo.Repo, cmds ...Command) ([]Command, *Set, error) {
 	seen := map[[2]string]bool{}
 	for _, c := range cmds {
 		k := [2]string{c.Where(), c.Text}
-		if strings.TrimSpace(c.Text) == "" || set.Trusted(id, c.Where(), c.Text) || seen[k] {
+		if c.trustedIn(set, id) || seen[k] {
 			continue
 		}
 		seen[k] = true
 		out = append(out, c)
 	}
 	return out, set, nil
+}
+
+func empty(s string) bool { return strings.TrimSpace(s) == "" }
+
+// trustedIn reports whether set trusts c in repository id.
+func (c Command) trustedIn(set *Set, id string) bool {
+	switch {
+	case c.Gate == GateList:
+		base := c.Base
+		if rec, ok := set.Previous(id, c.Where()); ok {
+			base = rec.Text
+		}
+		return len(Removed(base, c.Text)) == 0
+	case empty(c.Text):
+		if c.Gate == NoGate {
+			return true
+		}
+		rec, ok := set.Previous(id, c.Where())
+		return !ok || empty(rec.Text)
+	}
+	return set.Trusted(id, c.Where(), c.Text)
+}
+
+// basesHold reports whether each list gate keeps everything of its Base:
+// what decides where nothing was trusted at its place.
+func basesHold(cmds []Command) bool {
+	for _, c := range cmds {
+		if c.Gate == GateList && len(Removed(c.Base, c.Text)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Removed are the entries of the JSON list was that the JSON list is
+// lacks (a text that is no list counts as holding nothing).
+func Removed(was, is string) []string {
+	var a, b []string
+	_ = json.Unmarshal([]byte(was), &a)
+	_ = json.Unmarshal([]byte(is), &b)
+	have := map[string]bool{}
+	for _, x := range b {
+		have[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !have[x] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Untrusted returns those of cmds not trusted in repository r, each with
@@ -177,6 +269,9 @@ func Untrusted(r *repo.Repo, cmds ...Command) ([]Pending, error) {
 		p := Pending{Command: c, Change: lastChange(r, c)}
 		if rec, ok := set.Previous(id, c.Where()); ok {
 			p.Previous = &rec.Text
+		} else if c.Gate == GateList {
+			base := c.Base
+			p.Previous = &base
 		}
 		out = append(out, p)
 	}
@@ -227,6 +322,12 @@ func (p Pending) Explain(r *repo.Repo) string {
 		}
 	}
 	b.WriteString(":\n")
+	switch {
+	case p.Gate == GateList && p.Previous != nil:
+		fmt.Fprintf(&b, "  removes %s: a gate checks less\n", strings.Join(Removed(*p.Previous, p.Text), ", "))
+	case p.Gate == GateText && empty(p.Text):
+		b.WriteString("  empty: the gate no longer runs\n")
+	}
 	if p.Previous == nil {
 		b.WriteString("  (nothing was trusted here before)\n")
 	} else {
@@ -249,7 +350,9 @@ func Grant(r *repo.Repo, cmds ...Command) error {
 	id := Repository(r)
 	var recs []Record
 	for _, c := range cmds {
-		if strings.TrimSpace(c.Text) != "" {
+		// A gate's text is recorded empty too: it is the one its place
+		// is judged by from now on.
+		if !empty(c.Text) || c.Gate != NoGate {
 			recs = append(recs, NewRecord(id, c.Where(), c.Text))
 		}
 	}
@@ -264,5 +367,13 @@ func Implicit(r *repo.Repo, cmds ...Command) (granted bool, err error) {
 	if osx.InWatchRun() {
 		return false, nil
 	}
-	return true, Grant(r, cmds...)
+	// An empty text typed or written by init weakens nothing: recorded,
+	// it would only make the store bigger.
+	var keep []Command
+	for _, c := range cmds {
+		if !empty(c.Text) {
+			keep = append(keep, c)
+		}
+	}
+	return true, Grant(r, keep...)
 }

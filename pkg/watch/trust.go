@@ -87,6 +87,13 @@ func (s *supervisor) setupTrusted(w *workflow.Workflow) bool {
 	return s.refusal(w, "not claiming", w.SetupCommands()) == ""
 }
 
+// gatesTrusted reports whether the gates are as strong as this user
+// trusted them: a pushed change that empties build_command or removes stub
+// patterns or extensions stops claims until git burl trust (DESIGN §19).
+func (s *supervisor) gatesTrusted(w *workflow.Workflow) bool {
+	return s.refusal(w, "not claiming: a gate was weakened", w.Weakened()) == ""
+}
+
 // anyTrusted is watch's start: when no agent of agents.yaml is trusted
 // here, there is nothing it may run, and it exits 1 as any verb does.
 func (s *supervisor) anyTrusted(w *workflow.Workflow) error {

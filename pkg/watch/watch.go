@@ -197,7 +197,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.settlePRs(w) || active
 	}
 	var agentList []agents.Agent
-	if file != nil && s.setupTrusted(w) {
+	if file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
 		agentList = file.Agents
 	}
 	for _, a := range agentList {

@@ -5,20 +5,41 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/trust"
 )
 
 // The commands of the workflow that burl may run, as pkg/trust names them:
 // nothing from the workflow branch runs before trust.Check passes them.
 
-// BuildCommands is build_command, when one is set.
+// BuildCommands is build_command, a gate: emptied where one was trusted,
+// it needs trust too (DESIGN §19).
 func (w *Workflow) BuildCommands() []trust.Command {
-	if w.Config.BuildCommand == "" {
-		return nil
+	return []trust.Command{trust.ConfigGate(w.Dir, "build_command", w.Config.BuildCommand)}
+}
+
+// StubCommands are the lists the stub gate checks: removing patterns or
+// extensions needs trust like a new command, adding them nothing.
+func (w *Workflow) StubCommands() []trust.Command {
+	return []trust.Command{
+		trust.ConfigList(w.Dir, "stub_patterns", w.Config.StubPatterns, config.DefaultStubPatterns),
+		trust.ConfigList(w.Dir, "stub_check_extensions", w.Config.StubCheckExtensions, config.DefaultStubExtensions),
 	}
-	return []trust.Command{trust.Config(w.Dir, "build_command", w.Config.BuildCommand)}
+}
+
+// Weakened are the gate inputs whose change this user has not trusted
+// and that switch a gate off or make it check less (an emptied
+// build_command, stub patterns or extensions removed): watch claims
+// nothing while there are.
+func (w *Workflow) Weakened() []trust.Command {
+	out := w.StubCommands()
+	if strings.TrimSpace(w.Config.BuildCommand) == "" {
+		out = append(out, w.BuildCommands()...)
+	}
+	return out
 }
 
 // SetupCommands is worktree_setup's command, which claim runs.
@@ -41,7 +62,7 @@ func (w *Workflow) QueueCommands() []trust.Command {
 	if err != nil || len(qa) == 0 {
 		return nil
 	}
-	out := w.BuildCommands()
+	out := append(w.BuildCommands(), w.StubCommands()...)
 	for _, e := range qa {
 		out = append(out, trust.Verify(e.Task, e.Path)...)
 	}
@@ -88,7 +109,8 @@ func (w *Workflow) ForgeCommands() []trust.Command {
 // ConfigCommands is the commands of config.yaml and agents.yaml: every
 // command but the tasks' own.
 func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
-	out := append(w.BuildCommands(), w.SetupCommands()...)
+	out := append(w.BuildCommands(), w.StubCommands()...)
+	out = append(out, w.SetupCommands()...)
 	out = append(out, w.ForgeCommands()...)
 	for _, n := range w.Config.Notify {
 		out = append(out, w.notifyCommand(n.Command)...)
