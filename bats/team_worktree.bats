@@ -119,3 +119,31 @@ echo "$BURL_PORT" >$d/port.txt'
 	git burl claim TASK-001 >/dev/null
 	[ -e "$BATS_TEST_TMPDIR/ran" ]
 }
+
+@test "worktree_setup paths stay inside the repository: a .. is refused at load with file:line, a symlink out at use; no secret reaches the agent" {
+	watch_repo
+	mkdir -p "$BATS_TEST_TMPDIR/outside"
+	echo PRIVATE >"$BATS_TEST_TMPDIR/outside/.env"
+	# A symlink committed on main that leads out of the repository.
+	ln -s "$BATS_TEST_TMPDIR/outside" conf
+	git add conf && git commit -q -m "conf"
+	setup_config "worktree_setup:
+  copy: [conf/.env]"
+	git burl add "Needs env" --affects-glob "src/**" >/dev/null
+	agent reader 'cat conf/.env >'"$AGENTS"'/seen 2>/dev/null; mkdir -p src && echo ok >src/ok.txt'
+	one_agent reader
+	run git burl watch --once --interval 100ms
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ ! -e "$AGENTS/seen" ]
+	run git burl claim TASK-001
+	assert_failure 1
+	assert_output_contains "worktree_setup: copy conf/.env leaves the repository"
+	# A .. that would come back into the repository is refused all the same,
+	# when the config is read.
+	sed -i 's|copy: \[conf/.env\]|copy: [src/../README.md]|' .burl/.workflow/config.yaml
+	git -C .burl commit -qam "config: dotdot"
+	line=$(grep -n '^worktree_setup:' .burl/.workflow/config.yaml | cut -d: -f1)
+	run git burl status
+	assert_failure 1
+	assert_output_contains "config.yaml:$line: worktree_setup: copy (line $((line + 1))): \"src/../README.md\" must be a path inside the repository"
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,12 +61,15 @@ func strList(v *yaml.Node) ([]string, error) {
 	return out, nil
 }
 
-// inRepo refuses a setup path that leaves the repository: the workflow
-// branch decides it, and a copy from ../../.ssh is not a build input.
-func inRepo(p string) error {
+// InRepo refuses a setup path that may leave the repository: the
+// workflow branch decides it, and a copy from ../../.ssh is not a build
+// input. No absolute path, no .. anywhere (even one that would come back),
+// no backslash; symlinks are checked where the path is used
+// (workspace.Setup).
+func InRepo(p string) error {
 	c := path.Clean(p)
-	if p == "" || path.IsAbs(p) || c == "." || c == ".." || strings.HasPrefix(c, "../") || strings.Contains(p, "\\") {
-		return fmt.Errorf("%q must be a path inside the repository, relative to its root", p)
+	if p == "" || path.IsAbs(p) || c == "." || strings.Contains(p, "\\") || slices.Contains(strings.Split(p, "/"), "..") {
+		return fmt.Errorf("%q must be a path inside the repository, relative to its root, without ..", p)
 	}
 	return nil
 }
@@ -94,7 +98,7 @@ var worktreeSetupField = field{func(c *Config, v *yaml.Node) error {
 		}
 		if err == nil {
 			for _, p := range append(append([]string{}, s.Copy...), s.Link...) {
-				if err = inRepo(p); err != nil {
+				if err = InRepo(p); err != nil {
 					break
 				}
 			}

@@ -43,6 +43,9 @@ func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, env []string, timeou
 			fmt.Fprintf(log, "worktree_setup: copy %s: not in the main worktree, skipped\n", rel)
 			continue
 		}
+		if err := staysIn("copy", rel, root, wt); err != nil {
+			return err
+		}
 		if err := copyTree(src, dst); err != nil {
 			return errs.Wrap(err, errs.User, "worktree_setup: cannot copy "+rel)
 		}
@@ -57,6 +60,9 @@ func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, env []string, timeou
 		if _, err := os.Lstat(dst); err == nil {
 			fmt.Fprintf(log, "worktree_setup: link %s: the worktree has it already, kept\n", rel)
 			continue
+		}
+		if err := staysIn("link", rel, root, wt); err != nil {
+			return err
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return errs.Wrap(err, errs.User, "worktree_setup: cannot link "+rel)
@@ -95,7 +101,53 @@ func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, env []string, timeou
 	return nil
 }
 
+// staysIn refuses a worktree_setup path (config checked it has no .. and
+// is relative) that symlinks lead out of the main worktree root, where it
+// is read, or out of the task's worktree wt, where it is written: a
+// symlink committed on a branch must not make burl copy ~/.ssh into a
+// worktree, or write a file outside one (DESIGN §19).
+func staysIn(what, rel, root, wt string) error {
+	if err := config.InRepo(rel); err != nil {
+		return errs.New(errs.User, "worktree_setup: %s %v", what, err).WithFix("fix worktree_setup in config.yaml")
+	}
+	for _, base := range []string{root, wt} {
+		p := filepath.Join(base, filepath.FromSlash(rel))
+		if to, ok := resolvesIn(base, p); !ok {
+			return errs.New(errs.User, "worktree_setup: %s %s leaves the repository: %s leads to %s", what, rel, p, to).
+				WithFix("remove the symlink on the way, or %s from worktree_setup in config.yaml", rel)
+		}
+	}
+	return nil
+}
+
+// resolvesIn reports whether p, symlinks resolved as far as it exists, is
+// inside base; else where it leads.
+func resolvesIn(base, p string) (string, bool) {
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return base, false
+	}
+	q := p
+	for {
+		if _, err := os.Lstat(q); err == nil {
+			break
+		}
+		if filepath.Dir(q) == q {
+			return p, false
+		}
+		q = filepath.Dir(q)
+	}
+	r, err := filepath.EvalSymlinks(q)
+	if err != nil {
+		return q + " (a broken symlink)", false
+	}
+	rel, err := filepath.Rel(realBase, r)
+	return r, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // copyTree copies a file, a symlink or a directory tree, keeping modes.
+// It never writes through a symlink the destination holds: one is
+// replaced.
 func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -106,6 +158,11 @@ func copyTree(src, dst string) error {
 		info, err := os.Lstat(p)
 		if err != nil {
 			return err
+		}
+		if fi, err := os.Lstat(to); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if err := os.Remove(to); err != nil {
+				return err
+			}
 		}
 		switch {
 		case info.IsDir():
