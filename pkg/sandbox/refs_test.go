@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// A Guard of a repository without a sandbox finds every ref the run
+// changed, packed ones included, and puts each back; a ref its explainer
+// gives to burl is left.
+func TestGuardRefsFoundAndPutBack(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	one := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	two := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "tag", "v1", one)
+	git(t, dir, "branch", "other", one)
+	git(t, dir, "pack-refs", "--all")
+	git(t, dir, "branch", "burl-ok", one)
+	common := filepath.Join(dir, ".git")
+	g, err := Record(GuardSpec{Root: dir, CommonDir: common, WorkflowWorktree: dir, Unconfined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "tag", "-d", "v1")
+	git(t, dir, "update-ref", "refs/heads/other", two)
+	git(t, dir, "update-ref", "refs/heads/burl-ok", two)
+	git(t, dir, "tag", "v2")
+	if err := os.WriteFile(filepath.Join(common, "objects", "info", "alternates"), []byte("/x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := g.Changes(func(c RefChange) bool { return c.Name == "refs/heads/burl-ok" })
+	if !rep.Undone || len(rep.Changes) != 4 {
+		t.Fatalf("report: %+v", rep)
+	}
+	if got := git(t, dir, "rev-parse", "v1", "other", "burl-ok"); got != one+"\n"+one+"\n"+two {
+		t.Fatalf("not put back: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(common, "objects", "info", "alternates")); err == nil {
+		t.Fatal("alternates left")
+	}
+	if out, _ := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/tags/v2").Output(); len(out) != 0 {
+		t.Fatal("v2 left")
+	}
+}
+
+// A directory on the way to burl's state, renamed aside and made anew,
+// is a replacement until the original is back.
+func TestGuardStateDirectoryReplaced(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	state := filepath.Join(dir, "home", ".local", "state", "burl")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Record(GuardSpec{Root: dir, CommonDir: filepath.Join(dir, ".git"), WorkflowWorktree: dir, State: []string{state}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := g.Changes(nil); len(rep.Changes) != 0 {
+		t.Fatalf("changes before any: %+v", rep)
+	}
+	up := filepath.Join(dir, "home", ".local", "state")
+	if err := os.Rename(up, up+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rep := g.Changes(nil)
+	if len(rep.Replaced) != 1 || rep.Replaced[0].path != up || rep.Replaced[0].Restored() {
+		t.Fatalf("replacement: %+v", rep)
+	}
+	os.RemoveAll(up)
+	if err := os.Rename(up+".old", up); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Replaced[0].Restored() {
+		t.Fatal("put back, yet not restored")
+	}
+}
