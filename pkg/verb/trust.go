@@ -89,7 +89,7 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := trustOut{Repository: trust.Repository(w.Repo), Store: st.Path, Total: len(all), Commands: []trustEntry{}, w: w}
+	out := trustOut{Repository: trust.Repository(w.Repo), Store: st.Path, Total: runnable(all), Commands: []trustEntry{}, w: w}
 	for _, p := range pending {
 		out.Commands = append(out.Commands, trustEntry{Pending: p, Where: p.Where()})
 	}
@@ -138,6 +138,19 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 	}
 	return out, nil
+}
+
+// runnable counts the commands among cmds that run something: not the
+// gates' lists, not an empty text (which are asked about only when they
+// weaken a gate).
+func runnable(cmds []trust.Command) int {
+	n := 0
+	for _, c := range cmds {
+		if c.Gate != trust.GateList && strings.TrimSpace(c.Text) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func commands(ps []trust.Pending) []trust.Command {
