@@ -97,25 +97,22 @@ func (s *supervisor) halt(r []sandbox.Replacement) {
 	s.mu.Unlock()
 }
 
-// refusal is why watch runs nothing now ("" when it may): a replaced
+// haltReason is why watch runs nothing now ("" when it may): a replaced
 // state directory not yet put back.
 func (s *supervisor) haltReason() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	var still []sandbox.Replacement
 	for _, r := range s.halted {
 		if !r.Restored() {
 			still = append(still, r)
 		}
 	}
-	if len(s.halted) > 0 && len(still) == 0 {
-		s.halted = nil
-		s.mu.Unlock()
-		s.logf("the replaced directories are back; running commands again")
-		s.mu.Lock()
-		return ""
-	}
+	lifted := len(s.halted) > 0 && len(still) == 0
 	s.halted = still
+	s.mu.Unlock()
+	if lifted {
+		s.logf("the replaced directories are back; running commands again")
+	}
 	if len(still) == 0 {
 		return ""
 	}
@@ -144,11 +141,16 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 	values := map[string]map[string]bool{} // task branch -> commits it was set to
 	acted := map[string]map[string]bool{}  // task branch -> actions
 	taskOf := map[string]string{}          // task branch -> id
+	branches := map[string]string{}
 	branchOf := func(id string) string {
-		if e, err := w.Get(id); err == nil && e.Task != nil {
-			return e.Task.Branch()
+		b, ok := branches[id]
+		if !ok {
+			if e, err := w.Get(id); err == nil && e.Task != nil {
+				b = e.Task.Branch()
+			}
+			branches[id] = b
 		}
-		return ""
+		return b
 	}
 	note := func(b, id, action string, shas ...string) {
 		if b == "" {
