@@ -153,3 +153,15 @@ mkdir -p src && echo ok >src/ok.txt'
 	assert_failure 1
 	assert_output_contains 'agents.yaml:1: sandbox_hide: ".ssh" is neither ~/path, /path nor the name of an environment variable'
 }
+
+@test "without a sandbox the tokens and the SSH agent are still taken out of the agent's environment" {
+	watch_repo
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	export SSH_AUTH_SOCK=/nowhere.sock GH_TOKEN=t1 GITHUB_TOKEN=t2 GITLAB_TOKEN=t3 BURL_FORGE_TOKEN=t4 KEEP_ME=k
+	agent envy 'echo "[${GH_TOKEN:-}${GITHUB_TOKEN:-}${GITLAB_TOKEN:-}${BURL_FORGE_TOKEN:-}${SSH_AUTH_SOCK:-}] [$KEEP_ME]" >'"$AGENTS"'/seen
+mkdir -p src && echo ok >src/ok.txt'
+	SANDBOX=none one_agent envy
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(cat "$AGENTS/seen")" = "[] [k]" ]
+}
