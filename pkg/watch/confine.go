@@ -131,7 +131,11 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		s.logf("%s: cannot check what the run changed: %v", id, err)
 		return ""
 	}
-	rep := guard.Changes(s.explainer(w, guard.Spec().Branch, guard.Began()))
+	var explain sandbox.Explain
+	if guard.Spec().Unconfined {
+		explain = s.explainer(w, guard.Spec().Branch, guard.Began())
+	}
+	rep := guard.Changes(explain)
 	wl.Release()
 	changes, undone := rep.Changes, rep.Undone
 	if len(rep.Replaced) > 0 {
