@@ -92,20 +92,25 @@ swap_case() {
 	sed -i "s|^build_command:.*|build_command: '$MARK_CMD'|" .burl/.workflow/config.yaml
 	git -C .burl commit -qam "config: a build"
 	run git burl watch --once --interval 100ms
-	assert_failure 2
+	# The build_command nobody trusted never ran.
 	[ ! -e "$MARK" ]
-	assert_output_contains "$HOME/.local/state (on the way to $HOME/.local/state/burl"
-	assert_output_contains "watch runs no command until it is put back"
-	grep -q '"action":"run_tampered"' <(all_events)
-	[ "$(bucket_of TASK-001)" = DOING ]
-	# Put back, a watch runs again; the build_command is still untrusted.
-	rm -rf "$HOME/.local/state" && mv "$HOME/.local/state.old" "$HOME/.local/state"
+	# A sandbox may make the rename fail outright (every directory above
+	# the store a mount point); where it happened, watch found it.
+	if [ -e "$HOME/.local/state.old" ]; then
+		assert_failure 2
+		assert_output_contains "$HOME/.local/state (on the way to $HOME/.local/state/burl"
+		assert_output_contains "watch runs no command until it is put back"
+		grep -q '"action":"run_tampered"' <(all_events)
+		[ "$(bucket_of TASK-001)" = DOING ]
+		rm -rf "$HOME/.local/state" && mv "$HOME/.local/state.old" "$HOME/.local/state"
+	fi
+	# The store is the user's: the build_command is still untrusted.
 	run git burl trust
 	assert_failure 1
 	assert_output_contains "build_command"
 }
 
-@test "under bubblewrap a run that replaces the directory above the trust store fails, and watch then runs nothing: no untrusted build_command runs" {
+@test "under bubblewrap a run that renames the directory above the trust store aside gets no untrusted build_command run: the rename fails, or watch finds it and runs nothing" {
 	need_bwrap
 	swap_case bwrap
 }
