@@ -54,7 +54,7 @@ pinned_case() {
 	pinned_case none
 }
 
-@test "an included global config the agent creates is found and removed; an include burl read keeps its settings" {
+@test "a file the global config includes, created by an agent, is found and removed; its gpg.program never runs" {
 	printf '[include]\n\tpath = ~/extra.gitconfig\n[alias]\n\tmine = status\n' >>"$HOME/.gitconfig"
 	agent includer 'printf "[commit]\n\tgpgSign = true\n[gpg]\n\tprogram = '"$AGENTS"'/gpg\n" >"$HOME/extra.gitconfig"
 mkdir -p src && echo ok >src/ok.txt'
