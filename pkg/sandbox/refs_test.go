@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,5 +95,62 @@ func TestGuardStateDirectoryReplaced(t *testing.T) {
 	}
 	if !rep.Replaced[0].Restored() {
 		t.Fatal("put back, yet not restored")
+	}
+}
+
+// What a run without a sandbox costs the guard, before and after, in a
+// repository with 1,000 branches (half of them packed) and 1,000 tags.
+func BenchmarkGuardUnconfined(b *testing.B) {
+	dir := b.TempDir()
+	t := &testing.T{}
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	var in strings.Builder
+	head := git(t, dir, "rev-parse", "HEAD")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&in, "create refs/heads/b%d %s\ncreate refs/tags/t%d %s\n", i, head, i, head)
+	}
+	cmd := exec.Command("git", "-C", dir, "update-ref", "--stdin")
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	git(t, dir, "pack-refs")
+	for i := 0; i < 500; i++ {
+		git(t, dir, "update-ref", fmt.Sprintf("refs/heads/b%d", i), head)
+	}
+	spec := GuardSpec{Root: dir, CommonDir: filepath.Join(dir, ".git"), WorkflowWorktree: dir, Unconfined: true}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g, err := Record(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := g.Changes(nil); len(r.Changes) != 0 {
+			b.Fatal(r.Changes)
+		}
+	}
+}
+
+func BenchmarkReadRefs(b *testing.B) {
+	dir := b.TempDir()
+	t := &testing.T{}
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	var in strings.Builder
+	head := git(t, dir, "rev-parse", "HEAD")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&in, "create refs/heads/b%d %s\ncreate refs/tags/t%d %s\n", i, head, i, head)
+	}
+	cmd := exec.Command("git", "-C", dir, "update-ref", "--stdin")
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadRefs(filepath.Join(dir, ".git")); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
