@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock release trust watch monitor log lock doctor clean sync hook hooks completion"
+__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch monitor log lock doctor clean sync hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -87,15 +87,15 @@ _git_burl ()
 		__gitcomp "critical high medium low" "" "$val"
 		return
 		;;
-	--depends-on|--task)
+	--depends-on|--remove-depends-on|--task)
 		__gitcomp "$(__git_burl_task_ids READY DOING QA DONE BLOCKED)" "" "$val"
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
 		return
 		;;
-	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--since|--main-branch|--remote)
+	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--main-branch|--remote)
 		# Nothing to offer; git's completion falls back to file names.
 		COMPREPLY=()
 		return
@@ -110,7 +110,9 @@ _git_burl ()
 		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac=" ;;
 		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
 		worktree) flags="$flags --ensure" ;;
-		reject|block|release) flags="$flags --reason=" ;;
+		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
+		unblock) flags="$flags --claim" ;;
+		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd=" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
 		lock|hooks) flags="$flags --force" ;;
 		doctor) flags="$flags --repair --force" ;;
@@ -138,6 +140,8 @@ _git_burl ()
 		;;
 	validate|approve|reject) __git_burl_complete_ids QA ;;
 	unblock) __git_burl_complete_ids BLOCKED ;;
+	hold|unhold) __git_burl_complete_ids READY BLOCKED DOING ;;
+	edit|cancel) __git_burl_complete_ids READY DOING QA BLOCKED ;;
 	show|block|worktree) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
 	hook)
 		case "$(__git_find_on_cmdline "commit-msg pre-push")" in

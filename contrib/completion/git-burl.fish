@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock release trust watch monitor log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch monitor log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -57,6 +57,24 @@ complete -c git-burl -n __fish_use_subcommand -a approve -d 'Rebase a QA task on
 complete -c git-burl -n __fish_use_subcommand -a reject -d 'Send a QA task back to READY with a reason'
 complete -c git-burl -n __fish_use_subcommand -a block -d 'Move a task to BLOCKED'
 complete -c git-burl -n __fish_use_subcommand -a unblock -d 'Move a BLOCKED task back to READY'
+complete -c git-burl -n "__fish_seen_subcommand_from unblock" -l claim -d 'Claim it for yourself in the same step'
+complete -c git-burl -n __fish_use_subcommand -a hold -d 'Keep a task from agents'
+complete -c git-burl -n "__fish_seen_subcommand_from hold" -l reason -x -d 'Why agents must leave the task alone'
+complete -c git-burl -n __fish_use_subcommand -a unhold -d 'Give a held task back to agents'
+complete -c git-burl -n __fish_use_subcommand -a cancel -d 'End a task without landing it'
+complete -c git-burl -n "__fish_seen_subcommand_from cancel" -l reason -x -d 'Why the task ends without landing'
+complete -c git-burl -n __fish_use_subcommand -a edit -d "Change a task's title, description, criteria, priority, tags, dependencies or budget"
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l title -x -d 'New title'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l description -x -d 'Replace the objective'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l ac -x -d 'Replace the acceptance criteria'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l add-ac -x -d 'Add an acceptance criterion'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l priority -x -a 'critical high medium low' -d 'Claim order'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l tags -x -d 'Replace the tags'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l add-tag -x -d 'Add a tag'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l remove-tag -x -d 'Remove a tag'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Add a dependency'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l remove-depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Remove a dependency'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l max-cost-usd -x -d 'Cap what agent runs may spend'
 complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task back to READY'
 complete -c git-burl -n __fish_use_subcommand -a trust -d 'List and trust the commands from the workflow branch'
 complete -c git-burl -n "__fish_seen_subcommand_from trust" -l yes -d 'Trust every listed command without asking'
@@ -85,6 +103,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_task
 complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_burl_tasks DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_burl_tasks READY BLOCKED DOING)"
+complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
 complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
@@ -115,7 +135,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from status" -l open -d 'List on
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l bucket -x -a 'READY DOING QA DONE BLOCKED' -d 'List only tasks in this bucket'
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l since -x -d 'List only tasks changed since (RFC 3339, date, 2h)'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

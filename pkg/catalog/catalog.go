@@ -13,7 +13,7 @@ type Verb struct {
 // Verbs in the order help lists them: setup, tasks, work, QA, recovery.
 var Verbs = []Verb{
 	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
-	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--body-file FILE]`, "Create a task in READY"},
+	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE]`, "Create a task in READY"},
 	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
 	{"show", "[ID]", "Print a task's metadata and body"},
 	{"claim", "[ID]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree"},
@@ -25,7 +25,11 @@ var Verbs = []Verb{
 	{"conflicts", "[--json]", "Predict textual conflicts between in-flight tasks, and with main, from their real diffs"},
 	{"reject", "ID --reason TEXT", "Send a QA task back to READY with a reason (BLOCKED after qa_max_attempts)"},
 	{"block", "ID --reason TEXT", "Move a task to BLOCKED"},
-	{"unblock", "ID", "Move a BLOCKED task back to READY once its dependencies are DONE"},
+	{"unblock", "ID [--claim]", "Move a BLOCKED task back to READY once its dependencies are DONE (--claim: into DOING, yours, in one step)"},
+	{"hold", "ID --reason TEXT", "Keep a task from agents: watch and claim without an ID pass it over (a DOING task is released and held)"},
+	{"unhold", "ID", "Give a held task back to agents"},
+	{"edit", `ID [--title TEXT] [--description TEXT] [--ac TEXT]... [--add-ac TEXT]... [--priority P] [--tags TAG]... [--add-tag TAG]... [--remove-tag TAG]... [--depends-on ID]... [--remove-depends-on ID]... [--max-cost-usd USD]`, "Change a task's title, description, acceptance criteria, priority, tags, dependencies or budget (scope: git burl scope)"},
+	{"cancel", "ID --reason TEXT", "End a task without landing it: DONE with resolution: cancelled"},
 	{"release", "[ID] [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"trust", "[--yes] [--json]", "List the commands from the workflow branch not trusted on this machine, and trust them"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -29,14 +30,34 @@ func Reject(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []string
 	tx.To = workflow.Ready
 	if n >= w.Config.QAMaxAttempts {
 		tx.To = workflow.Blocked
-		t.SetStr(task.KeyBlockedReason, fmt.Sprintf("max QA attempts reached (%d): %s", n, OneLine(reason)))
+		Block(w, tx, fmt.Sprintf("max QA attempts reached (%d): %s", n, reason))
 	} else if w.Config.AutoPriorityBoost {
+		// PRD 14.5 boosts a rejected task by default (a retry should not
+		// queue behind new work); said where it happens, in the QA Report
+		// and the event, and undone by git burl edit --priority.
 		if r := task.PriorityRank(t.Priority()); r > 0 && r < len(task.Priorities) {
-			t.SetStr(task.KeyPriority, task.Priorities[r-1])
+			from, to := t.Priority(), task.Priorities[r-1]
+			t.SetStr(task.KeyPriority, to)
+			t.AppendToSection("QA Report", fmt.Sprintf("Priority raised from %s to %s (auto_priority_boost_on_retry).\n", from, to))
+			tx.Details["priority_from"], tx.Details["priority_to"] = from, to
 		}
 	}
 	tx.Details["reason"] = reason
 	tx.Details["qa_attempts"] = n
+}
+
+// Block records why a task is blocked inside a transaction: the summary
+// and the one-line whole in the frontmatter, the text as written in the
+// event and, when the summary had to leave some of it out, in the QA
+// Report, where the human who decides reads it whole (DESIGN §20).
+func Block(w *workflow.Workflow, tx *workflow.Tx, why string) {
+	tx.Task.SetBlocked(why)
+	tx.Details["reason"] = why
+	tx.Details["summary"] = reason.Summary(why)
+	if reason.Summary(why) != reason.OneLine(why) {
+		tx.Task.AppendToSection("QA Report", fmt.Sprintf("### Blocked — %s by %s\n\n```text\n%s\n```\n",
+			tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor, strings.ReplaceAll(strings.TrimSpace(why), "```", "'''")))
+	}
 }
 
 // OneLine keeps multi-line reasons from breaking the report's structure

@@ -52,7 +52,21 @@ const (
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"
+	// KeyBlockedSummary is blocked_reason in one line of at most 120
+	// characters, for boards and lists (DESIGN §20); SetBlocked writes both.
+	KeyBlockedSummary = "blocked_summary"
+	// KeyHeldReason is why a human holds the task back from agents (git
+	// burl hold): claim without an ID and watch never take it.
+	KeyHeldReason = "held_reason"
+	// KeyResolution is how a DONE task ended: null when its work landed,
+	// ResolutionCancelled when git burl cancel ended it without landing;
+	// KeyCancelledReason says why.
+	KeyResolution      = "resolution"
+	KeyCancelledReason = "cancelled_reason"
 )
+
+// ResolutionCancelled is the resolution of a task ended without landing.
+const ResolutionCancelled = "cancelled"
 
 // Priorities in claim order.
 var Priorities = []string{"critical", "high", "medium", "low"}

@@ -2,7 +2,7 @@ package verb
 
 import (
 	"github.com/burl-dev/burl/pkg/cli"
-	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -20,14 +20,13 @@ func (c *blockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	reason, err := requireReason("block", id, c.Reason)
+	why, err := requireReason("block", id, c.Reason)
 	if err != nil {
 		return nil, err
 	}
 	return move{verb: "block", label: "Blocked", from: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA}, to: workflow.Blocked,
 		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
-			tx.Task.SetStr(task.KeyBlockedReason, oneLine(reason))
-			tx.Details["reason"] = reason
+			qa.Block(w, tx, why)
 			return nil
 		},
 	}.run(ctx, id)

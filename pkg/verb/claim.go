@@ -74,7 +74,7 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if e, err := w.Get(id); err == nil && e.Bucket == workflow.Doing {
 			return nil, heldBy(w, e)
 		}
-		return claim(ctx, w, id, true, nil)
+		return claim(ctx, w, id, claimHow{explicit: true})
 	}
 	return claimNext(ctx, w)
 }
@@ -141,7 +141,7 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		if why, ok := warnings[t.ID()]; ok {
 			ctx.Warnf("%s: %s (conflict_policy: warn)", t.ID(), why)
 		}
-		out, err := claim(ctx, w, t.ID(), false, unlock)
+		out, err := claim(ctx, w, t.ID(), claimHow{locked: unlock})
 		if err == nil {
 			return out, nil
 		}
@@ -280,22 +280,51 @@ func tasks(es []workflow.Entry) []*task.Task {
 	return out
 }
 
-// claim runs PRD 14.1 for one task; locked, if not nil, is called once
-// the task's lock is held.
-func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, locked func()) (cli.Output, error) {
+// claimHow is how claim takes a task.
+type claimHow struct {
+	// explicit: the task was named (claimNext checks the rest itself).
+	explicit bool
+	// locked, if not nil, is called once the task's lock is held.
+	locked func()
+	// unblock: the task is BLOCKED and leaves it in the same transition,
+	// so that no watch can claim it in between (unblock --claim).
+	unblock bool
+}
+
+// notHeld refuses a held task to claim without an ID and to any watch;
+// a human who names it takes it (DESIGN §20: hold keeps agents off).
+func notHeld(t *task.Task, explicit bool) error {
+	h := t.Held()
+	if h == "" || (explicit && os.Getenv("BURL_WATCHER") == "") {
+		return nil
+	}
+	return errs.New(errs.Lock, "%s is held by a human: %s", t.ID(), h).
+		WithFix("git burl unhold %s gives it back to agents; git burl claim %s (run by you, not by watch) takes it", t.ID(), t.ID())
+}
+
+// claim runs PRD 14.1 for one task.
+func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli.Output, error) {
+	explicit, locked := how.explicit, how.locked
+	from := workflow.Ready
+	if how.unblock {
+		from = workflow.Blocked
+	}
 	var reused bool
 	var moved int
 	var conflicts []conflict.Pair
 	var wtPath, branch, rel, base string
 	var port int
 	res, err := w.Run(workflow.Transition{
-		Verb: "claim", ID: id, From: []workflow.Bucket{workflow.Ready}, To: workflow.Doing,
+		Verb: "claim", ID: id, From: []workflow.Bucket{from}, To: workflow.Doing,
 		Message: "claim " + id,
 		Prepare: func(tx *workflow.Tx) error {
 			if locked != nil {
 				locked()
 			}
 			t := tx.Task
+			if err := notHeld(t, explicit); err != nil {
+				return err
+			}
 			if explicit {
 				if err := claimable(w, t); err != nil {
 					return err
@@ -384,8 +413,23 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, explicit bool, loc
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
+			if err := notHeld(tx.Task, explicit); err != nil {
+				return err
+			}
 			if err := underCap(w); err != nil {
 				return err
+			}
+			if how.unblock {
+				was, err := unblockTask(w, tx)
+				if err != nil {
+					return err
+				}
+				unblocked := map[string]any{"from": string(workflow.Blocked), "to": string(workflow.Ready), "claimed": true}
+				if was != "" {
+					unblocked["was_blocked"] = was
+				}
+				tx.Before = append(tx.Before, workflow.Step{Action: "unblock", Details: unblocked})
+				tx.Details["unblocked"] = true
 			}
 			// Written here, not in Prepare: the runner restores the file to
 			// what it was before Apply when the move fails, and claim's

@@ -21,7 +21,11 @@ type moveOut struct {
 }
 
 func (o moveOut) Human(w io.Writer) {
-	fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
+	if o.from == o.entry.Bucket {
+		fmt.Fprintf(w, "%s %s (%s)%s\n", o.verb, o.entry.ID, o.from, o.detail)
+	} else {
+		fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
+	}
 	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
 		fmt.Fprintf(w, "next: %s\n", s)
 	}

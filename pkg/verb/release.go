@@ -30,16 +30,23 @@ func (c *releaseCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	return move{verb: "release", label: "Released", from: []workflow.Bucket{workflow.Doing}, to: workflow.Ready,
 		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
-			t := tx.Task
-			who := t.Str(task.KeyAssignedTo)
-			t.SetNull(task.KeyAssignedTo)
-			if r := strings.TrimSpace(c.Reason); r != "" {
-				t.AppendToSection("Implementation Notes", fmt.Sprintf("Released by %s at %s (was %s): %s", w.Actor, tx.Now.Format("2006-01-02T15:04:05Z"), who, oneLine(r)))
-				tx.Details["reason"] = r
-			}
-			tx.Details["was_assigned_to"] = who
+			releaseTask(w, tx, c.Reason)
 			return nil
 		},
 		detail: func(workflow.Entry) string { return " (branch and worktree kept)" },
 	}.run(ctx, id)
+}
+
+// releaseTask gives a DOING task back to READY inside a transaction (its
+// branch and worktree stay), with why in its Implementation Notes.
+func releaseTask(w *workflow.Workflow, tx *workflow.Tx, why string) {
+	t := tx.Task
+	who := t.Str(task.KeyAssignedTo)
+	t.SetNull(task.KeyAssignedTo)
+	if r := strings.TrimSpace(why); r != "" {
+		t.AppendToSection("Implementation Notes", fmt.Sprintf("Released by %s at %s (was %s): %s", w.Actor, tx.Now.Format("2006-01-02T15:04:05Z"), who, oneLine(r)))
+		tx.Details["reason"] = r
+	}
+	tx.Details["was_assigned_to"] = who
+	tx.To = workflow.Ready
 }

@@ -47,11 +47,21 @@ type Tx struct {
 	// PushRefs are refspecs pushed atomically with the workflow branch when
 	// workflow_auto_push is on (approve's main, claim's task branch).
 	PushRefs []string
-	undo     []func() error
-	moved    bool
+	// Before are events logged ahead of the transition's own, with its
+	// time and in its commit: one transition that reads as two steps
+	// (unblock --claim logs unblock, then claim).
+	Before []Step
+	undo   []func() error
+	moved  bool
 	// ahead is the read of HEAD made while Prepare runs, for the first
 	// attempt's commit.
 	ahead func() *ahead
+}
+
+// Step is one event of Tx.Before.
+type Step struct {
+	Action  string
+	Details map[string]any
 }
 
 // OnRollback registers an undo step for a side effect just made.
@@ -80,7 +90,7 @@ func (tx *Tx) begin(tr Transition, e *Entry) {
 	if tx.To == "" {
 		tx.To = e.Bucket
 	}
-	tx.Action, tx.Details, tx.PushRefs, tx.moved = tr.Verb, map[string]any{}, nil, false
+	tx.Action, tx.Details, tx.PushRefs, tx.Before, tx.moved = tr.Verb, map[string]any{}, nil, nil, false
 }
 
 // Result is what Run leaves behind.
@@ -221,6 +231,11 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 	tid := tr.ID
 	if tx.To != tx.Entry.Bucket {
 		tx.Details["from"], tx.Details["to"] = string(tx.Entry.Bucket), string(tx.To)
+	}
+	for _, st := range tx.Before {
+		if _, err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: st.Action, Actor: w.Actor, Details: st.Details}); err != nil {
+			return &Result{Entry: entry}, w.afterMove(tr, err)
+		}
 	}
 	shard, err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tx.Action, Actor: w.Actor, Details: tx.Details})
 	if err != nil {

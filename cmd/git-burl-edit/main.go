@@ -1,0 +1,10 @@
+// Command git-burl-edit is `git burl edit`; see git-burl-edit(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("edit", verb.Edit(), os.Args[1:])) }
