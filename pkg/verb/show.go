@@ -49,7 +49,7 @@ func (o *showOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
 	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
-		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyScopeRequest, task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead} {
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyHeldReason, task.KeyResolution, task.KeyCancelledReason, task.KeyScopeRequest, task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead} {
 		if v := t.Str(k); v != "" {
 			// A reason is printed whole: it is why a human is needed.
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.ReplaceAll(cli.Escape(v), "\\n", "\n"+strings.Repeat(" ", 15)))
@@ -74,6 +74,10 @@ func (o *showOut) Human(w io.Writer) {
 func suggestTask(e *workflow.Entry) string {
 	if n := e.Task.Int(task.KeyPRNumber); n > 0 && e.Bucket == workflow.QA {
 		return fmt.Sprintf("git burl sync (pull request #%d is open: %s)", n, e.Task.Str(task.KeyPRURL))
+	}
+	if h := e.Task.Held(); h != "" && e.Bucket == workflow.Ready {
+		// Held from agents, not from the human who reads this.
+		return fmt.Sprintf("git burl claim %s yourself, or git burl unhold %s to give it back to agents", e.ID, e.ID)
 	}
 	return workflow.Suggest(e.Bucket, e.ID)
 }

@@ -58,6 +58,9 @@ type remoteState struct {
 
 type statusOut struct {
 	Counts map[string]int `json:"counts"`
+	// Cancelled is how many of DONE's tasks ended without landing
+	// (resolution: cancelled): DONE less Cancelled is what landed.
+	Cancelled int `json:"cancelled"`
 	// Tasks (JSON "tasks") are written by StreamJSON from entries.
 	Locks     []lock.Status `json:"locks"`
 	Malformed []malformed   `json:"malformed"`
@@ -210,7 +213,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		// DONE only counted, and looked at for copies of open tasks (doctor
 		// checks the rest of the history); the dependencies READY tasks
 		// wait for are looked up newest month first.
-		if out.Counts[string(workflow.Done)], err = w.Count(workflow.Done); err != nil {
+		if out.Counts[string(workflow.Done)], out.Cancelled, err = w.DoneCounts(); err != nil {
 			return nil, err
 		}
 		var open []string
@@ -250,6 +253,9 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			continue
 		}
 		out.Counts[string(e.Bucket)]++
+		if e.Resolution == task.ResolutionCancelled {
+			out.Cancelled++
+		}
 		out.Usage.add(e.Fields)
 		if e.Bucket == workflow.Ready {
 			for _, d := range e.DependsOn {
@@ -324,6 +330,9 @@ func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[stri
 		var why []string
 		switch e.Bucket {
 		case workflow.Ready:
+			if e.Held != "" {
+				why = append(why, workflow.HeldReason(e.ID, e.Held))
+			}
 			if d := deps[e.ID]; len(d) > 0 {
 				r := workflow.DepsReason(d)
 				for _, x := range d {
@@ -451,7 +460,11 @@ func (o *statusOut) Human(out io.Writer) {
 	defer w.Flush()
 	var counts []string
 	for _, b := range workflow.Buckets {
-		counts = append(counts, fmt.Sprintf("%s %d", b, o.Counts[string(b)]))
+		c := fmt.Sprintf("%s %d", b, o.Counts[string(b)])
+		if b == workflow.Done && o.Cancelled > 0 {
+			c += fmt.Sprintf(" (%d landed, %d cancelled)", o.Counts[string(b)]-o.Cancelled, o.Cancelled)
+		}
+		counts = append(counts, c)
 	}
 	fmt.Fprintln(w, strings.Join(counts, "  "))
 	if r := o.Remote; r != nil && (r.Ahead > 0 || r.Behind > 0) {
@@ -479,6 +492,9 @@ func (o *statusOut) Human(out io.Writer) {
 		if l, ok := o.locked[e.ID]; ok {
 			line += "  [locked: " + l.Describe() + "]"
 		}
+		if e.Held != "" {
+			line += "  [held: " + cli.Escape(e.Held) + "]"
+		}
 		if e.PRNumber != "" && cur == workflow.QA {
 			state := "open"
 			if c := o.prChecks[e.PRNumber]; c != "" {
@@ -495,7 +511,8 @@ func (o *statusOut) Human(out io.Writer) {
 			next += " (if its worker is gone)"
 		}
 		if r := e.BlockedReason; r != "" {
-			line += "\n            reason: " + strings.ReplaceAll(cli.Escape(r), "\\n", "\n                    ")
+			// The summary: the whole text is in git burl show's QA report.
+			line += "\n            reason: " + cli.Escape(r)
 		}
 		switch {
 		case strings.HasPrefix(wait, "waits for"):

@@ -19,6 +19,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	enc := func(v any) []byte { j, _ := json.Marshal(v); return j }
 	w.WriteString(`"counts":`)
 	w.Write(enc(o.Counts))
+	w.WriteString(`,"cancelled":`)
+	w.WriteString(strconv.Itoa(o.Cancelled))
 	w.WriteString(`,"tasks":[`)
 	var b []byte
 	for i, e := range o.entries {

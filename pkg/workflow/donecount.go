@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,14 +30,24 @@ const racyWindow = 2 * time.Second
 // stat each instead of a listing of their files, so counting 100,000 DONE
 // tasks reads a few dozen directory entries.
 func (w *Workflow) countDone() (int, error) {
+	n, _, err := w.DoneCounts()
+	return n, err
+}
+
+// DoneCounts is how many tasks DONE holds, and how many of them were
+// cancelled (resolution: cancelled) rather than landed. A shard's
+// cancelled tasks are found by reading its files when it is counted
+// again, which its cached count spares for every month but a changed one.
+func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 	top, err := names(w.BucketDir(Done))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	n := countNames(top)
+	n = countNames(top)
+	cancelled = countCancelled(w.BucketDir(Done), top)
 	shards, err := w.doneShards(top)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	file := filepath.Join(w.LogsDir(), DoneCountCacheName)
 	known := readDoneCounts(file)
@@ -45,29 +56,58 @@ func (w *Workflow) countDone() (int, error) {
 	for _, s := range shards {
 		st, err := os.Lstat(s)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		stamp := fmt.Sprintf("%d:%d", st.ModTime().UnixNano(), st.Size())
 		name := filepath.Base(s)
 		if c, ok := known[name]; ok && c.stamp == stamp {
 			n += c.n
+			cancelled += c.cancelled
 			keep[name] = c
 			continue
 		}
 		ns, err := names(s)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		k := countNames(ns)
+		k, c := countNames(ns), countCancelled(s, ns)
 		n += k
+		cancelled += c
 		if now.Sub(st.ModTime()) > racyWindow {
-			keep[name] = doneCount{stamp, k}
+			keep[name] = doneCount{stamp, k, c}
 		}
 	}
 	if !sameCounts(known, keep) {
 		writeDoneCounts(file, keep)
 	}
-	return n, nil
+	return n, cancelled, nil
+}
+
+// cancelledLine is how cancel writes the resolution (Task.SetStr).
+var cancelledLine = []byte("\n" + task.KeyResolution + ": " + task.ResolutionCancelled)
+
+// countCancelled counts the task files among ns in dir whose frontmatter
+// says resolution: cancelled; a file that cannot be read is not counted.
+func countCancelled(dir string, ns []string) int {
+	c := 0
+	for _, name := range ns {
+		if _, ok := task.IDFromFileName(name); !ok {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		if end := bytes.Index(data[min(3, len(data)):], []byte("\n---")); end >= 0 {
+			data = data[:end+4]
+		}
+		if i := bytes.Index(data, cancelledLine); i >= 0 {
+			if rest := data[i+len(cancelledLine):]; len(rest) == 0 || rest[0] == '\n' || rest[0] == '\r' || rest[0] == ' ' {
+				c++
+			}
+		}
+	}
+	return c
 }
 
 func countNames(ns []string) int {
@@ -81,11 +121,12 @@ func countNames(ns []string) int {
 }
 
 type doneCount struct {
-	stamp string
-	n     int
+	stamp        string
+	n, cancelled int
 }
 
-// The cache is a line per shard: "<month> <mtime-ns>:<size> <count>". A
+// The cache is a line per shard: "<month> <mtime-ns>:<size> <count>
+// <cancelled>" (a line of an older burl, without the last, is recounted). A
 // file that cannot be read is an empty cache: it is only a shortcut.
 func readDoneCounts(file string) map[string]doneCount {
 	out := map[string]doneCount{}
@@ -97,11 +138,13 @@ func readDoneCounts(file string) map[string]doneCount {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
-		if len(fs) != 3 || !IsDoneShard(fs[0]) {
+		if len(fs) != 4 || !IsDoneShard(fs[0]) {
 			continue
 		}
-		if k, err := strconv.Atoi(fs[2]); err == nil && k >= 0 {
-			out[fs[0]] = doneCount{fs[1], k}
+		k, err := strconv.Atoi(fs[2])
+		c, cerr := strconv.Atoi(fs[3])
+		if err == nil && cerr == nil && k >= 0 && c >= 0 {
+			out[fs[0]] = doneCount{fs[1], k, c}
 		}
 	}
 	return out
@@ -115,7 +158,7 @@ func writeDoneCounts(file string, counts map[string]doneCount) {
 	sort.Strings(months)
 	var b strings.Builder
 	for _, m := range months {
-		fmt.Fprintf(&b, "%s %s %d\n", m, counts[m].stamp, counts[m].n)
+		fmt.Fprintf(&b, "%s %s %d %d\n", m, counts[m].stamp, counts[m].n, counts[m].cancelled)
 	}
 	_ = fsx.WriteFile(file, []byte(b.String()))
 }

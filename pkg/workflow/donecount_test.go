@@ -59,7 +59,7 @@ func TestCountDoneRemembersOldShardsAndSeesChanges(t *testing.T) {
 	for k, v := range readDoneCounts(cache) {
 		planted[k] = v
 	}
-	planted["2025-01"] = doneCount{planted["2025-01"].stamp, 100}
+	planted["2025-01"] = doneCount{planted["2025-01"].stamp, 100, 0}
 	writeDoneCounts(cache, planted)
 	if got := count(t, w); got != 102 {
 		t.Fatalf("count with the remembered shard = %d, want 102", got)
@@ -96,11 +96,11 @@ func TestCountDoneDoesNotRememberAShardChangedJustNow(t *testing.T) {
 
 func TestReadDoneCountsIgnoresGarbage(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "c")
-	if err := os.WriteFile(f, []byte("2025-01 1:2 3\nnot a line\n../x 1:2 3\n2025-02 1:2 -4\n"), 0o644); err != nil {
+	if err := os.WriteFile(f, []byte("2025-01 1:2 3 1\nnot a line\n../x 1:2 3 0\n2025-02 1:2 -4 0\n2025-03 1:2 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got := readDoneCounts(f)
-	if len(got) != 1 || got["2025-01"].n != 3 {
+	if len(got) != 1 || got["2025-01"].n != 3 || got["2025-01"].cancelled != 1 {
 		t.Fatalf("readDoneCounts = %v", got)
 	}
 }
@@ -130,5 +130,21 @@ func TestRecentDoneReadsOnlyTheNewestShards(t *testing.T) {
 	}
 	if got := ids(100); len(got) != 6 {
 		t.Fatalf("RecentDone(100) = %v, want every shard", got)
+	}
+}
+
+func TestDoneCountsTellCancelledFromLanded(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	doneShard(t, w, "2025-01", 1, 2)
+	dir := filepath.Join(w.BucketDir(Done), "2025-01")
+	p := filepath.Join(dir, task.FileName(task.FormatID(3), "gone"))
+	if err := os.WriteFile(p, []byte("---\nid: TASK-003\nresolution: cancelled\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // counted, then from the cache
+		n, c, err := w.DoneCounts()
+		if err != nil || n != 3 || c != 1 {
+			t.Fatalf("DoneCounts = %d, %d, %v; want 3, 1", n, c, err)
+		}
 	}
 }

@@ -29,6 +29,10 @@ func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
 	sort.SliceStable(sorted, func(i, j int) bool { return ClaimOrderLess(sorted[i], sorted[j]) })
 	warnings = map[string]string{}
 	for _, t := range sorted {
+		if h := t.Held(); h != "" {
+			skipped = append(skipped, Skip{t.ID(), HeldReason(t.ID(), h)})
+			continue
+		}
 		if unmet := UnmetDeps(t, done); len(unmet) > 0 {
 			skipped = append(skipped, Skip{t.ID(), DepsReason(unmet)})
 			continue
@@ -105,6 +109,11 @@ func Unmet(deps []string, done map[string]bool) []string {
 		}
 	}
 	return unmet
+}
+
+// HeldReason is how claim and status say a task is held from agents.
+func HeldReason(id, why string) string {
+	return fmt.Sprintf("held by a human (%s): git burl unhold %s gives it back to agents", why, id)
 }
 
 // DepsReason is how claim and status say a task waits for dependencies.

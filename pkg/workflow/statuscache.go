@@ -40,8 +40,13 @@ type Summary struct {
 	// ScopeRequest is an open task's pending scope_request: status names
 	// the human decision it waits for.
 	ScopeRequest string
-	// BlockedReason is a BLOCKED task's blocked_reason: status shows why.
+	// BlockedReason is a BLOCKED task's blocked_reason in its one-line
+	// summary (Task.BlockedSummary): what boards and lists show.
 	BlockedReason string
+	// Held is why a human holds the task back from agents (held_reason).
+	Held string
+	// Resolution is a DONE task's resolution ("cancelled"; "" landed).
+	Resolution string
 	// PRNumber and PRURL are a QA task's open pull request (landing: pr):
 	// status shows it and suggests only git burl sync.
 	PRNumber, PRURL string
@@ -61,7 +66,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 8\n"
+const statusCacheMagic = "burl status cache 9\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -295,9 +300,12 @@ func (w *Workflow) summarize(s Summary) Summary {
 		s.Affects, s.AffectsGlobs, s.MustNotTouch = t.List(task.KeyAffects), t.List(task.KeyAffectsGlobs), t.List(task.KeyMustNotTouch)
 		s.BaseSHA = t.BaseSHA()
 		s.ScopeRequest = t.Str(task.KeyScopeRequest)
+		s.Held = t.Held()
+	} else {
+		s.Resolution = t.Str(task.KeyResolution)
 	}
 	if s.Bucket == Blocked {
-		s.BlockedReason = t.Str(task.KeyBlockedReason)
+		s.BlockedReason = t.BlockedSummary()
 	}
 	if s.Bucket == QA {
 		s.PRNumber, s.PRURL = t.Str(task.KeyPRNumber), t.Str(task.KeyPRURL)
@@ -418,7 +426,7 @@ func (r *cacheReader) str() string {
 
 // summaryStrings is how many strings one cache entry holds: what
 // cacheStrings writes, summaryFromCache reads and skipEntry passes over.
-const summaryStrings = 17
+const summaryStrings = 19
 
 // cacheStrings are a summary's strings as a cache entry holds them, in
 // order (lists joined: task IDs never hold a comma, paths never a NUL).
@@ -429,13 +437,13 @@ func (s Summary) cacheStrings() [summaryStrings]string {
 	}
 	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
 		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
-		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL}
+		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL, s.Held, s.Resolution}
 }
 
 // summaryFromCache is cacheStrings read back.
 func summaryFromCache(v [summaryStrings]string) Summary {
 	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
-		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16]}
+		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16], Held: v[17], Resolution: v[18]}
 	if v[7] != "" {
 		s.DependsOn = strings.Split(v[7], ",")
 	}
