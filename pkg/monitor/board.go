@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -45,8 +46,14 @@ type Card struct {
 	Path      string
 	// Usage is what agent runs on the task cost (usage frontmatter).
 	Usage usage.Sum
-	// Reason is a BLOCKED task's blocked_reason, whole (escaped).
+	// Reason is a BLOCKED task's blocked_reason in its one-line summary
+	// (escaped): the whole text is in the task's QA report.
 	Reason string
+	// Held is why a human holds the task from agents (escaped).
+	Held string
+	// Cancelled is why a DONE task ended without landing (escaped), ""
+	// for one that landed.
+	Cancelled string
 	// BlockedDeps are the Waiting tasks that are BLOCKED: a human must act.
 	BlockedDeps []string
 	// PRNumber, PRURL (escaped) and PRState ("open" or "merged") are the
@@ -59,14 +66,16 @@ type Card struct {
 // Markers are the flags drawn after a card's ID: L locked, S stalled, E
 // lease expired, C predicted conflict, W waiting on a dependency that is
 // work still to do, B! waiting on a BLOCKED one (no agent will ever
-// claim the task: a human must act; it replaces W).
+// claim the task: a human must act; it replaces W), H held by a human
+// from agents, X cancelled (DONE without landing).
 func (c Card) Markers() string {
 	var b strings.Builder
 	for _, m := range []struct {
 		on bool
 		s  string
 	}{{c.Locked, "L"}, {c.Stalled, "S"}, {c.LeaseExpired, "E"}, {len(c.Conflicts) > 0, "C"},
-		{len(c.BlockedDeps) > 0, "B!"}, {len(c.Waiting) > 0 && len(c.BlockedDeps) == 0, "W"}} {
+		{len(c.BlockedDeps) > 0, "B!"}, {len(c.Waiting) > 0 && len(c.BlockedDeps) == 0, "W"},
+		{c.Held != "", "H"}, {c.Cancelled != "", "X"}} {
 		if m.on {
 			b.WriteString(m.s)
 		}
@@ -93,8 +102,9 @@ type Board struct {
 	// Malformed counts task files that could not be read (status names them).
 	Malformed int
 	// Done is how many tasks DONE holds; Columns has the most recent of
-	// them, or all of them for the report.
-	Done int
+	// them, or all of them for the report. Cancelled is how many of them
+	// ended without landing.
+	Done, Cancelled int
 	// Usage sums the cards' usage by agent.
 	Usage usage.Table
 	// runningLogs are the absolute paths of the running runs' logs, whose
@@ -130,7 +140,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 			return nil, err
 		}
 		sums = append(sums, recent...)
-		if b.Done, err = w.Count(workflow.Done); err != nil {
+		if b.Done, b.Cancelled, err = w.DoneCounts(); err != nil {
 			return nil, err
 		}
 	}
@@ -191,6 +201,13 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		c.Created, _ = workflow.ParseCreated(s.Created)
 		c.Completed = parseTime(str(task.KeyCompletedAt))
 		c.Reason = cli.Escape(s.BlockedReason)
+		c.Held = cli.Escape(s.Held)
+		if s.Resolution == task.ResolutionCancelled {
+			c.Cancelled = cli.Escape(reason.Summary(str(task.KeyCancelledReason)))
+			if c.Cancelled == "" {
+				c.Cancelled = task.ResolutionCancelled
+			}
+		}
 		c.setPR(f)
 		switch s.Bucket {
 		case workflow.Ready:
@@ -217,6 +234,11 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	}
 	if withAllDone {
 		b.Done = len(b.Columns[workflow.Done])
+		for _, c := range b.Columns[workflow.Done] {
+			if c.Cancelled != "" {
+				b.Cancelled++
+			}
+		}
 	}
 	markStalled(w, b.Columns[workflow.Doing], now, stale)
 	for _, bk := range workflow.Buckets {

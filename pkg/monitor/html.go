@@ -59,6 +59,7 @@ type report struct {
 	GraphH      int
 	Throughput  Throughput
 	Done        int
+	Landed      int
 	LeadMedian  string
 	LeadP90     string
 	CycleMedian string
@@ -307,11 +308,13 @@ func (r *report) figures(b *Board, evs []events.Event) {
 	}
 	var lead []time.Duration
 	for _, c := range b.Columns[workflow.Done] {
-		if !c.Created.IsZero() && !c.Completed.IsZero() {
+		// Lead time is to landing: a cancelled task never landed.
+		if !c.Created.IsZero() && !c.Completed.IsZero() && c.Cancelled == "" {
 			lead = append(lead, c.Completed.Sub(c.Created))
 		}
 	}
 	r.Done = len(b.Columns[workflow.Done])
+	r.Landed = r.Done - b.Cancelled
 	r.LeadMedian, r.LeadP90 = quantile(lead, 50), quantile(lead, 90)
 	r.CycleMedian, r.CycleP90 = quantile(cycle, 50), quantile(cycle, 90)
 	r.Throughput = throughputChart(perDay, b.Now, throughDay)
@@ -364,7 +367,7 @@ svg text{font:11px system-ui,sans-serif}
 </head>
 <body>
 <h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
-<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act).</p>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>X</b> cancelled (DONE without landing).</p>
 
 <h2 id="board">Board</h2>
 <div class="board">
@@ -376,7 +379,9 @@ svg text{font:11px system-ui,sans-serif}
 {{- if .Usage.Runs}}<div class="meta usage">{{.Usage.Runs}} run(s) · {{.Usage.Usage.Short}}</div>{{end}}
 {{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
 {{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}{{if .BlockedDeps}} ({{range $i, $c := .BlockedDeps}}{{if $i}}, {{end}}{{$c}}{{end}} BLOCKED: a human must act){{end}}</div>{{end}}
-{{- if .Reason}}<div class="meta">blocked: {{.Reason}}</div>{{end}}
+{{- if .Reason}}<div class="meta reason">blocked: {{.Reason}}</div>{{end}}
+{{- if .Held}}<div class="meta held">held: {{.Held}}</div>{{end}}
+{{- if .Cancelled}}<div class="meta cancelled">cancelled: {{.Cancelled}}</div>{{end}}
 {{- if .PR}}{{$c := .}}<div class="meta pr">{{with .PRLink}}<a href="{{.}}" rel="noopener noreferrer">{{$c.PR}}</a>{{else}}{{.PR}}{{if .PRURL}} ({{.PRURL}}){{end}}{{end}} {{.PRState}}</div>{{end}}
 </div>
 {{- end}}
@@ -390,7 +395,7 @@ svg text{font:11px system-ui,sans-serif}
 
 <h2 id="figures">Throughput and lead time</h2>
 <table class="figs">
-<tr><th>DONE tasks</th><td>{{.Done}}</td></tr>
+<tr><th>DONE tasks</th><td>{{.Done}}{{if .Board.Cancelled}} ({{.Landed}} landed, {{.Board.Cancelled}} cancelled){{end}}</td></tr>
 <tr><th>Lead time (created → DONE), median / p90</th><td>{{.LeadMedian}} / {{.LeadP90}}</td></tr>
 <tr><th>Cycle time (first claim → DONE), median / p90</th><td>{{.CycleMedian}} / {{.CycleP90}}</td></tr>
 </table>

@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -184,7 +185,9 @@ func eventText(e events.Event) string {
 	}
 	s += " " + e.Actor
 	if r, ok := e.Details["reason"].(string); ok && r != "" {
-		s += ": " + r
+		// The summary: a build's output or a list of files is the
+		// event's whole text (git burl log), not a board line.
+		s += ": " + reason.Summary(r)
 	}
 	return cli.Escape(s)
 }

@@ -118,7 +118,14 @@ func cardLines(c Card, now time.Time, w int) []string {
 	if c.Owner != "" {
 		foot += " @" + c.Owner
 	}
-	return []string{fit(head, w), fit(" "+c.Title, w), fit(foot, w)}
+	out := []string{fit(head, w), fit(" "+c.Title, w), fit(foot, w)}
+	// Why a human is needed, in its summary; the task view has the rest.
+	for _, l := range []struct{ label, text string }{{"blocked", c.Reason}, {"held", c.Held}, {"cancelled", c.Cancelled}} {
+		if l.text != "" {
+			out = append(out, fit(" "+l.label+": "+l.text, w))
+		}
+	}
+	return out
 }
 
 // columnLines draws one bucket's column in w cells and at most h lines (h
@@ -222,6 +229,9 @@ func render(b *Board, l layout, st style) []string {
 	n := len(workflow.Buckets)
 	colW := (w - (n - 1)) / n
 	title := fmt.Sprintf("burl monitor · %d tasks · %d running · %s", b.total(), len(b.Runs), b.Now.UTC().Format("2006-01-02 15:04:05 UTC"))
+	if b.Cancelled > 0 {
+		title += fmt.Sprintf(" · DONE %d landed, %d cancelled", b.Done-b.Cancelled, b.Cancelled)
+	}
 	if b.Malformed > 0 {
 		title += fmt.Sprintf(" · %d malformed (git burl status)", b.Malformed)
 	}
