@@ -113,7 +113,9 @@ func Error(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
 		}
 	}
 	if kinds["scope"] {
-		what = append(what, "Scope violation: "+id+" touched files outside its allowed scope")
+		// Every file, on the first line: it is the summary boards show
+		// (DESIGN §20), the count first so that a cut keeps it.
+		what = append(what, fmt.Sprintf("Scope violation: %s touched %d file(s) outside its allowed scope: %s", id, len(scopeFiles), strings.Join(scopeFiles, ", ")))
 		fixes = append(fixes, scopeFix(w, verb, id, scopeFiles))
 	}
 	if kinds["stub"] {
@@ -130,24 +132,38 @@ func Error(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
 		Reason: strings.Join(what, "\n"), Violations: vs, Fix: strings.Join(fixes, "\n     ")}
 }
 
-// scopeFix names the task file and the scope command that would allow
-// files (the first one as the example), or reverting them; a task past
-// DOING goes back through reject first, as scope changes only READY and
-// DOING tasks.
-func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
-	file := "FILE"
-	if len(files) > 0 && files[0] != "" {
-		file = files[0]
+// ScopeCommand is the scope command that allows every one of files.
+func ScopeCommand(id string, files []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "git burl scope %s", id)
+	if len(files) == 0 {
+		files = []string{"FILE"}
 	}
+	for _, f := range files {
+		fmt.Fprintf(&b, " --affects %s", osx.ShellQuote(f))
+	}
+	b.WriteString(` --reason "why the task needs them"`)
+	return b.String()
+}
+
+// scopeFix names the task file and the scope command that would allow
+// every file, or reverting them; a task past DOING goes back through
+// reject first, as scope changes only READY, DOING and BLOCKED tasks.
+func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
 	where := "the task file"
 	if found, err := w.Locate(id); err == nil && len(found) == 1 {
 		where = w.Rel(found[0].Path)
 	}
-	cmd := fmt.Sprintf(`git burl scope %s --affects %s --reason "why the task needs it"`, id, file)
+	cmd := ScopeCommand(id, files)
 	if osx.InWatchRun() {
 		// The worker is an agent: nothing it runs lifts its own gate
-		// (DESIGN §15), and it must not be told otherwise.
-		return fmt.Sprintf("scope: revert the changes to those files (git checkout BASE -- FILE; the base is the task's base_sha); if the task truly needs them, %s only asks: a human decides, and until then the task waits", cmd)
+		// (DESIGN §15), and it must not be told otherwise. The human
+		// reads their own fix where watch blocks the task.
+		quoted := make([]string, len(files))
+		for i, f := range files {
+			quoted[i] = osx.ShellQuote(f)
+		}
+		return fmt.Sprintf("scope: revert the changes to those files (git checkout BASE -- %s; the base is the task's base_sha). Only a human widens the scope: if the task truly needs them, say why in your output", strings.Join(quoted, " "))
 	}
 	if verb == "validate" || verb == "approve" {
 		return fmt.Sprintf(`scope: if the task needs those files, reject it (git burl reject %s --reason "...") and widen its scope: %s; the scope is affects/affects_globs in %s`, id, cmd, where)

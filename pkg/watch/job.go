@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -49,7 +50,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
-				s.logf("%s: BLOCKED: %s", id, reason)
+				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
 			}
 			return
 		}
@@ -60,7 +61,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
 		if r.Result == ResultGates && fail != "" {
 			// Why, in one line: the next prompt carries the whole of it.
-			s.logf("%s: %s", id, oneLine(fail, 300))
+			s.logf("%s: %s", id, s.said1(failureLine(fail)))
 		}
 		switch r.Result {
 		case ResultSubmitted, ResultLost:
@@ -77,12 +78,18 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		if failures++; failures > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
-				reason = fmt.Sprintf("watch: %d run(s) of agent %s failed; last: %s", failures, a.Name, oneLine(fail, 4000))
+				s.mu.Lock()
+				vs := s.refused[id]
+				s.mu.Unlock()
+				if r.Result != ResultGates {
+					vs = nil
+				}
+				reason = blockText(s.opt.Dir, id, a.Name, failures, fail, vs)
 			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
-				s.logf("%s: BLOCKED: %s", id, reason)
+				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
 			}
 			return
 		}
@@ -228,7 +235,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
-	out, errOut, code := s.verbRetry(actor, "submit", id)
+	out, errOut, code := s.verbRetry(actor, "submit", "--json", id)
 	if code != 0 && !s.stillHeld(w, id, actor) {
 		// Paused past the lease, the task was taken over (and maybe
 		// finished) meanwhile: the run is void, not a gate failure to
@@ -239,7 +246,11 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	}
 	if code != 0 {
 		r.Result = ResultGates
-		return r, fmt.Sprintf("submit refused the work (exit %d):\n%s", code, strings.TrimSpace(string(errOut)+"\n"+string(out)))
+		text, vs := submitRefusal(out, errOut)
+		s.mu.Lock()
+		s.refused[id] = vs
+		s.mu.Unlock()
+		return r, fmt.Sprintf("submit refused the work (exit %d):\n%s", code, text)
 	}
 	r.Result = ResultSubmitted
 	return r, ""
@@ -417,13 +428,8 @@ func tail(path string) string {
 	return strings.Join(lines, "\n")
 }
 
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > max {
-		s = s[:max] + "…"
-	}
-	return s
-}
+// oneLine is s on one line, cut between words to at most max characters.
+func oneLine(s string, max int) string { return reason.Cut(reason.OneLine(s), max) }
 
 // lockRetries bounds the waits for a lock another command holds; under a
 // busy queue the workflow lock's own wait can run out.

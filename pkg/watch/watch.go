@@ -20,6 +20,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
@@ -86,7 +87,10 @@ type supervisor struct {
 	skip   map[string]bool // QA tasks the queue cannot handle
 	touch  map[string]bool
 	reject map[string]bool
-	runs   []Run
+	// refused are the gate violations of each task's last refused submit,
+	// for the fix a human reads when the task is blocked.
+	refused map[string]gate.Violations
+	runs    []Run
 	// w is the workflow the last tick opened, for the trust checks of
 	// the jobs; fileErr is why agents.yaml no longer loads ("" when it
 	// does); said holds the messages already said once.
@@ -116,7 +120,7 @@ func Watch(opt Options) (*Summary, error) {
 	}
 	host, _ := os.Hostname()
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
-		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}}
+		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
 	if err := s.anyTrusted(w); err != nil {
 		return nil, err
 	}
