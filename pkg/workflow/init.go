@@ -45,6 +45,13 @@ type InitResult struct {
 	// shards (DONE/2026-11/).
 	MigratedDone int    `json:"migrated_done,omitempty"`
 	Commit       string `json:"commit,omitempty"`
+	// BuildCommand is the build_command init guessed when it wrote
+	// config.yaml ("" none), and BuildFrom the file it guessed from; the
+	// output says both and how to change them.
+	BuildCommand string `json:"build_command,omitempty"`
+	BuildFrom    string `json:"build_command_from,omitempty"`
+	wroteConfig  bool
+	configPath   string
 	// open counts the tasks not DONE an attach found: the next step is
 	// then to look at them, not to add one.
 	open int
@@ -125,7 +132,7 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		return nil, nil, err
 	}
 	defer l.Release()
-	created, existing, err := scaffold(w, opts, remote)
+	created, existing, err := scaffold(w, opts, remote, res)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -293,7 +300,7 @@ func worktreeState(g gitx.Git, path, branch string) (registered, missing bool, e
 // scaffold writes every missing piece of .workflow and returns the
 // repo-relative paths it created (never nil, for --json) and the absolute
 // paths of the scaffolding that was already there.
-func scaffold(w *Workflow, opts InitOptions, remote string) (created, existing []string, err error) {
+func scaffold(w *Workflow, opts InitOptions, remote string, res *InitResult) (created, existing []string, err error) {
 	created = []string{}
 	write := func(p string, data []byte) error {
 		if _, err := os.Lstat(p); err == nil {
@@ -332,9 +339,14 @@ func scaffold(w *Workflow, opts InitOptions, remote string) (created, existing [
 			c.MainBranch = "main"
 		}
 	}
-	c.BuildCommand = DetectBuildCommand(w.Repo.Root)
+	var from string
+	c.BuildCommand, from = DetectBuildCommand(w.Repo.Root)
+	n := len(created)
 	if err := write(filepath.Join(w.Dir, ConfigName), config.Render(c)); err != nil {
 		return nil, nil, err
+	}
+	if len(created) > n {
+		res.BuildCommand, res.BuildFrom, res.wroteConfig, res.configPath = c.BuildCommand, from, true, created[n]
 	}
 	return created, existing, nil
 }
@@ -366,16 +378,14 @@ func untracked(w *Workflow, paths []string) ([]string, error) {
 	return res, nil
 }
 
-// DetectBuildCommand picks the test command a repository most likely uses.
-func DetectBuildCommand(root string) string {
+// DetectBuildCommand picks the test command a repository most likely
+// uses, and names the file that made it think so.
+func DetectBuildCommand(root string) (cmd, from string) {
 	exists := func(n string) bool { _, err := os.Stat(filepath.Join(root, n)); return err == nil }
-	switch {
-	case exists("go.mod"):
-		return "go test ./..."
-	case exists("Cargo.toml"):
-		return "cargo test"
-	case exists("package.json"):
-		return "npm test"
+	for _, g := range []struct{ file, cmd string }{{"go.mod", "go test ./..."}, {"Cargo.toml", "cargo test"}, {"package.json", "npm test"}} {
+		if exists(g.file) {
+			return g.cmd, g.file
+		}
 	}
 	for _, mk := range []string{"Makefile", "makefile", "GNUmakefile"} {
 		data, err := os.ReadFile(filepath.Join(root, mk))
@@ -385,11 +395,11 @@ func DetectBuildCommand(root string) string {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for sc.Scan() {
 			if strings.HasPrefix(sc.Text(), "test:") {
-				return "make test"
+				return "make test", mk
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // exclude keeps the workflow and task worktrees out of the main worktree's
@@ -417,6 +427,13 @@ func (r *InitResult) String() string {
 	}
 	if n := len(r.Created); n > 0 {
 		fmt.Fprintf(&b, "Wrote %d file(s): %s\n", n, describeCreated(r.Created))
+	}
+	if r.wroteConfig {
+		if r.BuildCommand != "" {
+			fmt.Fprintf(&b, "build_command: %s (guessed from %s); every task's work must pass it: change it in %s\n", r.BuildCommand, r.BuildFrom, r.configPath)
+		} else {
+			fmt.Fprintf(&b, "build_command: none (no go.mod, Cargo.toml, package.json or Makefile test target): approve builds nothing until you set it in %s\n", r.configPath)
+		}
 	}
 	if r.MigratedDone > 0 {
 		fmt.Fprintf(&b, "Moved %d DONE task(s) into one folder per month (DONE/YYYY-MM/)\n", r.MigratedDone)
