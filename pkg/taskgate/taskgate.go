@@ -115,7 +115,7 @@ func Error(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
 	if kinds["scope"] {
 		// Every file, on the first line: it is the summary boards show
 		// (DESIGN §20), the count first so that a cut keeps it.
-		what = append(what, fmt.Sprintf("Scope violation: %s touched %d file(s) outside its allowed scope: %s", id, len(scopeFiles), strings.Join(scopeFiles, ", ")))
+		what = append(what, fmt.Sprintf("Scope violation: %d file(s) outside %s's scope: %s", len(scopeFiles), id, strings.Join(scopeFiles, ", ")))
 		fixes = append(fixes, scopeFix(w, verb, id, scopeFiles))
 	}
 	if kinds["stub"] {

@@ -87,7 +87,8 @@ func isTerminal(w io.Writer) bool {
 // cancel), then the last run's failure as the agent was told it.
 func blockText(dir, id, agent string, failures int, fail string, vs gate.Violations) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "watch: %d run(s) of agent %s failed; last: %s\n", failures, agent, failureLine(fail))
+	// What failed first: a summary cut at 120 characters keeps it.
+	fmt.Fprintf(&b, "%s (watch: %d run(s) of agent %s failed)\n", failureLine(fail), failures, agent)
 	var files []string
 	for _, v := range vs {
 		if v.Gate == "scope" && v.File != "" {
