@@ -75,4 +75,8 @@ var transitions = map[[2]workflow.Bucket]string{
 	{workflow.Ready, workflow.Blocked}: "block",
 	{workflow.Doing, workflow.Blocked}: "block",
 	{workflow.Blocked, workflow.Ready}: "unblock",
+	{workflow.Blocked, workflow.Doing}: "unblock --claim",
+	{workflow.Ready, workflow.Done}:    "cancel",
+	{workflow.Doing, workflow.Done}:    "cancel",
+	{workflow.Blocked, workflow.Done}:  "cancel",
 }
