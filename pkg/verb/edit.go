@@ -166,6 +166,12 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				t.SetList(task.KeyTags, newTags)
 			}
 			deps := t.List(task.KeyDependsOn)
+			if len(addDeps)+len(dropDeps) > 0 && (tx.Entry.Bucket == workflow.Doing || tx.Entry.Bucket == workflow.QA) {
+				// After claim depends_on is a gate input (DESIGN §15):
+				// what was claimed is what is gated.
+				return errs.New(errs.User, "%s is in %s: its dependencies were settled when it was claimed", id, tx.Entry.Bucket).
+					WithFix("git burl release %s (or reject it), then edit its dependencies in READY", id)
+			}
 			newDeps := slices.Clone(deps)
 			for _, r := range dropDeps {
 				if !slices.Contains(newDeps, r) {
