@@ -128,3 +128,20 @@ qa_tasks() {
 	run complete_line git burl scope TASK-003 --rem
 	[ "$output" = "--remove=" ]
 }
+
+@test "the verbs that take work from agents complete task IDs from their buckets, and their options" {
+	qa_tasks
+	git burl add four --affects-glob 'four/**' >/dev/null 2>&1
+	git burl block TASK-004 --reason wait >/dev/null
+	run complete_line git burl unblock ""
+	[ "$output" = "TASK-004" ]
+	run complete_line git burl unblock TASK-004 --cl
+	[ "$output" = "--claim" ]
+	run complete_line git burl hold ""
+	[ "$output" = "$(printf 'TASK-003\nTASK-004')" ]
+	run complete_line git burl cancel ""
+	# In the order of the buckets asked for: READY, DOING, QA, BLOCKED.
+	[ "$output" = "$(printf "TASK-003\nTASK-001\nTASK-002\nTASK-004")" ]
+	run complete_line git burl edit TASK-003 --remove-dep
+	[ "$output" = "--remove-depends-on=" ]
+}
