@@ -196,7 +196,7 @@ taken() { grep -qx "$1" "$BATS_TEST_TMPDIR/taken" 2>/dev/null; }
 	assert_output_contains "resolution=cancelled"
 	run git burl monitor --once
 	assert_output_contains "DONE 1 landed, 1 cancelled"
-	assert_output_contains "TASK-002 m X"
+	assert_output_contains "TASK-002 m N"
 	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
 	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/chrome" \
 		--dump-dom "file://$BATS_TEST_TMPDIR/report.html"

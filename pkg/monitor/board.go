@@ -67,7 +67,7 @@ type Card struct {
 // lease expired, C predicted conflict, W waiting on a dependency that is
 // work still to do, B! waiting on a BLOCKED one (no agent will ever
 // claim the task: a human must act; it replaces W), H held by a human
-// from agents, X cancelled (DONE without landing).
+// from agents, N cancelled: DONE, not landed.
 func (c Card) Markers() string {
 	var b strings.Builder
 	for _, m := range []struct {
@@ -75,7 +75,7 @@ func (c Card) Markers() string {
 		s  string
 	}{{c.Locked, "L"}, {c.Stalled, "S"}, {c.LeaseExpired, "E"}, {len(c.Conflicts) > 0, "C"},
 		{len(c.BlockedDeps) > 0, "B!"}, {len(c.Waiting) > 0 && len(c.BlockedDeps) == 0, "W"},
-		{c.Held != "", "H"}, {c.Cancelled != "", "X"}} {
+		{c.Held != "", "H"}, {c.Cancelled != "", "N"}} {
 		if m.on {
 			b.WriteString(m.s)
 		}

@@ -367,7 +367,7 @@ svg text{font:11px system-ui,sans-serif}
 </head>
 <body>
 <h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
-<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>X</b> cancelled (DONE without landing).</p>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>N</b> cancelled (DONE, not landed).</p>
 
 <h2 id="board">Board</h2>
 <div class="board">
