@@ -146,3 +146,11 @@ event_shard() {
 all_events() {
 	find "${1:-$REPO}/.burl/.workflow/events" -name '*.ndjson' | LC_ALL=C sort | xargs -r cat
 }
+
+# need TOOL: skip without TOOL on a developer's machine; CI installs every
+# tool (.ci/run), so there a missing one fails.
+need() {
+	command -v "$1" >/dev/null && return 0
+	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
+	skip "$1 is not installed (.ci/run installs it)"
+}

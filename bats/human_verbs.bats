@@ -12,12 +12,6 @@ load helpers
 load lifecycle
 load watch
 
-need() {
-	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
-}
-
 tm() { tmux -L "burl-hv-$BATS_TEST_NUMBER-$$" "$@"; }
 
 teardown() {

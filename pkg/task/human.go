@@ -48,24 +48,10 @@ func (t *Task) SetFloat(key string, f float64) {
 func (t *Task) ReplaceSection(heading, text string) {
 	closing := t.tail[:lineEnd(t.tail, 0)]
 	lines := strings.SplitAfter(t.Body(), "\n")
-	want := "## " + heading
-	at := -1
-	for i, l := range lines {
-		if strings.TrimRight(l, "\r\n") == want {
-			at = i
-			break
-		}
-	}
+	at, end := sectionBounds(lines, heading)
 	if at < 0 {
 		t.AppendToSection(heading, text)
 		return
-	}
-	end := len(lines)
-	for j := at + 1; j < len(lines); j++ {
-		if strings.HasPrefix(lines[j], "## ") {
-			end = j
-			break
-		}
 	}
 	block := strings.ReplaceAll(strings.TrimRight(text, "\n")+"\n", "\n", t.nl)
 	if end < len(lines) {

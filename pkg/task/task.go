@@ -424,28 +424,14 @@ func (t *Task) AppendToSection(heading, text string) {
 	closing := t.tail[:lineEnd(t.tail, 0)]
 	body := t.Body()
 	lines := strings.SplitAfter(body, "\n")
-	want := "## " + heading
-	at := -1
-	for i, l := range lines {
-		if strings.TrimRight(l, "\r\n") == want {
-			at = i
-			break
-		}
-	}
+	at, end := sectionBounds(lines, heading)
 	block := strings.ReplaceAll(strings.TrimRight(text, "\n")+"\n", "\n", t.nl)
 	if at < 0 {
 		if body != "" && !strings.HasSuffix(body, "\n") {
 			body += t.nl
 		}
-		body += t.nl + want + t.nl + t.nl + block
+		body += t.nl + "## " + heading + t.nl + t.nl + block
 	} else {
-		end := len(lines)
-		for j := at + 1; j < len(lines); j++ {
-			if strings.HasPrefix(lines[j], "## ") {
-				end = j
-				break
-			}
-		}
 		// Insert after the section's last non-blank line, so the blank line
 		// that separates it from the next heading stays in place.
 		ins := end
@@ -463,6 +449,20 @@ func (t *Task) AppendToSection(heading, text string) {
 		body = prefix + t.nl + block + rest
 	}
 	t.tail = append(append([]byte{}, closing...), body...)
+}
+
+// sectionBounds is where "## <heading>" is among lines (-1 when it is
+// missing) and where its section ends (the next "## " line, or the end).
+func sectionBounds(lines []string, heading string) (at, end int) {
+	at, end = -1, len(lines)
+	for i, l := range lines {
+		if at < 0 && strings.TrimRight(l, "\r\n") == "## "+heading {
+			at = i
+		} else if at >= 0 && strings.HasPrefix(l, "## ") {
+			return at, i
+		}
+	}
+	return at, end
 }
 
 // Section returns the text of "## <heading>" (without the heading line).
