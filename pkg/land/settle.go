@@ -449,7 +449,8 @@ func blockClosed(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []s
 		fmt.Fprintf(&b, "%s\n", l)
 	}
 	tx.Task.AppendToSection("QA Report", b.String())
-	tx.Task.SetStr(task.KeyBlockedReason, qa.OneLine(reason))
+	// Its one-line summary too, which boards and lists show (DESIGN §20).
+	tx.Task.SetBlocked(reason)
 	tx.To = workflow.Blocked
 	tx.Details["reason"] = reason
 }
