@@ -33,6 +33,7 @@ var Verbs = []Verb{
 	{"release", "[ID] [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"trust", "[--yes] [--json]", "List the commands from the workflow branch not trusted on this machine, and trust them"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
+	{"mcp", "[--dir DIR]", "Serve burl to agents that speak the Model Context Protocol, on stdin and stdout: one tool, burl, and the task files"},
 	{"monitor", "[--once] [--html FILE]", "Show a live board of the workflow (a plain-text snapshot when not on a terminal; --html writes a report)"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},

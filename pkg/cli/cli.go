@@ -108,14 +108,33 @@ func UsageError(verb, what string) error {
 	return errs.New(errs.User, "git burl %s %s", verb, what).WithFix("usage: git burl %s %s", verb, v.Usage)
 }
 
-// Exec is Main with explicit streams, for tests.
-func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string) int {
-	ctx.Verb = verb
+// parser is the go-flags parser of cmd's options.
+func parser(verb, usage, summary string, cmd Command) (*flags.Parser, error) {
 	p := flags.NewNamedParser("git burl "+verb, flags.HelpFlag|flags.PassDoubleDash)
 	p.Usage = usage
 	p.ShortDescription = summary
 	p.LongDescription = summary + "\n\nSee git help burl-" + verb + " for the manual page."
-	if _, err := p.AddGroup("Options", "", cmd); err != nil {
+	_, err := p.AddGroup("Options", "", cmd)
+	return p, err
+}
+
+// flagError is the user error for arguments p could not parse.
+func flagError(p *flags.Parser, verb string, err error) error {
+	e := errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb)
+	var fe *flags.Error
+	if errors.As(err, &fe) && fe.Type == flags.ErrUnknownFlag {
+		if near := nearestFlag(p, err.Error()); near != "" {
+			e = e.WithFix("did you mean %s? (git burl %s --help lists the options)", near, verb)
+		}
+	}
+	return e
+}
+
+// Exec is Main with explicit streams, for tests.
+func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string) int {
+	ctx.Verb = verb
+	p, err := parser(verb, usage, summary, cmd)
+	if err != nil {
 		fmt.Fprintf(ctx.Stderr, "burl: internal error: %v\n", err)
 		return 1
 	}
@@ -129,13 +148,7 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 			fmt.Fprint(ctx.Stdout, fe.Message)
 			return 0
 		}
-		e := errs.New(errs.User, "%v", err).WithFix("git burl %s --help", verb)
-		if errors.As(err, &fe) && fe.Type == flags.ErrUnknownFlag {
-			if near := nearestFlag(p, err.Error()); near != "" {
-				e = e.WithFix("did you mean %s? (git burl %s --help lists the options)", near, verb)
-			}
-		}
-		return Fail(ctx, e)
+		return Fail(ctx, flagError(p, verb, err))
 	}
 	out, err := cmd.Run(ctx, rest)
 	if osx.Interrupted() {
@@ -163,6 +176,38 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 		out.Human(escaper{ctx.Stdout})
 	}
 	return code
+}
+
+// Invoke runs the catalog's verb called name as Exec does with --json, for
+// a caller in this process that presents the outcome itself (the MCP
+// server): doc is the JSON document Exec would print, err the failure,
+// still a value (Fail renders it). ctx.Stdout is not written.
+func Invoke(ctx *Context, name string, cmd Command, args []string) (doc []byte, err error) {
+	v, ok := catalog.Find(name)
+	if !ok {
+		return nil, fmt.Errorf("internal error: verb %q is not registered", name)
+	}
+	ctx.Verb, ctx.JSON = name, true
+	p, err := parser(name, v.Usage, v.Summary, cmd)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := p.ParseArgs(args)
+	if err != nil {
+		return nil, flagError(p, name, err)
+	}
+	out, err := cmd.Run(ctx, rest)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	stdout := ctx.Stdout
+	ctx.Stdout = &b
+	defer func() { ctx.Stdout = stdout }()
+	if emitJSON(ctx, out) != 0 {
+		return nil, fmt.Errorf("internal error: the output of git burl %s could not be encoded as JSON", name)
+	}
+	return b.Bytes(), nil
 }
 
 // asksJSON reports whether --json is among the options of args. go-flags

@@ -27,14 +27,14 @@ func overlap(a, b *task.Task) (bool, string) {
 func checkScopeArg(flag, v string, glob bool, title string) error {
 	if err := task.CheckRelPath(v); err != nil {
 		if glob {
-			return errs.New(errs.User, "%s: %v", flag, err).WithTitle(title).
+			return errs.New(errs.User, "%s: %v", flag, err).WithTitle("%s", title).
 				WithFix("give globs relative to the repository root, e.g. %s 'src/player/**'", flag)
 		}
-		return errs.New(errs.User, "%s: %v", flag, err).WithTitle(title).
+		return errs.New(errs.User, "%s: %v", flag, err).WithTitle("%s", title).
 			WithFix("give paths relative to the repository root, e.g. %s src/player/jump.go", flag)
 	}
 	if glob && !doublestar.ValidatePattern(v) {
-		return errs.New(errs.User, "%s: %q is not a valid glob", flag, v).WithTitle(title).
+		return errs.New(errs.User, "%s: %q is not a valid glob", flag, v).WithTitle("%s", title).
 			WithFix("check the brackets and braces; globs use *, ** and ? (e.g. 'src/**/*.go')")
 	}
 	return nil
@@ -44,8 +44,14 @@ func checkScopeArg(flag, v string, glob bool, title string) error {
 // verbs a binary names are linked into it.
 func Scope() cli.Command { return &scopeCmd{} }
 
+// ScopeRequest is scope as an agent's tool offers it (the MCP server's
+// scope_request): wherever it runs it only records a request, as scope
+// does inside a watch run, and a human grants it with git burl scope.
+func ScopeRequest() cli.Command { return &scopeCmd{requestOnly: true} }
+
 type scopeCmd struct {
 	cli.JSONFlag
+	requestOnly  bool
 	Affects      []string `long:"affects" value-name:"PATH" description:"Add a file (or directory ending in /) the task may change; repeatable"`
 	AffectsGlobs []string `long:"affects-glob" value-name:"GLOB" description:"Add a glob of files the task may change or create; repeatable"`
 	MustNotTouch []string `long:"must-not-touch" value-name:"GLOB" description:"Add a glob the task must not change; repeatable"`
@@ -62,10 +68,19 @@ type scopeChange struct {
 type scopeOut struct {
 	Task   map[string]any `json:"task"`
 	Change scopeChange    `json:"change"`
-	entry  workflow.Entry
+	// Requested: the change is a request recorded for a human, not made.
+	Requested bool `json:"requested,omitempty"`
+	entry     workflow.Entry
 }
 
 func (o scopeOut) Human(w io.Writer) {
+	if o.Requested {
+		fmt.Fprintf(w, "Scope of %s not changed: requested (a human grants it with git burl scope):\n", o.entry.ID)
+		for _, l := range o.Change.lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+		return
+	}
 	fmt.Fprintf(w, "Scope of %s changed (%s):\n", o.entry.ID, o.entry.Bucket)
 	for _, l := range o.Change.lines() {
 		fmt.Fprintf(w, "  %s\n", l)
@@ -125,7 +140,7 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// Inside a watch run the caller may be the agent itself: it asks, and a
 	// human decides (DESIGN §15). Process ancestry decides, which an agent
 	// cannot unset as it could an environment variable.
-	request := osx.InWatchRun()
+	request := c.requestOnly || osx.InWatchRun()
 	verb := "scope"
 	if request {
 		verb = "scope_request"
@@ -192,6 +207,9 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if c.requestOnly {
+		return scopeOut{Task: taskObject(w, res.Entry), Change: change, Requested: true, entry: res.Entry}, nil
 	}
 	if request {
 		return nil, errs.New(errs.User, "inside a watch run git burl scope only asks: the request (%s) is recorded as scope_request, the gates keep %s's current scope, and the task waits for a human to run git burl scope",
