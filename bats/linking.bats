@@ -34,3 +34,14 @@ setup() {
 	[ "$(stat -c %s "$dir"/git-burl-* | sort -u | wc -l)" -gt 10 ]
 	[ "$(stat -c %s "$(command -v git-burl)")" -lt "$(stat -c %s "$dir/git-burl-hook")" ]
 }
+
+@test "the MCP SDK is linked into git-burl-mcp and no other binary" {
+	dir=$(git burl --exec-path)
+	run go version -m "$dir/git-burl-mcp"
+	assert_output_contains "github.com/modelcontextprotocol/go-sdk"
+	for b in "$(command -v git-burl)" "$dir"/git-burl-*; do
+		[ "$(basename "$b")" = git-burl-mcp ] && continue
+		run go version -m "$b"
+		refute_output_contains "modelcontextprotocol" || { echo "$b links the MCP SDK" >&2; false; }
+	done
+}

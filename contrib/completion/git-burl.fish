@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch monitor log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -84,6 +84,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'H
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l print-command -x -d 'Print the command line watch runs for an agent'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l accept-landed -d 'Accept work that reached main outside burl: gates run on it, then DONE'
+complete -c git-burl -n __fish_use_subcommand -a mcp -d 'Serve burl to agents that speak the Model Context Protocol'
+complete -c git-burl -n "__fish_seen_subcommand_from mcp" -l dir -r -a '(__fish_complete_directories)' -d 'Act in DIR when a call names no cwd and the client lists no roots'
 complete -c git-burl -n __fish_use_subcommand -a monitor -d 'Show a live board of the workflow, or write an HTML report'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l once -d 'Print one plain-text snapshot and exit'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l html -r -F -d 'Write a self-contained HTML report'

@@ -43,7 +43,9 @@ func (s *server) addResources() {
 	})
 }
 
-// placeOf is where a request without a cwd of its own acts.
+// placeOf is what a request says of where it acts. The server asks for
+// roots itself where the protocol version lets it (with a time limit);
+// the newest versions only let it embed the request in its answer.
 func placeOf(ss *sdk.ServerSession, caps *sdk.ClientCapabilities, responses sdk.InputResponseMap) place {
 	p := place{caps: caps, responses: responses}
 	ip := ss.InitializeParams()
@@ -96,9 +98,7 @@ func (s *server) readTask(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 	if err != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	p := placeOf(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
-	p.ask = nil // an embedded request asks, in every protocol version
-	dir, need, err := s.where(ctx, p)
+	dir, need, err := s.where(ctx, placeOf(req.Session, req.ClientCapabilities(), req.Params.InputResponses))
 	if need {
 		return &sdk.ReadResourceResult{InputRequests: sdk.InputRequestMap{rootsKey: &sdk.ListRootsParams{}}}, nil
 	}

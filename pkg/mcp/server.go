@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -61,16 +60,29 @@ func newServer(o Options) *server {
 // under way then runs to its end: whether a transition happened is the
 // transaction runner's to decide, never the transport's, so the client
 // going away never leaves half a claim.
+// However the session ends (the client closed its input, its output broke,
+// ctx ended), that is a clean stop: the error is only a transport that
+// could not connect.
 func Serve(ctx context.Context, t sdk.Transport, o Options) error {
 	s := newServer(o)
-	err := s.sdk.Run(ctx, t)
+	ss, err := s.sdk.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			ss.Close()
+		case <-ended:
+		}
+	}()
+	_ = ss.Wait()
+	close(ended)
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
-	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
+	return nil
 }
 
 func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -78,7 +90,9 @@ func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	if err != nil {
 		return toolError(err, "mcp"), nil
 	}
-	dir, need, err := s.where(ctx, place{cwd: a.Cwd, caps: req.ClientCapabilities(), responses: req.Params.InputResponses})
+	p := placeOf(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+	p.cwd = a.Cwd
+	dir, need, err := s.where(ctx, p)
 	if need {
 		return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{rootsKey: &sdk.ListRootsParams{}}}, nil
 	}

@@ -72,7 +72,7 @@ var actions = map[string]action{
 		}
 		return withFlag(argv, "--since", a.Since)
 	}},
-	"show":     {"show", verb.Show, []string{"id"}, idArgv},
+	"show": {"show", verb.Show, []string{"id"}, idArgv},
 	// why composes show and status (server.go); "show" heads its errors.
 	"why":      {"show", verb.Show, []string{"id"}, nil},
 	"claim":    {"claim", verb.Claim, []string{"id"}, idArgv},
@@ -180,7 +180,7 @@ func jsonKind(k string) string {
 // result is a successful call's answer: the JSON document the verb prints
 // with --json, and what it warned about on stderr.
 func result(doc []byte, warnings string) *sdk.CallToolResult {
-	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(doc)}}}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(bytes.TrimSuffix(doc, []byte("\n")))}}}
 	if w := strings.TrimSpace(warnings); w != "" {
 		res.Content = append(res.Content, &sdk.TextContent{Text: w})
 	}

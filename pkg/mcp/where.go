@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,11 +62,17 @@ type place struct {
 	remember bool
 }
 
+// rootsWait is how long a client gets to answer roots/list: some clients
+// announce roots and never answer (Claude Code did), and a call must not
+// hang on that.
+var rootsWait = 3 * time.Second
+
 // where is the directory a request acts from: the directory the call
-// names, else the client's roots, else --dir; never the directory the
-// server was started in (an agent that works in a task's worktree would
-// act on the main checkout). need is true when the client must first be
-// asked for its roots, by a request embedded in the answer.
+// names, else --dir (a watch run's preset names the task's worktree),
+// else the client's roots; never the directory the server was started in
+// (an agent that works in a task's worktree would act on the main
+// checkout). need is true when the client must first be asked for its
+// roots, by a request embedded in the answer.
 func (s *server) where(ctx context.Context, p place) (dir string, need bool, err error) {
 	if p.cwd != "" {
 		if !filepath.IsAbs(p.cwd) {
@@ -73,6 +81,10 @@ func (s *server) where(ctx context.Context, p place) (dir string, need bool, err
 		}
 		return filepath.Clean(p.cwd), false, nil
 	}
+	if s.opts.Dir != "" {
+		return s.opts.Dir, false, nil
+	}
+	why := "the client lists no roots"
 	if p.caps != nil && p.caps.RootsV2 != nil {
 		dir, err, ok := s.roots.get()
 		if !ok {
@@ -80,7 +92,14 @@ func (s *server) where(ctx context.Context, p place) (dir string, need bool, err
 			if r, ok := p.responses[rootsKey].(*sdk.ListRootsResult); ok {
 				list = r
 			} else if p.ask != nil {
-				if list, err = p.ask(ctx); err != nil {
+				wait, cancel := context.WithTimeout(ctx, rootsWait)
+				list, err = p.ask(wait)
+				cancel()
+				if err != nil {
+					// Asked once: a client that does not answer is not
+					// asked again until it says its roots changed.
+					err = noDir(fmt.Sprintf("the client did not answer roots/list (%v)", err))
+					s.roots.set("", err)
 					return "", false, err
 				}
 			} else {
@@ -95,10 +114,11 @@ func (s *server) where(ctx context.Context, p place) (dir string, need bool, err
 			return dir, false, err
 		}
 	}
-	if s.opts.Dir != "" {
-		return s.opts.Dir, false, nil
-	}
-	return "", false, errs.New(errs.User, "no directory to act in: the call names no cwd, the client lists no roots, and git burl mcp was started without --dir").
+	return "", false, noDir(why)
+}
+
+func noDir(why string) error {
+	return errs.New(errs.User, "no directory to act in: the call names no cwd, git burl mcp was started without --dir, and %s", why).
 		WithFix("pass cwd (the absolute path of the repository or of the task's worktree) in the call, or start the server as git burl mcp --dir DIR")
 }
 
