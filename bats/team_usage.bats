@@ -83,7 +83,9 @@ printf "{\"input_tokens\":1200,\"output_tokens\":300,\"cost_usd\":0.42,\"model\"
 [ "\$1" = -p ] || { echo "want -p first, got \$*" >&2; exit 64; }
 printf '%s' "\$2" | cmp -s - "\$BURL_PROMPT_FILE" || { echo "the prompt argument is not the prompt file's text" >&2; exit 65; }
 shift 2
-[ "\$*" = "--output-format json --permission-mode bypassPermissions --model sonnet" ] || { echo "flags: \$*" >&2; exit 66; }
+[ "\$1 \$2 \$3 \$4 \$5" = "--output-format json --permission-mode bypassPermissions --mcp-config" ] || { echo "flags: \$*" >&2; exit 66; }
+shift 6
+[ "\$*" = "--model sonnet" ] || { echo "agent's flags: \$*" >&2; exit 66; }
 mkdir -p src && echo done >src/w.txt
 cat "$USAGE_DOCS/claude-code-result.json"
 SH
@@ -95,7 +97,7 @@ agents:
     args: [--model, sonnet]"
 	run git burl watch --print-command claude
 	assert_success
-	[ "$output" = "claude -p '{prompt}' --output-format json --permission-mode bypassPermissions --model sonnet" ]
+	[ "$output" = "claude -p '{prompt}' --output-format json --permission-mode bypassPermissions --mcp-config '{\"mcpServers\":{\"burl\":{\"command\":\"git\",\"args\":[\"burl\",\"mcp\",\"--dir\",\"{worktree}\"]}}}' --model sonnet" ]
 	run git burl watch --print-command claude --json
 	jq -e '.preset == "claude-code" and .command[0] == "claude"' <<<"$output"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run git burl watch --once --interval 100ms
@@ -114,8 +116,8 @@ agents:
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	cat >"$BATS_TEST_TMPDIR/bin/codex" <<SH
 #!/bin/sh
-[ "\$1 \$2 \$3 \$4 \$5" = "exec --json --full-auto --skip-git-repo-check --" ] || { echo "argv: \$*" >&2; exit 64; }
-printf '%s' "\$6" | cmp -s - "\$BURL_PROMPT_FILE" && [ \$# = 6 ] || exit 65
+[ "\$1 \$2 \$3 \$4 \$5 \$7 \$9" = "exec --json --full-auto --skip-git-repo-check -c -c --" ] || { echo "argv: \$*" >&2; exit 64; }
+printf '%s' "\${10}" | cmp -s - "\$BURL_PROMPT_FILE" && [ \$# = 10 ] || exit 65
 mkdir -p src && echo done >src/w.txt
 cat "$USAGE_DOCS/codex-exec.jsonl"
 SH

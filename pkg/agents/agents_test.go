@@ -96,8 +96,8 @@ func TestPresetsExpand(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"claude": "claude -p {prompt} --output-format json --permission-mode bypassPermissions --model sonnet",
-		"codex":  "codex exec --json --full-auto --skip-git-repo-check -m gpt-5 -- {prompt}",
+		"claude": `claude -p {prompt} --output-format json --permission-mode bypassPermissions --mcp-config {"mcpServers":{"burl":{"command":"git","args":["burl","mcp","--dir","{worktree}"]}}} --model sonnet`,
+		"codex":  `codex exec --json --full-auto --skip-git-repo-check -c mcp_servers.burl.command="git" -c mcp_servers.burl.args=["burl","mcp","--dir","{worktree}"] -m gpt-5 -- {prompt}`,
 		"g":      "gemini --prompt {prompt} --yolo --output-format json",
 		"a":      "aider --message-file {prompt_file} --yes-always --no-check-update --no-pretty",
 		"o":      "opencode run --format json {prompt}",

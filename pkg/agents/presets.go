@@ -18,18 +18,24 @@ type preset struct {
 // needed). {prompt} is the prompt's text; {prompt_file} its path.
 // Permission flags let the tool edit and run commands without asking:
 // watch runs it in the sandbox that protects the repository (DESIGN §16).
+// Tools that take an MCP configuration on their command line are handed
+// burl's server (git-burl-mcp(1)) bound to the task's worktree: {worktree}
+// is inserted as it is, so a path holding a double quote or a backslash
+// would break the JSON or TOML around it.
 // presets is a function, not a package-level map: the commit hook links
 // this package (through pkg/trust) and must not build the table at start.
 func presets() map[string]preset {
 	return map[string]preset{
 		"claude-code": {
-			head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions"},
-			doc:  "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage",
+			head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions",
+				"--mcp-config", `{"mcpServers":{"burl":{"command":"git","args":["burl","mcp","--dir","{worktree}"]}}}`},
+			doc: "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage, --mcp-config adds MCP servers",
 		},
 		"codex": {
-			head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check"},
+			head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check",
+				"-c", `mcp_servers.burl.command="git"`, "-c", `mcp_servers.burl.args=["burl","mcp","--dir","{worktree}"]`},
 			tail: []string{"--", "{prompt}"},
-			doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage",
+			doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage, -c mcp_servers.NAME.* adds an MCP server",
 		},
 		"gemini": {
 			head: []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
