@@ -66,6 +66,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/setup.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/queue.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/forge.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/mcp.sh
 
 clean:
 	rm -rf bin libexec dist

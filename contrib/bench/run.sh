@@ -116,61 +116,7 @@ row() {
 	printf '%s\n' "$s" >>"$W/rows.md"
 }
 
-# ---------------------------------------------------------------- fixtures
-# new_repo DIR: a repository with burl initialised, no parallel cap and no
-# scope-conflict skipping (the bench measures mechanics, not policy).
-new_repo() {
-	local d=$1
-	mkdir -p "$d/src"
-	git init -q "$d"
-	printf 'package main\n\nfunc main() {}\n' >"$d/src/main.go"
-	git -C "$d" add -A
-	git -C "$d" commit -q -m init
-	(cd "$d" && git burl init >/dev/null)
-	sed -i -e 's/^max_parallel: .*/max_parallel: 0/' -e 's/^conflict_policy: .*/conflict_policy: ignore/' \
-		-e 's/^build_command: .*/build_command: ""/' "$d/.burl/.workflow/config.yaml"
-	git -C "$d/.burl" commit -q -am "bench: config"
-}
-
-# gen_tasks DIR N [all-ready]: N task files written the way `git burl add`
-# writes them, spread over the buckets like a long-lived project (most DONE)
-# unless all-ready, committed on the workflow branch in one commit.
-gen_tasks() {
-	local d=$1 n=$2 mode=${3:-mixed}
-	awk -v n="$n" -v dir="$d/.burl/.workflow" -v mode="$mode" 'BEGIN {
-		split("critical high medium low", pr, " ")
-		for (i = 1; i <= n; i++) {
-			id = sprintf("TASK-%03d", i)
-			slug = sprintf("implement-feature-%d-of-the-parser", i)
-			b = "READY"; r = i % 100
-			if (mode == "mixed") {
-				if (r < 70) b = "DONE"; else if (r < 90) b = "READY"; else if (r < 95) b = "QA"; else if (r < 98) b = "DOING"; else b = "BLOCKED"
-			}
-			f = dir "/" b "/" id "-" slug ".md"
-			started = (b == "READY" || b == "BLOCKED") ? "null" : "2024-05-01T10:00:00Z"
-			branch = (b == "READY" || b == "BLOCKED") ? "null" : "task-" substr(id, 6) "-" slug
-			print "---" > f
-			print "id: " id > f
-			print "title: Implement feature " i " of the parser" > f
-			print "priority: " pr[i % 4 + 1] > f
-			printf "created: 2024-01-01T%02d:%02d:%02dZ\n", int(i / 3600) % 24, int(i / 60) % 60, i % 60 > f
-			print "\n# Ownership/attempts" > f
-			print "assigned_to: " (started == "null" ? "null" : "agent-" (i % 16)) > f
-			print "qa_attempts: 0\n\n# Lifecycle timestamps" > f
-			print "started_at: " started > f
-			print "submitted_at: null\ncompleted_at: null\n\n# Git/worktree state (populated on claim)" > f
-			print "worktree: " (branch == "null" ? "null" : ".worktrees/" branch) > f
-			print "branch: " branch > f
-			print "base_sha: null\n\n# Scope control\naffects:\n  - src/parser/p" i ".go" > f
-			print "affects_globs: []\nmust_not_touch: []\n\n# Dependency control\ndepends_on: []\n\n# Freeform\ntags: [parser]\n---" > f
-			print "\n## Objective\nFeature " i " parses its part of the grammar.\n\n## Acceptance Criteria\n- [ ] tests pass\n" > f
-			print "## Context\nSee the grammar.\n\n## Implementation Notes\n<!-- Worker fills -->\n\n## QA Report\n<!-- Validator fills (tool can append) -->" > f
-			close(f)
-		}
-	}'
-	git -C "$d/.burl" add -A
-	git -C "$d/.burl" commit -q -m "bench: $n tasks"
-}
+# The fixtures (new_repo, gen_tasks) are in lib.sh: mcp.sh builds the same.
 
 # ---------------------------------------------------------------- dispatcher
 bench_dispatch() {

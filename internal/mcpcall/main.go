@@ -9,15 +9,22 @@
 // the other contents' texts}. --list prints the tools/list answer instead;
 // --resources lists the resources and reads each ARGS_JSON as a URI.
 // --repeat N times N calls of the first ARGS_JSON after one warm-up and
-// prints {"calls":N,"median_ms":..,"min_ms":..,"max_ms":..}. --disconnect-after D
+// prints {"calls":N,"median_ms":..,"min_ms":..,"max_ms":..}; with --raw it
+// writes JSON-RPC lines itself and times each call until its whole answer
+// is read, not decoded (as git burl status --json is timed until its
+// output is written, not parsed): the server's time, not this client's,
+// whose SDK passes over a 6 MB answer five times. --disconnect-after D
 // closes the connection D into the first call, as a client that goes away.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -41,6 +48,7 @@ func main() {
 	list := flag.Bool("list", false, "print the tools/list answer")
 	resources := flag.Bool("resources", false, "list the resources, then read each argument as a URI")
 	disconnect := flag.Duration("disconnect-after", 0, "close the connection this long into the first call")
+	raw := flag.Bool("raw", false, "with --repeat: time calls written and read as JSON-RPC lines, answers not decoded")
 	flag.Parse()
 	var calls, argv []string
 	for i, a := range flag.Args() {
@@ -51,6 +59,10 @@ func main() {
 	}
 	if len(argv) == 0 {
 		fail(fmt.Errorf("usage: mcpcall [flags] ARGS_JSON... -- SERVER_ARGV..."))
+	}
+	if *raw && *repeat > 0 {
+		timeRaw(argv, calls[0], *repeat)
+		return
 	}
 	ctx := context.Background()
 	var opts *mcp.ClientOptions
@@ -109,8 +121,7 @@ func main() {
 				fail(fmt.Errorf("call %d failed: %v", i, err))
 			}
 		}
-		sort.Float64s(ms)
-		_ = out.Encode(map[string]any{"calls": len(ms), "median_ms": ms[len(ms)/2], "min_ms": ms[0], "max_ms": ms[len(ms)-1]})
+		report(ms)
 	case *disconnect > 0:
 		go func() {
 			time.Sleep(*disconnect)
@@ -164,4 +175,60 @@ func call(args string) *mcp.CallToolParams {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "mcpcall:", err)
 	os.Exit(1)
+}
+
+func report(ms []float64) {
+	sort.Float64s(ms)
+	_ = json.NewEncoder(os.Stdout).Encode(map[string]any{"calls": len(ms), "median_ms": ms[len(ms)/2], "min_ms": ms[0], "max_ms": ms[len(ms)-1]})
+}
+
+// timeRaw times n calls with args (after one warm-up) over the server's
+// stdin and stdout, until each answer's line is read; the answer is
+// checked to be that call's and no tool error.
+func timeRaw(argv []string, args string, n int) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		fail(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		fail(err)
+	}
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	answers := bufio.NewReaderSize(outPipe, 1<<20)
+	send := func(line string) {
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			fail(err)
+		}
+	}
+	read := func() []byte {
+		line, err := answers.ReadBytes('\n')
+		if err != nil {
+			fail(err)
+		}
+		return line
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpcall","version":"1"}}}`)
+	read()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	ms := make([]float64, n)
+	for i := -1; i < n; i++ {
+		t0 := time.Now()
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"burl","arguments":%s}}`, i+2, args))
+		line := read()
+		if i >= 0 {
+			ms[i] = float64(time.Since(t0).Microseconds()) / 1000
+		}
+		if !bytes.HasPrefix(line, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"{\"ok\":true`, i+2)) ||
+			bytes.Contains(line, []byte(`"isError":true`)) {
+			fail(fmt.Errorf("call %d answered %.300s", i, line))
+		}
+	}
+	in.Close()
+	_ = cmd.Wait()
+	report(ms)
 }

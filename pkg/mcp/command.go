@@ -2,9 +2,11 @@ package mcp
 
 import (
 	"context"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/burl-dev/burl/pkg/cli"
@@ -31,6 +33,12 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, errs.New(errs.User, "--dir %s is not a directory", c.Dir).
 				WithFix("give the repository's or a task worktree's path, e.g. git burl mcp --dir \"$(git rev-parse --show-toplevel)\"")
 		}
+	}
+	// A server lives long and answers documents of megabytes (status
+	// --json at 10,000 tasks is 6 MB): the soft memory limit cli.Main sets
+	// for short commands would keep its collector running throughout.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(math.MaxInt64)
 	}
 	// SIGINT and SIGTERM stop reading requests; a call under way ends
 	// first (Serve), so that a stopped client's server leaves no half

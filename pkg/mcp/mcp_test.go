@@ -547,3 +547,27 @@ func TestAClientThatNeverAnswersRootsIsNotWaitedOnTwice(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Large answers skip the SDK's encoder (large.go): what the client reads
+// is still the verb's document, byte for byte, in both protocol eras.
+func TestALargeAnswerIsTheDocumentWhole(t *testing.T) {
+	largeAnswer = 0
+	t.Cleanup(func() { largeAnswer = 64 << 10 })
+	dir := newWorkflow(t)
+	burl(t, dir, "add", verb.Add(), `A "quoted" title \ with a backslash, tab	and é`, "--affects", "q.txt")
+	want := strings.TrimSuffix(burl(t, dir, "status", verb.Status(), "--json"), "\n")
+	for _, version := range []string{legacy, latest} {
+		cs := connect(t, Options{}, version, dir)
+		for i := 0; i < 2; i++ {
+			if a := call(t, cs, map[string]any{"action": "status"}); a.isError || a.text != want {
+				t.Errorf("protocol %q: status over MCP:\n%s\nwant:\n%s", version, a.text, want)
+			}
+		}
+	}
+	// A batch's answers go through the SDK's connection, filled all the same.
+	status := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"burl","arguments":{"action":"status","cwd":"` + dir + `"}}}`
+	got := raw(t, Options{}, strings.Replace(initialize, "2025-06-18", "2025-03-26", 1), initialized, "["+fmt.Sprintf(status, 2)+","+fmt.Sprintf(status, 3)+"]")
+	if len(got) != 2 || !strings.Contains(got[1], `"id":2`) || !strings.Contains(got[1], `"id":3`) || !strings.Contains(got[1], `A \\\"quoted\\\" title`) {
+		t.Errorf("batch answers: %q", got)
+	}
+}

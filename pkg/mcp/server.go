@@ -33,6 +33,9 @@ type server struct {
 	opts  Options
 	sdk   *sdk.Server
 	roots roots
+	// large is the transport's way around the SDK's encoder for large
+	// answers; nil on another transport.
+	large *large
 	// mu lets one verb run at a time, as each had a process of its own on
 	// the command line; closed (under mu) refuses calls once the client
 	// has gone, so that none starts after the server decided to stop.
@@ -65,6 +68,9 @@ func newServer(o Options) *server {
 // could not connect.
 func Serve(ctx context.Context, t sdk.Transport, o Options) error {
 	s := newServer(o)
+	if st, ok := t.(*stdio); ok {
+		s.large = st.large
+	}
 	ss, err := s.sdk.Connect(ctx, t, nil)
 	if err != nil {
 		return err
@@ -115,7 +121,7 @@ func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	if err != nil {
 		return toolError(err, act.verb), nil
 	}
-	return result(doc, warnings), nil
+	return s.result(doc, warnings), nil
 }
 
 // run calls f with a command context for dir, one call at a time. The

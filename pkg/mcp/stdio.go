@@ -25,21 +25,29 @@ const maxLine = sdk.DefaultMaxLineLength
 //     session at it.
 //   - When in ends, the calls already read are answered before the server
 //     stops: a client may write its requests and close its end.
+//   - Large answers are written by the transport itself (large.go).
 func Stdio(in io.Reader, out io.Writer) sdk.Transport {
 	w := &lockedWriter{w: out}
+	l := newLarge()
 	return &stdio{
-		inner: &sdk.IOTransport{Reader: io.NopCloser(&lines{r: bufio.NewReader(in), out: w}), Writer: w},
+		inner: &sdk.IOTransport{Reader: io.NopCloser(&lines{r: bufio.NewReader(in), out: w, large: l}), Writer: w},
+		out:   w,
+		large: l,
 	}
 }
 
-type stdio struct{ inner *sdk.IOTransport }
+type stdio struct {
+	inner *sdk.IOTransport
+	out   *lockedWriter
+	large *large
+}
 
 func (t *stdio) Connect(ctx context.Context) (sdk.Connection, error) {
 	c, err := t.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	d := &draining{Connection: c, pending: map[jsonrpc.ID]bool{}}
+	d := &draining{Connection: c, pending: map[jsonrpc.ID]bool{}, out: t.out, large: t.large}
 	d.cond = sync.NewCond(&d.mu)
 	return d, nil
 }
@@ -62,9 +70,10 @@ func (l *lockedWriter) Close() error { return nil }
 // lines passes on the client's lines that are JSON-RPC messages and
 // answers the others.
 type lines struct {
-	r    *bufio.Reader
-	out  io.Writer
-	line []byte // what is left of the line being passed on
+	r     *bufio.Reader
+	out   io.Writer
+	large *large
+	line  []byte // what is left of the line being passed on
 }
 
 func (l *lines) Read(p []byte) (int, error) {
@@ -114,7 +123,9 @@ func (l *lines) next() ([]byte, error) {
 		l.answer(jsonrpc.CodeParseError, "parse error: the line is not JSON", nil)
 		return nil, err
 	}
-	if msg[0] != '[' {
+	if msg[0] == '[' {
+		l.large.batches.Store(true)
+	} else {
 		// A batch (old protocol versions) is checked by the SDK.
 		if _, derr := jsonrpc.DecodeMessage(msg); derr != nil {
 			var head struct {
@@ -150,6 +161,8 @@ type draining struct {
 	outgoing int                 // the server's own calls not yet answered
 	ended    bool                // the client's input ended
 	closed   bool                // the server closed the connection
+	out      *lockedWriter
+	large    *large
 }
 
 func (d *draining) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -189,6 +202,20 @@ func (d *draining) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	d.cond.Broadcast()
 	d.mu.Unlock()
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
+		filled := d.large.fill(r.Result)
+		if len(filled) != len(r.Result) && !d.large.batches.Load() {
+			// Written here: the SDK's connection would compact the
+			// whole answer once more.
+			data, err := response(&jsonrpc.Response{ID: r.ID, Result: filled})
+			if err != nil {
+				return err
+			}
+			_, err = d.out.Write(data)
+			return err
+		}
+		r.Result = filled
+	}
 	return d.Connection.Write(ctx, msg)
 }
 

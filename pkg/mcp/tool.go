@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -179,8 +180,15 @@ func jsonKind(k string) string {
 
 // result is a successful call's answer: the JSON document the verb prints
 // with --json, and what it warned about on stderr.
-func result(doc []byte, warnings string) *sdk.CallToolResult {
-	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(bytes.TrimSuffix(doc, []byte("\n")))}}}
+func (s *server) result(doc []byte, warnings string) *sdk.CallToolResult {
+	doc = bytes.TrimSuffix(doc, []byte("\n"))
+	var text string
+	if s.large != nil && len(doc) >= largeAnswer && utf8.Valid(doc) {
+		text = s.large.put(doc)
+	} else {
+		text = string(doc)
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
 	if w := strings.TrimSpace(warnings); w != "" {
 		res.Content = append(res.Content, &sdk.TextContent{Text: w})
 	}
