@@ -44,14 +44,19 @@ var constructors = map[string]func() cli.Command{
 	"worktree":   Worktree,
 }
 
+// above are the verbs whose command lives in a package that imports this
+// one (it runs the verbs), so this package's tests cannot name it; that
+// package tests it.
+var above = map[string]string{"mcp": "pkg/mcp"}
+
 // Every verb of the catalog has a constructor here and a main that uses it.
 func TestEveryVerbHasAConstructor(t *testing.T) {
 	for _, v := range catalog.Verbs {
-		if _, ok := constructors[v.Name]; !ok {
+		if _, ok := constructors[v.Name]; !ok && above[v.Name] == "" {
 			t.Errorf("verb %s has no constructor in constructors", v.Name)
 		}
 	}
-	if len(constructors) != len(catalog.Verbs) {
+	if len(constructors)+len(above) != len(catalog.Verbs) {
 		t.Errorf("%d constructors for %d verbs", len(constructors), len(catalog.Verbs))
 	}
 }
