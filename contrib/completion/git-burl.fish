@@ -85,7 +85,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from watch" -l print-command -x 
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l accept-landed -d 'Accept work that reached main outside burl: gates run on it, then DONE'
 complete -c git-burl -n __fish_use_subcommand -a mcp -d 'Serve burl to agents that speak the Model Context Protocol'
-complete -c git-burl -n "__fish_seen_subcommand_from mcp" -l dir -r -a '(__fish_complete_directories)' -d 'Act in DIR when a call names no cwd and the client lists no roots'
+complete -c git-burl -n "__fish_seen_subcommand_from mcp" -l dir -r -a '(__fish_complete_directories)' -d 'Act in DIR when a call names no cwd, rather than in the roots of the client'
 complete -c git-burl -n __fish_use_subcommand -a monitor -d 'Show a live board of the workflow, or write an HTML report'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l once -d 'Print one plain-text snapshot and exit'
 complete -c git-burl -n "__fish_seen_subcommand_from monitor" -l html -r -F -d 'Write a self-contained HTML report'

@@ -17,7 +17,7 @@ import (
 func Command() cli.Command { return &command{} }
 
 type command struct {
-	Dir string `long:"dir" value-name:"DIR" description:"Act in DIR when a call names no cwd and the client lists no roots (watch's presets pass the task's worktree)"`
+	Dir string `long:"dir" value-name:"DIR" description:"Act in DIR when a call names no cwd, rather than in the client's roots (watch's presets pass the task's worktree)"`
 }
 
 func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
