@@ -229,20 +229,27 @@ func TestTheWorktreeComesFromTheRootsNotFromWhereTheServerStarted(t *testing.T) 
 			if id := doc["task"].(map[string]any)["id"]; id != "TASK-001" {
 				t.Fatalf("show without an ID in TASK-001's worktree showed %v", id)
 			}
-			if err := os.MkdirAll(filepath.Join(wt, "src"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(wt, "src", "header.go"), []byte("package src\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			gittest.Git(t, wt, "add", "-A")
-			gittest.Git(t, wt, "commit", "-q", "-m", "header")
+			commitFile(t, wt, "src/header.go", "package src\n")
 			ok(t, call(t, cs, map[string]any{"action": "submit"}))
 			if b := taskField(t, dir, "TASK-001", "bucket"); b != "QA" {
 				t.Errorf("TASK-001 is in %v after submit from its worktree", b)
 			}
 		})
 	}
+}
+
+// commitFile writes a file in the worktree wt and commits it.
+func commitFile(t *testing.T, wt, name, content string) {
+	t.Helper()
+	p := filepath.Join(wt, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, wt, "add", "-A")
+	gittest.Git(t, wt, "commit", "-q", "-m", "edit "+name)
 }
 
 func lastLine(s string) string {
@@ -273,11 +280,7 @@ func TestARefusalIsAToolErrorWithReasonAndFix(t *testing.T) {
 func TestAnUntrustedCommandRefuses(t *testing.T) {
 	dir := newWorkflow(t)
 	wt := lastLine(burl(t, dir, "claim", verb.Claim(), "TASK-003"))
-	if err := os.WriteFile(filepath.Join(wt, "third.txt"), []byte("3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Git(t, wt, "add", "-A")
-	gittest.Git(t, wt, "commit", "-q", "-m", "third")
+	commitFile(t, wt, "third.txt", "3\n")
 	burl(t, wt, "submit", verb.Submit())
 	cfg := filepath.Join(dir, ".burl", ".workflow", "config.yaml")
 	data, err := os.ReadFile(cfg)
@@ -318,14 +321,7 @@ func TestScopeRequestWidensNothing(t *testing.T) {
 		t.Errorf("no scope_request event:\n%s", log)
 	}
 	// The gates keep the old scope: work on the requested file is refused.
-	if err := os.MkdirAll(filepath.Join(wt, "docs"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(wt, "docs", "notes.md"), []byte("notes\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Git(t, wt, "add", "-A")
-	gittest.Git(t, wt, "commit", "-q", "-m", "docs")
+	commitFile(t, wt, "docs/notes.md", "notes\n")
 	refused(t, call(t, cs, map[string]any{"action": "submit"}), "docs/notes.md")
 }
 
