@@ -24,8 +24,9 @@ import (
 
 // Options configure a server.
 type Options struct {
-	// Dir is where a call acts when it names no cwd and the client lists
-	// no roots (watch's presets pass the task's worktree); "" for none.
+	// Dir is where a call that names no cwd acts, rather than in the
+	// client's roots (watch's presets pass the task's worktree); "" for
+	// none.
 	Dir string
 }
 
@@ -62,10 +63,9 @@ func newServer(o Options) *server {
 // Serve answers one client on t until it disconnects or ctx ends. A call
 // under way then runs to its end: whether a transition happened is the
 // transaction runner's to decide, never the transport's, so the client
-// going away never leaves half a claim.
-// However the session ends (the client closed its input, its output broke,
-// ctx ended), that is a clean stop: the error is only a transport that
-// could not connect.
+// going away never leaves half a claim. However the session ends (the
+// client closed its input, its output broke, ctx ended) is a clean stop;
+// the only error is a transport that could not connect.
 func Serve(ctx context.Context, t sdk.Transport, o Options) error {
 	s := newServer(o)
 	if st, ok := t.(*stdio); ok {

@@ -36,10 +36,10 @@ func (r *roots) forget() {
 	r.mu.Unlock()
 }
 
-func (r *roots) get() (dir string, err error, ok bool) {
+func (r *roots) get() (dir string, ok bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.dir, r.err, r.seen
+	return r.dir, r.seen, r.err
 }
 
 func (r *roots) set(dir string, err error) {
@@ -84,9 +84,8 @@ func (s *server) where(ctx context.Context, p place) (dir string, need bool, err
 	if s.opts.Dir != "" {
 		return s.opts.Dir, false, nil
 	}
-	why := "the client lists no roots"
 	if p.caps != nil && p.caps.RootsV2 != nil {
-		dir, err, ok := s.roots.get()
+		dir, ok, err := s.roots.get()
 		if !ok {
 			var list *sdk.ListRootsResult
 			if r, ok := p.responses[rootsKey].(*sdk.ListRootsResult); ok {
@@ -114,7 +113,7 @@ func (s *server) where(ctx context.Context, p place) (dir string, need bool, err
 			return dir, false, err
 		}
 	}
-	return "", false, noDir(why)
+	return "", false, noDir("the client lists no roots")
 }
 
 func noDir(why string) error {
