@@ -180,34 +180,31 @@ func Exec(ctx *Context, verb, usage, summary string, cmd Command, args []string)
 
 // Invoke runs the catalog's verb called name as Exec does with --json, for
 // a caller in this process that presents the outcome itself (the MCP
-// server): doc is the JSON document Exec would print, err the failure,
-// still a value (Fail renders it). ctx.Stdout is not written.
-func Invoke(ctx *Context, name string, cmd Command, args []string) (doc []byte, err error) {
+// server): the JSON document Exec would print goes to ctx.Stdout, and a
+// failure is returned still a value (Fail renders it); whatever was
+// written then is no document.
+func Invoke(ctx *Context, name string, cmd Command, args []string) error {
 	v, ok := catalog.Find(name)
 	if !ok {
-		return nil, fmt.Errorf("internal error: verb %q is not registered", name)
+		return fmt.Errorf("internal error: verb %q is not registered", name)
 	}
 	ctx.Verb, ctx.JSON = name, true
 	p, err := parser(name, v.Usage, v.Summary, cmd)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rest, err := p.ParseArgs(args)
 	if err != nil {
-		return nil, flagError(p, name, err)
+		return flagError(p, name, err)
 	}
 	out, err := cmd.Run(ctx, rest)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var b bytes.Buffer
-	stdout := ctx.Stdout
-	ctx.Stdout = &b
-	defer func() { ctx.Stdout = stdout }()
 	if emitJSON(ctx, out) != 0 {
-		return nil, fmt.Errorf("internal error: the output of git burl %s could not be encoded as JSON", name)
+		return fmt.Errorf("internal error: the output of git burl %s could not be encoded as JSON", name)
 	}
-	return b.Bytes(), nil
+	return nil
 }
 
 // asksJSON reports whether --json is among the options of args. go-flags

@@ -46,20 +46,18 @@ func (l *large) put(text []byte) string {
 	return p
 }
 
-// fill puts the texts back into an encoded answer, once each.
-func (l *large) fill(result json.RawMessage) json.RawMessage {
+// take finds the placeholder of a kept text in an encoded answer, which
+// is then before, text, after.
+func (l *large) take(answer []byte) (before, text, after []byte, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for p, text := range l.texts {
-		i := bytes.Index(result, []byte(p))
-		if i < 0 {
-			continue
+	for p, t := range l.texts {
+		if i := bytes.Index(answer, []byte(p)); i >= 0 {
+			delete(l.texts, p)
+			return answer[:i], t, answer[i+len(p):], true
 		}
-		delete(l.texts, p)
-		out := make([]byte, 0, len(result)-len(p)+len(text))
-		result = append(append(append(out, result[:i]...), text...), result[i+len(p):]...)
 	}
-	return result
+	return nil, nil, nil, false
 }
 
 // quote is text as a JSON string. The texts are JSON documents the verbs
@@ -84,13 +82,11 @@ func quote(text []byte) []byte {
 	return append(append(out, text[last:]...), '"')
 }
 
-// response encodes an answer as the SDK's connection would.
-func response(r *jsonrpc.Response) ([]byte, error) {
-	id, err := json.Marshal(r.ID.Raw())
+// responseHead is how the SDK's connection begins an answer to id.
+func responseHead(id jsonrpc.ID) ([]byte, error) {
+	raw, err := json.Marshal(id.Raw())
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(r.Result)+len(id)+40)
-	b = append(append(append(b, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...)
-	return append(append(b, r.Result...), '}', '\n'), nil
+	return append(append([]byte(`{"jsonrpc":"2.0","id":`), raw...), `,"result":`...), nil
 }

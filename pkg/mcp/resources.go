@@ -66,7 +66,7 @@ func (s *server) listTasks(ctx context.Context, req *sdk.ListResourcesRequest) (
 	if err != nil {
 		return nil, rpcError(err)
 	}
-	doc, _, err := s.run(dir, func(c *cli.Context) ([]byte, error) {
+	doc, _, err := s.run(dir, func(c *cli.Context) error {
 		return cli.Invoke(c, "status", verb.Status(), []string{"--json", "--open"})
 	})
 	if err != nil {
@@ -105,20 +105,24 @@ func (s *server) readTask(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 	if err != nil {
 		return nil, rpcError(err)
 	}
-	text, _, err := s.run(dir, func(c *cli.Context) ([]byte, error) {
+	text, _, err := s.run(dir, func(c *cli.Context) error {
 		w, err := workflow.Open(c.Dir)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		w.Stderr = c.Stderr
 		e, err := w.Get(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if e.Err != nil {
-			return nil, errs.New(errs.User, "%s: %v", w.Rel(e.Path), e.Err)
+			return errs.New(errs.User, "%s: %v", w.Rel(e.Path), e.Err)
 		}
-		return os.ReadFile(e.Path)
+		data, err := os.ReadFile(e.Path)
+		if err == nil {
+			_, err = c.Stdout.Write(data)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, rpcError(err)

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"sync"
 
@@ -40,8 +39,9 @@ type server struct {
 	// mu lets one verb run at a time, as each had a process of its own on
 	// the command line; closed (under mu) refuses calls once the client
 	// has gone, so that none starts after the server decided to stop.
-	mu     sync.Mutex
-	closed bool
+	mu         sync.Mutex
+	closed     bool
+	lastAnswer int // bytes
 }
 
 func newServer(o Options) *server {
@@ -105,14 +105,14 @@ func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	if err != nil {
 		return toolError(err, act.verb), nil
 	}
-	doc, warnings, err := s.run(dir, func(c *cli.Context) ([]byte, error) {
+	doc, warnings, err := s.run(dir, func(c *cli.Context) error {
 		switch a.Action {
 		case "why":
 			return why(c, a.ID)
 		case "scope_request":
 			if a.ID == "" {
 				if a.ID, err = currentTask(c, "scope"); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
@@ -124,18 +124,22 @@ func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	return s.result(doc, warnings), nil
 }
 
-// run calls f with a command context for dir, one call at a time. The
-// verb gets no stdin (the client's messages arrive there) and its stderr
-// is kept for the answer.
-func (s *server) run(dir string, f func(*cli.Context) ([]byte, error)) (doc []byte, warnings string, err error) {
+// run calls f with a command context for dir, one call at a time, and
+// returns what f wrote to its stdout. The verb gets no stdin (the client's
+// messages arrive there) and its stderr is kept for the answer.
+func (s *server) run(dir string, f func(*cli.Context) error) (out []byte, warnings string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, "", stopping
 	}
-	var stderr bytes.Buffer
-	doc, err = f(&cli.Context{Stdout: io.Discard, Stderr: &stderr, Stdin: strings.NewReader(""), Dir: dir})
-	return doc, stderr.String(), err
+	// Sized as the last answer: a status of thousands of tasks would
+	// otherwise be copied as the buffer doubles.
+	var stdout, stderr bytes.Buffer
+	stdout.Grow(s.lastAnswer)
+	err = f(&cli.Context{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""), Dir: dir})
+	s.lastAnswer = stdout.Len()
+	return stdout.Bytes(), stderr.String(), err
 }
 
 // currentTask is the task whose worktree c.Dir is in, as the verbs that
@@ -152,10 +156,10 @@ func currentTask(c *cli.Context, verbName string) (string, error) {
 // why is a task as status lists it, with the next command and what it
 // waits on (the one answer status, show and the board give), and its QA
 // report, where rejections and scope requests are written.
-func why(c *cli.Context, id string) ([]byte, error) {
+func why(c *cli.Context, id string) error {
 	w, err := workflow.Open(c.Dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.Stderr = c.Stderr
 	var ids []string
@@ -163,21 +167,23 @@ func why(c *cli.Context, id string) ([]byte, error) {
 		ids = []string{id}
 	}
 	if id, err = w.TaskArgOrCurrent(ids, c.Dir, "show"); err != nil {
-		return nil, err
+		return err
 	}
 	e, err := w.Get(id)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	doc, err := cli.Invoke(c, "status", verb.Status(), []string{"--json", "--bucket=" + string(e.Bucket)})
-	if err != nil {
-		return nil, err
+	var doc bytes.Buffer
+	sc := *c
+	sc.Stdout = &doc
+	if err := cli.Invoke(&sc, "status", verb.Status(), []string{"--json", "--bucket=" + string(e.Bucket)}); err != nil {
+		return err
 	}
 	var st struct {
 		Tasks []json.RawMessage `json:"tasks"`
 	}
-	if err := json.Unmarshal(doc, &st); err != nil {
-		return nil, err
+	if err := json.Unmarshal(doc.Bytes(), &st); err != nil {
+		return err
 	}
 	out := struct {
 		OK       bool            `json:"ok"`
@@ -193,5 +199,5 @@ func why(c *cli.Context, id string) ([]byte, error) {
 			break
 		}
 	}
-	return json.Marshal(out)
+	return json.NewEncoder(c.Stdout).Encode(out)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -63,6 +64,18 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// writeParts writes one message made of parts.
+func (l *lockedWriter) writeParts(parts ...[]byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range parts {
+		if _, err := l.w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (l *lockedWriter) Close() error { return nil }
@@ -203,18 +216,20 @@ func (d *draining) Write(ctx context.Context, msg jsonrpc.Message) error {
 	d.cond.Broadcast()
 	d.mu.Unlock()
 	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
-		filled := d.large.fill(r.Result)
-		if len(filled) != len(r.Result) && !d.large.batches.Load() {
-			// Written here: the SDK's connection would compact the
-			// whole answer once more.
-			data, err := response(&jsonrpc.Response{ID: r.ID, Result: filled})
+		if before, text, after, ok := d.large.take(r.Result); ok {
+			if d.large.batches.Load() {
+				// The SDK's connection gathers a batch's answers.
+				r.Result = slices.Concat(before, text, after)
+				return d.Connection.Write(ctx, msg)
+			}
+			// Written here, in pieces: the SDK's connection would
+			// compact the whole answer once more.
+			head, err := responseHead(r.ID)
 			if err != nil {
 				return err
 			}
-			_, err = d.out.Write(data)
-			return err
+			return d.out.writeParts(head, before, text, after, []byte("}\n"))
 		}
-		r.Result = filled
 	}
 	return d.Connection.Write(ctx, msg)
 }
