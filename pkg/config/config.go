@@ -69,6 +69,8 @@ type Config struct {
 	// without merge (DESIGN §20): blocked (a human said no) or ready
 	// (Part III: back to the agent, as a QA rejection).
 	PRClosed string
+	// The forge's CI as a gate (DESIGN §21): see ci.go.
+	CI CI
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -113,6 +115,7 @@ func Default() *Config {
 		PRMerge:             "auto",
 		PRMergeStyle:        "rebase",
 		PRClosed:            "blocked",
+		CI:                  DefaultCI(),
 	}
 }
 
@@ -280,6 +283,11 @@ var fields = map[string]field{
 	"pr_merge":        strField([]string{"auto", "none"}, func(c *Config) *string { return &c.PRMerge }),
 	"pr_merge_style":  strField([]string{"rebase", "squash", "merge"}, func(c *Config) *string { return &c.PRMergeStyle }),
 	"pr_closed":       strField([]string{"blocked", "ready"}, func(c *Config) *string { return &c.PRClosed }),
+	"checks":          strField([]string{"none", "required", "all"}, func(c *Config) *string { return &c.CI.Checks }),
+	"ci_timeout":      ciTimeoutField,
+	"ci_max_rounds":   intField(1, func(c *Config) *int { return &c.CI.MaxRounds }),
+	"ci_log_command":  ciLogCommandField,
+	"queue_ci":        strField([]string{"none", "forge"}, func(c *Config) *string { return &c.CI.Queue }),
 }
 
 // forgeURLField is an http(s) API base: the token is sent there, so a
@@ -356,6 +364,9 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if c.WorkflowBranch != "" && c.WorkflowBranch == c.MainBranch {
 		return nil, &Error{File: name, Line: seen["workflow_branch"], Key: "workflow_branch", Msg: fmt.Sprintf("is %q, the same branch as main_branch: task files would land in your code", c.WorkflowBranch)}
+	}
+	if err := c.resolveCI(name, seen); err != nil {
+		return nil, err
 	}
 	for i, p := range c.StubPatterns {
 		if _, err := regexp.Compile(p); err != nil {

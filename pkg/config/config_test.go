@@ -113,6 +113,16 @@ func TestInvalidValues(t *testing.T) {
 		{"pr_merge", "always"},
 		{"pr_merge_style", "fast-forward"},
 		{"pr_closed", "reopen"},
+		{"checks", "some"},
+		{"checks", "[required]"},
+		{"ci_timeout", "0s"},
+		{"ci_timeout", "later"},
+		{"ci_max_rounds", "0"},
+		{"ci_max_rounds", "two"},
+		{"ci_log_command", "gh run view --log-failed"},
+		{"ci_log_command", "[]"},
+		{"ci_log_command", "[gh, [run]]"},
+		{"queue_ci", "github"},
 	} {
 		data := "# header\nremote: origin\n\n" + c.key + ": " + c.value + "\n"
 		_, err := Parse(file, []byte(data))
@@ -239,5 +249,47 @@ func TestForgeKeys(t *testing.T) {
 	}
 	if d := Default(); d.Landing != "local" || d.Forge != "" || d.PRMerge != "auto" || d.PRMergeStyle != "rebase" || d.PRClosed != "blocked" {
 		t.Fatalf("defaults %q %q %q %q", d.Landing, d.Forge, d.PRMerge, d.PRMergeStyle)
+	}
+}
+
+func TestCIKeys(t *testing.T) {
+	// Defaults: the checks gate where something waits for the forge.
+	for _, c := range []struct{ data, checks string }{
+		{"", "none"},
+		{"landing: local\n", "none"},
+		{"landing: pr\n", "required"},
+		{"queue_ci: forge\n", "required"},
+		{"landing: pr\nchecks: none\n", "none"},
+		{"landing: pr\nchecks: all\n", "all"},
+	} {
+		got, err := Parse(file, []byte(c.data))
+		if err != nil {
+			t.Fatalf("%q: %v", c.data, err)
+		}
+		if got.CI.Checks != c.checks {
+			t.Errorf("%q: checks = %q, want %q", c.data, got.CI.Checks, c.checks)
+		}
+		if got.CI.Timeout != 30*time.Minute || got.CI.MaxRounds != 2 || got.CI.LogCommand != nil {
+			t.Errorf("%q: CI defaults %+v", c.data, got.CI)
+		}
+	}
+	c, err := Parse(file, []byte("landing: pr\nchecks: all\nci_timeout: 90s\nci_max_rounds: 3\nci_log_command: [gh, run, view]\nqueue_ci: forge\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CI{Checks: "all", Timeout: 90 * time.Second, MaxRounds: 3, LogCommand: []string{"gh", "run", "view"}, Queue: "forge"}
+	if !reflect.DeepEqual(c.CI, want) || !c.CI.Gates() {
+		t.Fatalf("parsed %+v, want %+v", c.CI, want)
+	}
+	// The queue cannot wait on checks that are switched off.
+	_, err = Parse(file, []byte("queue_ci: forge\n\nchecks: none\n"))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "checks" || ce.Line != 3 || !strings.Contains(err.Error(), "queue_ci: forge (line 1)") {
+		t.Fatalf("queue_ci: forge with checks: none = %v", err)
+	}
+	// Checks nothing waits for: a warning, not an error.
+	c, err = Parse(file, []byte("checks: all\n"))
+	if err != nil || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], file+":1: checks: all waits for nothing") {
+		t.Fatalf("checks without pr or queue_ci: %v %q", err, c.Warnings)
 	}
 }

@@ -106,12 +106,19 @@ func (w *Workflow) ForgeCommands() []trust.Command {
 	return out
 }
 
+// CILogCommands is ci_log_command (DESIGN §21), which prints a failed
+// check's log where the forge serves none.
+func (w *Workflow) CILogCommands() []trust.Command {
+	return trust.ConfigArgv(w.Dir, "ci_log_command", w.Config.CI.LogCommand)
+}
+
 // ConfigCommands is the commands of config.yaml and agents.yaml: every
 // command but the tasks' own.
 func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out := append(w.BuildCommands(), w.StubCommands()...)
 	out = append(out, w.SetupCommands()...)
 	out = append(out, w.ForgeCommands()...)
+	out = append(out, w.CILogCommands()...)
 	for _, n := range w.Config.Notify {
 		out = append(out, w.notifyCommand(n.Command)...)
 	}
