@@ -36,6 +36,9 @@ type cliError struct {
 	Tool   string
 	Cmd    string // the subcommand, e.g. "pr create"
 	Stderr string // trimmed
+	// Stdout is what it printed before it failed: gh pr checks prints its
+	// checks and exits 8 while some are pending.
+	Stdout []byte
 	Err    error
 }
 
@@ -99,7 +102,7 @@ func (c *cli) run(stdin string, args ...string) ([]byte, error) {
 		if !errors.As(err, &exit) {
 			return nil, fmt.Errorf("%s %s: %w", c.tool, sub, err)
 		}
-		return nil, &cliError{Tool: c.tool, Cmd: sub, Stderr: msg, Err: err}
+		return nil, &cliError{Tool: c.tool, Cmd: sub, Stderr: msg, Stdout: stdout.Bytes(), Err: err}
 	}
 	return stdout.Bytes(), nil
 }

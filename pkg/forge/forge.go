@@ -25,6 +25,11 @@ type PR struct {
 	// Checks is the state of the forge's checks on the head where the
 	// listing gives it: pending, success, failure, or empty.
 	Checks string `json:"checks,omitempty"`
+	// ChecksStamp changes whenever a check on the head does, where the
+	// listing carries the checks (GitHub): a round reads the checks of a
+	// pull request whose stamp did not move from memory. Empty where the
+	// listing does not carry them.
+	ChecksStamp string `json:"-"`
 	// ChangesRequested is set where the listing itself says a review asks
 	// for changes (GitHub's reviewDecision); other providers leave it to
 	// Feedback.

@@ -79,10 +79,14 @@ type ghPR struct {
 
 // ghCheck is a CheckRun (status, conclusion) or a StatusContext (state).
 type ghCheck struct {
-	Typename   string `json:"__typename"`
-	Status     string `json:"status"`
-	Conclusion string `json:"conclusion"`
-	State      string `json:"state"`
+	Typename    string `json:"__typename"`
+	Name        string `json:"name"`
+	Context     string `json:"context"`
+	Status      string `json:"status"`
+	Conclusion  string `json:"conclusion"`
+	State       string `json:"state"`
+	StartedAt   string `json:"startedAt"`
+	CompletedAt string `json:"completedAt"`
 }
 
 func (p ghPR) pr() PR {
@@ -94,6 +98,7 @@ func (p ghPR) pr() PR {
 		State:            strings.ToLower(p.State), // OPEN, CLOSED, MERGED
 		Updated:          p.UpdatedAt,
 		Checks:           ghChecks(p.StatusCheckRollup),
+		ChecksStamp:      ghStamp(p.StatusCheckRollup),
 		ChangesRequested: p.ReviewDecision == "CHANGES_REQUESTED",
 	}
 	if out.State == "merged" && p.MergeCommit != nil {
@@ -136,6 +141,20 @@ func ghChecks(cs []ghCheck) string {
 		return "pending"
 	}
 	return "success"
+}
+
+// ghStamp is PR.ChecksStamp: every check's name, state and times, so
+// that any change to one (a re-run too) is a new stamp.
+func ghStamp(cs []ghCheck) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		parts = append(parts, strings.Join([]string{c.Name, c.Context, c.Status, c.Conclusion, c.State, c.StartedAt, c.CompletedAt}, "|"))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ";")
 }
 
 const ghPRFields = "number,url,state,headRefName,headRefOid,mergeCommit,updatedAt"

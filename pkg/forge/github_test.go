@@ -205,7 +205,18 @@ func TestGitHubListOpen(t *testing.T) {
 	if len(prs) != len(want) {
 		t.Fatalf("%d pull requests, want %d: %+v", len(prs), len(want), prs)
 	}
+	// Every check's name, state and times are in the stamp: a round reads
+	// a request's checks again only when one of them moved.
+	stamps := map[string]bool{}
+	if !strings.Contains(prs[0].ChecksStamp, "deploy-preview||QUEUED") {
+		t.Errorf("stamp of #12 %q lacks its queued check", prs[0].ChecksStamp)
+	}
 	for i := range want {
+		if s := prs[i].ChecksStamp; (s == "") != (i == 3) || stamps[s] {
+			t.Errorf("pr %d: stamp %q", i, s)
+		}
+		stamps[prs[i].ChecksStamp] = true
+		prs[i].ChecksStamp = ""
 		if prs[i] != want[i] {
 			t.Errorf("pr %d = %+v\nwant %+v", i, prs[i], want[i])
 		}

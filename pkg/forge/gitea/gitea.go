@@ -39,6 +39,8 @@ type gitea struct {
 	// wait is how long a 405 "try again later" is retried (Gitea answers it
 	// while it re-checks a pull request after its base moved).
 	wait time.Duration
+	// requiredBy caches each base branch's required status contexts.
+	requiredBy map[string][]string
 }
 
 func newGitea(r forge.Remote, forgeURL string, git gitx.Git) (forge.Provider, error) {
@@ -315,22 +317,41 @@ func (g *gitea) do(method, path string, in, out any) error {
 }
 
 func (g *gitea) request(method, path string, in, out any) (http.Header, error) {
-	tok, err := g.credential()
+	h, data, err := g.send(method, path, in)
 	if err != nil {
 		return nil, err
+	}
+	if out != nil && len(bytes.TrimSpace(data)) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return nil, fmt.Errorf("gitea: %s %s%s: the answer is not the JSON expected: %w", method, g.api, path, err)
+		}
+	}
+	return h, nil
+}
+
+// raw is a request whose answer is text (a log), not JSON.
+func (g *gitea) raw(method, path string) (string, error) {
+	_, data, err := g.send(method, path, nil)
+	return string(data), err
+}
+
+func (g *gitea) send(method, path string, in any) (http.Header, []byte, error) {
+	tok, err := g.credential()
+	if err != nil {
+		return nil, nil, err
 	}
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		body = bytes.NewReader(b)
 	}
 	u := g.api + path
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Header.Set("Authorization", "token "+tok)
 	req.Header.Set("Accept", "application/json")
@@ -340,15 +361,15 @@ func (g *gitea) request(method, path string, in, out any) (http.Header, error) {
 	resp, err := g.client.Do(req)
 	if err != nil {
 		// net/http's errors name the URL, which holds no secret.
-		return nil, fmt.Errorf("gitea: %w", err)
+		return nil, nil, fmt.Errorf("gitea: %w", err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return nil, fmt.Errorf("gitea: reading the answer to %s %s: %w", method, u, err)
+		return nil, nil, fmt.Errorf("gitea: reading the answer to %s %s: %w", method, u, err)
 	}
 	if rl := rateLimit(resp, data); rl != nil {
-		return nil, rl
+		return nil, nil, rl
 	}
 	if resp.StatusCode/100 != 2 {
 		var m struct {
@@ -361,14 +382,9 @@ func (g *gitea) request(method, path string, in, out any) (http.Header, error) {
 				m.Message = m.Message[:200] + "…"
 			}
 		}
-		return nil, &HTTPError{Forge: "gitea", Method: method, URL: u, Status: resp.StatusCode, Message: m.Message}
+		return nil, nil, &HTTPError{Forge: "gitea", Method: method, URL: u, Status: resp.StatusCode, Message: m.Message}
 	}
-	if out != nil && len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
-			return nil, fmt.Errorf("gitea: %s %s: the answer is not the JSON expected: %w", method, u, err)
-		}
-	}
-	return resp.Header, nil
+	return resp.Header, data, nil
 }
 
 // rateLimit recognises 429, and a 403 that says it is a rate limit.
