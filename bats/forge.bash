@@ -93,3 +93,91 @@ pr_field() {
 last_event() {
 	all_events | jq -c "select(.action == \"$1\")" | tail -1
 }
+
+# gitea_require_checks CONTEXT...: protect main on the Gitea with required
+# status checks (DESIGN §21), as a team whose main takes only green pull
+# requests has it: Gitea then refuses any merge before they passed.
+gitea_require_checks() {
+	local ctx
+	ctx=$(printf '%s\n' "$@" | jq -R . | jq -sc .)
+	gitea_api POST "/repos/$GITEA_REPO/branch_protections" \
+		"{\"rule_name\":\"main\",\"enable_status_check\":true,\"status_check_contexts\":$ctx}" >/dev/null
+}
+
+# ci_post SHA STATE CONTEXT [DESCRIPTION [TARGET_URL]]: a commit status, as
+# a CI posts it through Gitea's API.
+ci_post() {
+	gitea_api POST "/repos/$GITEA_REPO/statuses/$1" "$(jq -nc --arg s "$2" --arg c "$3" --arg d "${4:-}" --arg u "${5:-}" \
+		'{state: $s, context: $c, description: $d, target_url: $u}')" >/dev/null
+}
+
+# ci_standin_start: a CI stand-in in the background. Every new head of an
+# open pull request and every burl/queue/* branch on the Gitea gets a
+# pending status of context ci/test at once, then, CI_DELAY (0.3) seconds
+# later, failure when a commit since the head's merge base with main says
+# "breaks-ci" (its log, ending in that commit's subject, under
+# $BATS_TEST_TMPDIR/ci-logs/SHA.log; its target URL
+# http://ci.invalid/logs/SHA), nothing more when one says "ci-silent",
+# else success. Each head it judged is appended to
+# $BATS_TEST_TMPDIR/ci-judged. ci_standin_stop ends it. It reads the
+# commits from a clone of its own, as a CI machine would.
+ci_standin_start() {
+	local ci="$BATS_TEST_TMPDIR/ci.git"
+	mkdir -p "$BATS_TEST_TMPDIR/ci-logs"
+	: >"$BATS_TEST_TMPDIR/ci-judged"
+	git clone -q --bare "$(git -C "$REPO" remote get-url origin)" "$ci"
+	(
+		declare -A seen
+		while :; do
+			heads=$({
+				gitea_api GET "/repos/$GITEA_REPO/pulls?state=open&limit=50" | jq -r '.[].head.sha'
+				git -C "$ci" ls-remote origin 'refs/heads/burl/queue/*' | cut -f1
+			} 2>/dev/null)
+			for sha in $heads; do
+				[ -z "${seen[$sha]:-}" ] || continue
+				seen[$sha]=1
+				ci_post "$sha" pending ci/test "running"
+				sleep "${CI_DELAY:-0.3}"
+				git -C "$ci" fetch -q origin '+refs/heads/*:refs/heads/*' 2>/dev/null
+				msgs=$(git -C "$ci" log --format=%s "$(git -C "$ci" merge-base main "$sha")..$sha")
+				if grep -q ci-silent <<<"$msgs"; then
+					echo "$sha silent" >>"$BATS_TEST_TMPDIR/ci-judged"
+				elif grep -q breaks-ci <<<"$msgs"; then
+					{
+						echo "=== RUN   TestJump"
+						echo "--- FAIL: TestJump (0.00s)"
+						echo "    jump_test.go:9: $(grep breaks-ci <<<"$msgs" | head -1)"
+						echo "FAIL"
+					} >"$BATS_TEST_TMPDIR/ci-logs/$sha.log"
+					ci_post "$sha" failure ci/test "1 test failed" "http://ci.invalid/logs/$sha"
+					echo "$sha failure" >>"$BATS_TEST_TMPDIR/ci-judged"
+				else
+					ci_post "$sha" success ci/test "all tests passed" "http://ci.invalid/logs/$sha"
+					echo "$sha success" >>"$BATS_TEST_TMPDIR/ci-judged"
+				fi
+			done
+			sleep 0.1
+		done
+	) 3>&- &
+	CI_STANDIN_PID=$!
+}
+
+ci_standin_stop() {
+	if [ -n "${CI_STANDIN_PID:-}" ]; then
+		kill "$CI_STANDIN_PID" 2>/dev/null || true
+		wait "$CI_STANDIN_PID" 2>/dev/null || true
+		CI_STANDIN_PID=""
+	fi
+}
+
+# ci_log_script: the path of a ci_log_command for the stand-in's logs: it
+# prints the log its target URL names.
+ci_log_script() {
+	local s="$BATS_TEST_TMPDIR/ci-log"
+	cat >"$s" <<SH
+#!/bin/sh
+cat "$BATS_TEST_TMPDIR/ci-logs/\${BURL_CHECK_URL##*/}.log"
+SH
+	chmod +x "$s"
+	echo "$s"
+}

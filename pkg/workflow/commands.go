@@ -88,12 +88,13 @@ func (w *Workflow) Commands() ([]trust.Command, error) {
 	return out, nil
 }
 
-// ForgeCommands are the forge settings of landing: pr (DESIGN §17): which
-// CLI runs (gh, glab) and where the API token is sent. Pushed to the
-// workflow branch by anyone, they are trusted like commands: a forge_url
-// taken on trust would hand the token to whoever wrote it.
+// ForgeCommands are the forge settings of landing: pr (DESIGN §17) and
+// queue_ci: forge (§21): which CLI runs (gh, glab) and where the API token
+// is sent. Pushed to the workflow branch by anyone, they are trusted like
+// commands: a forge_url taken on trust would hand the token to whoever
+// wrote it.
 func (w *Workflow) ForgeCommands() []trust.Command {
-	if w.Config.Landing != "pr" {
+	if w.Config.Landing != "pr" && w.Config.CI.Queue != "forge" {
 		return nil
 	}
 	var out []trust.Command
