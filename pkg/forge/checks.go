@@ -62,6 +62,27 @@ func CheckerOf(p Provider) (Checker, error) {
 	return nil, fmt.Errorf("%s: this forge's checks cannot be read by burl: set checks: none", p.Name())
 }
 
+// PinsAutoMerge reports whether p's merge-when-checks-pass merges only the
+// head it was asked at and waits for the checks the forge requires (gh's
+// --auto --match-head-commit, glab's --sha): with checks: required, burl
+// may ask it as soon as the pull request opens. Where it does not (Gitea
+// schedules a merge of whatever the head is when its checks pass), burl
+// asks only once the checks passed on the head its gates passed.
+func PinsAutoMerge(p Provider) bool {
+	a, ok := p.(interface{ PinsAutoMerge() bool })
+	return ok && a.PinsAutoMerge()
+}
+
+// MergePassed asks the forge to merge pr now that the checks burl waits
+// for passed on pr.Head: at once where the provider can (MergeNow), else
+// through Merge.
+func MergePassed(p Provider, pr PR, style string) error {
+	if m, ok := p.(interface{ MergeNow(PR, string) error }); ok {
+		return m.MergeNow(pr, style)
+	}
+	return p.Merge(pr, style)
+}
+
 // Verdict is the sum of a head's checks.
 type Verdict struct {
 	// State is success only when every check counted passed; failure when
@@ -72,10 +93,15 @@ type Verdict struct {
 	Passed  []Check
 }
 
-// Judge sums cs: with required, only the checks marked Required count.
-// A state other than pending, success and failure, or one check reported
-// with two states, is an error: the head has not passed.
+// Judge sums cs: with required, only the checks marked Required count
+// (none required: passed); else every check counts, and a head with none
+// reported yet waits for its first. A state other than pending, success
+// and failure, or one check reported with two states, is an error: the
+// head has not passed.
 func Judge(cs []Check, required bool) (Verdict, error) {
+	if !required && len(cs) == 0 {
+		return Verdict{State: CheckPending, Pending: []Check{{Name: "any check", State: CheckPending, Description: "no check reported on this head yet"}}}, nil
+	}
 	v := Verdict{State: CheckSuccess}
 	seen := map[string]string{}
 	for _, c := range cs {

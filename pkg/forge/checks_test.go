@@ -36,6 +36,7 @@ func TestJudge(t *testing.T) {
 		err      string
 	}{
 		{"nothing reported, nothing required", nil, true, CheckSuccess, ""},
+		{"all: nothing reported yet waits", nil, false, CheckPending, ""},
 		{"all passed", []Check{req("a", "success"), req("b", "success")}, true, CheckSuccess, ""},
 		{"pending never passes", []Check{req("a", "success"), req("b", "pending")}, true, CheckPending, ""},
 		{"a failure wins over pending", []Check{req("a", "failure"), req("b", "pending")}, true, CheckFailure, ""},

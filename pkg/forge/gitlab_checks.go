@@ -113,3 +113,7 @@ func (g *gitLab) FailedLog(_ Target, c Check) (string, error) {
 	}
 	return Tail(string(out)), nil
 }
+
+// PinsAutoMerge is forge.PinsAutoMerge's: the merge is asked only at the
+// gated head, and waits for the forge's required checks.
+func (g *gitLab) PinsAutoMerge() bool { return true }

@@ -32,7 +32,10 @@ type giteaCombined struct {
 // requires none), read once per command: a round asks for it once, not
 // once per pull request.
 func (g *gitea) required(base string) ([]string, error) {
-	if ctx, ok := g.requiredBy[base]; ok {
+	g.mu.Lock()
+	ctx, ok := g.requiredBy[base]
+	g.mu.Unlock()
+	if ok {
 		return ctx, nil
 	}
 	var b struct {
@@ -42,10 +45,11 @@ func (g *gitea) required(base string) ([]string, error) {
 	if err := g.do("GET", g.repo+"/branches/"+url.PathEscape(base), nil, &b); err != nil {
 		return nil, err
 	}
-	var ctx []string
 	if b.EnableStatusCheck {
 		ctx = b.StatusCheckContexts
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.requiredBy == nil {
 		g.requiredBy = map[string][]string{}
 	}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/forge"
@@ -39,6 +40,9 @@ type gitea struct {
 	// wait is how long a 405 "try again later" is retried (Gitea answers it
 	// while it re-checks a pull request after its base moved).
 	wait time.Duration
+	// mu guards the token asked once and requiredBy: a settle round reads
+	// several heads' checks at once.
+	mu sync.Mutex
 	// requiredBy caches each base branch's required status contexts.
 	requiredBy map[string][]string
 }
@@ -270,8 +274,15 @@ func latestPerReviewer(rs []giteaReview) []giteaReview {
 	return out
 }
 
-func (g *gitea) Merge(pr forge.PR, style string) error {
-	body := map[string]any{"Do": style, "merge_when_checks_succeed": true, "head_commit_id": pr.Head, "delete_branch_after_merge": true}
+func (g *gitea) Merge(pr forge.PR, style string) error { return g.merge(pr, style, true) }
+
+// MergeNow is forge.MergePassed's: a merge at pr.Head now, not scheduled
+// (Gitea's scheduled merge takes whatever the head is when it runs, some
+// seconds later).
+func (g *gitea) MergeNow(pr forge.PR, style string) error { return g.merge(pr, style, false) }
+
+func (g *gitea) merge(pr forge.PR, style string, whenChecks bool) error {
+	body := map[string]any{"Do": style, "merge_when_checks_succeed": whenChecks, "head_commit_id": pr.Head, "delete_branch_after_merge": true}
 	deadline := time.Now().Add(g.wait)
 	for {
 		err := g.do("POST", g.repo+"/pulls/"+strconv.Itoa(pr.Number)+"/merge", body, nil)
@@ -412,6 +423,8 @@ func (g *gitea) credential() (string, error) {
 	if t := os.Getenv("BURL_FORGE_TOKEN"); t != "" {
 		return t, nil
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.asked {
 		return g.token, g.tokenErr
 	}
