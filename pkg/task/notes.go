@@ -33,3 +33,30 @@ func (t *Task) notes(kind, field string) []Note {
 	}
 	return out
 }
+
+// FailedChecksMarker starts the list of failed checks a checks_failed
+// rejection writes under its reason (DESIGN §21).
+const FailedChecksMarker = "Failed checks:"
+
+// LastFailedChecks is the failed checks (each one's name, description,
+// URL and log) of the newest rejection, when the forge's checks were what
+// sent the task back; "" otherwise. The next prompt carries it whole.
+func (t *Task) LastFailedChecks() string {
+	report := t.Section("QA Report")
+	i := strings.LastIndex(report, "\n### Rejected")
+	if strings.HasPrefix(report, "### Rejected") && i < 0 {
+		i = 0
+	}
+	if i < 0 {
+		return ""
+	}
+	block := report[i:]
+	if j := strings.Index(block[1:], "\n### "); j >= 0 {
+		block = block[:j+1]
+	}
+	k := strings.Index(block, "\n"+FailedChecksMarker+"\n")
+	if k < 0 {
+		return ""
+	}
+	return strings.TrimSpace(block[k+1:])
+}

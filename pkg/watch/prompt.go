@@ -41,6 +41,11 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 			fmt.Fprintf(&b, "- %s\n", r.Text)
 		}
 	}
+	if fc := t.LastFailedChecks(); fc != "" {
+		b.WriteString("\n## The forge's checks failed on your last submission (fix what they say)\n\n")
+		b.WriteString(strings.TrimPrefix(fc, task.FailedChecksMarker))
+		b.WriteString("\n")
+	}
 	if us := t.Unblocks(); len(us) > 0 {
 		b.WriteString("\n## Why this task was BLOCKED before (a human unblocked it since)\n\n")
 		for _, u := range us {
