@@ -43,7 +43,7 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 	}
 	if fc := t.LastFailedChecks(); fc != "" {
 		b.WriteString("\n## The forge's checks failed on your last submission (fix what they say)\n\n")
-		b.WriteString(strings.TrimPrefix(fc, task.FailedChecksMarker))
+		b.WriteString(strings.TrimSpace(strings.TrimPrefix(fc, task.FailedChecksMarker)))
 		b.WriteString("\n")
 	}
 	if us := t.Unblocks(); len(us) > 0 {
