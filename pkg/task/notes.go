@@ -43,17 +43,12 @@ const FailedChecksMarker = "Failed checks:"
 // sent the task back; "" otherwise. The next prompt carries it whole.
 func (t *Task) LastFailedChecks() string {
 	report := t.Section("QA Report")
-	i := strings.LastIndex(report, "\n### Rejected")
-	if strings.HasPrefix(report, "### Rejected") && i < 0 {
-		i = 0
-	}
+	i := strings.LastIndex("\n"+report, "\n### Rejected")
 	if i < 0 {
 		return ""
 	}
+	// The rejection and the reports written with it, up to the end.
 	block := report[i:]
-	if j := strings.Index(block[1:], "\n### "); j >= 0 {
-		block = block[:j+1]
-	}
 	k := strings.Index(block, "\n"+FailedChecksMarker+"\n")
 	if k < 0 {
 		return ""
