@@ -312,17 +312,18 @@ setup() {
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
 
-@test "pr_merge: auto asks the forge to merge; the next sync records DONE" {
+@test "pr_merge: auto asks the forge to merge once the checks passed (none required here); the next sync records DONE" {
 	set_config pr_merge auto
 	git burl trust --yes >/dev/null
 	git burl add "Jump high" --affects src/jump.go >/dev/null
 	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
 	run git burl approve TASK-001
 	assert_success
-	assert_output_contains "the forge merges it when its checks pass (pr_merge: auto)"
-	wait_merged() { [ "$(pr_field 1 merged)" = true ]; }
-	load watch
-	wait_until 10 wait_merged
+	assert_output_contains "stays in QA until its checks pass and burl asks the forge to merge it (checks: required)"
+	[ "$(pr_field 1 merged)" = false ]
+	run git burl sync
+	assert_output_contains "TASK-001 pull request #1: open (checks: success); checks passed; asked gitea to merge it"
+	[ "$(pr_field 1 merged)" = true ]
 	run git burl sync
 	assert_output_contains "TASK-001 pull request #1: merged"
 	[ "$(bucket_of TASK-001)" = DONE ]

@@ -54,6 +54,10 @@ type Result struct {
 	// was asked to merge it when its checks pass (pr_merge: auto).
 	PR     *PR
 	PRAuto bool
+	// PRAskedAtOpen: the forge's merge-when-checks-pass was asked as the
+	// request opened; with PRAuto and not this, burl asks once the checks
+	// it waits for passed (DESIGN §21).
+	PRAskedAtOpen bool
 	// Removed is the task's worktree, which landing removed ("" when it
 	// had none here): a shell standing in it is left in a deleted directory.
 	Removed string

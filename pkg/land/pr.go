@@ -108,7 +108,8 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 	if err := a.refusal(w, id, res); err != nil {
 		return Result{}, err
 	}
-	if w.Config.PRMerge == "auto" {
+	asked := askMergeAtOpen(w, prov)
+	if asked {
 		if err := prov.Merge(pr, w.Config.PRMergeStyle); err != nil {
 			// The pull request is open and recorded: a human or the next
 			// approve can still merge it.
@@ -116,7 +117,7 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 		}
 	}
 	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
-		PR: &PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, PRAuto: w.Config.PRMerge == "auto"}, nil
+		PR: &PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, PRAuto: w.Config.PRMerge == "auto", PRAskedAtOpen: asked}, nil
 }
 
 // refusal is the error of an approve whose rebase conflicted or whose
@@ -215,6 +216,7 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 	t.SetStr(keyPRURL, pr.URL)
 	t.SetInt(keyPRNumber, pr.Number)
 	t.SetStr(keyPRHead, pr.Head)
+	t.SetTime(keyPROpenedAt, tx.Now)
 	said := "opened"
 	if pr.WasOpen {
 		said = "updated"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
@@ -58,6 +59,9 @@ type stacked struct {
 	dir       string
 	g         gitx.Git
 	submitted string
+	// failedChecks names the forge's checks that failed on this task's
+	// candidate (queue_ci: forge).
+	failedChecks string
 }
 
 type queue struct {
@@ -70,6 +74,9 @@ type queue struct {
 	// stack's own tip is a commit main never was).
 	main    string
 	stacked []string
+	// ci reads the forge's checks of each candidate (queue_ci: forge),
+	// nil when the queue waits on build_command alone.
+	ci forge.Checker
 }
 
 // landTries bounds how often a task whose landing lost a race (main moved
@@ -106,6 +113,15 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 	}
 	if err := trust.Check(w.Repo, w.QueueCommands()...); err != nil {
 		return nil, err
+	}
+	if w.Config.CI.Queue == "forge" && len(pending) > 0 {
+		p, err := forgeFor(w)
+		if err != nil {
+			return nil, err
+		}
+		if q.ci, err = forge.CheckerOf(p); err != nil {
+			return nil, errs.Wrap(err, errs.User, "").WithFix("set queue_ci: none in .burl/.workflow/config.yaml, and commit it")
+		}
 	}
 	l, err := lockMain(w, time.Now().UTC())
 	if err != nil {
@@ -328,15 +344,21 @@ func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
 	q.failed(e.ID, reason, code)
 }
 
-// build runs build_command on the top of a stack, in its worktree.
+// build runs build_command on the top of a stack, in its worktree, and
+// with queue_ci: forge then waits for the forge's checks on it.
 func (q *queue) build(s *stacked) gate.RunResult {
-	runs, _, err := qa.Run(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
-	if err != nil {
-		// Cannot start the command: as good as a failed build, with why.
-		return gate.RunResult{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}
+	if strings.TrimSpace(q.w.Config.BuildCommand) != "" {
+		runs, _, err := qa.Run(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
+		if err != nil {
+			// Cannot start the command: as good as a failed build, with why.
+			return gate.RunResult{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}
+		}
+		q.res.Builds++
+		if !runs[0].OK() || q.ci == nil {
+			return runs[0]
+		}
 	}
-	q.res.Builds++
-	return runs[0]
+	return q.forgeChecks(s)
 }
 
 // bisect builds the top of the stack; when that fails it halves the stack
@@ -344,7 +366,7 @@ func (q *queue) build(s *stacked) gate.RunResult {
 // prefix that built (main itself is taken as building), culprit the
 // breaking task, after the tasks stacked on it, to be staged again.
 func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, after []*stacked) {
-	if len(stack) == 0 || strings.TrimSpace(q.w.Config.BuildCommand) == "" {
+	if len(stack) == 0 || (strings.TrimSpace(q.w.Config.BuildCommand) == "" && q.ci == nil) {
 		return stack, nil, nil
 	}
 	n := len(stack)
@@ -435,30 +457,44 @@ func (q *queue) land(s *stacked) landing {
 	return landed
 }
 
-// rejectBuild rejects the task bisection found breaking the build, with
-// the build's output in its QA report (V1's reject: READY, qa_attempts+1).
+// rejectBuild rejects the task bisection found breaking the build (or,
+// with queue_ci: forge, the forge's checks), with the build's output (the
+// failed checks and their logs) in its QA report (V1's reject: READY,
+// qa_attempts+1).
 func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	w, a := q.w, s.a
+	what, title := "build_command failed", "Approve --all: build_command failed on this task's rebased commits"
+	runs, extra := a.runs, []string(nil)
+	if n := len(runs); n > 0 && runs[n-1].Name == "checks" {
+		what = "the forge's checks failed on " + queueBranch(s.e.ID)
+		title = "Approve --all: the forge's checks failed on this task's rebased commits (queue_ci: forge)"
+		last := runs[n-1]
+		extra = last.Tail
+		last.Tail = nil
+		runs = append(runs[:n-1:n-1], last)
+	}
 	_, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
 		Message: "approve " + s.e.ID,
 		Apply: func(tx *workflow.Tx) error {
-			lines := strings.Split(strings.TrimRight(qa.Report("Approve --all: build_command failed on this task's rebased commits", tx.Now, w.Actor, a.base, a.merged, nil, a.runs), "\n"), "\n")
-			why := "build_command failed once this task was stacked on main"
+			lines := strings.Split(strings.TrimRight(qa.Report(title, tx.Now, w.Actor, a.base, a.merged, nil, runs), "\n"), "\n")
+			why := what + " once this task was stacked on main"
 			if bisected {
 				why += " (approve --all bisected the batch to it)"
 			}
-			qa.Reject(w, tx, why, lines)
+			qa.Reject(w, tx, why, append(lines, extra...))
 			tx.Action = "reject"
 			tx.Details["cause"] = "build"
+			if extra != nil {
+				ciRound(w, tx, "queue", s.failedChecks)
+			}
 			return nil
 		}})
 	if err != nil {
 		q.fail(s.e.ID, err)
 		return
 	}
-	why := "build_command failed"
 	if bisected {
-		why += " (bisected to it)"
+		what += " (bisected to it)"
 	}
-	q.failed(s.e.ID, why+"; back to READY", int(errs.Validation))
+	q.failed(s.e.ID, what+"; back to READY", int(errs.Validation))
 }

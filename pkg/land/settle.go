@@ -39,6 +39,9 @@ type Settled struct {
 	// To is the bucket the task went to when this round moved it: DONE,
 	// READY, or BLOCKED (a closed pull request, unless pr_closed: ready).
 	To string `json:"to,omitempty"`
+	// Failed is each failed check, with the end of its log, when Result
+	// is checks_failed (DESIGN §21).
+	Failed []FailedCheck `json:"failed_checks,omitempty"`
 }
 
 // SettleReport is a round: what was settled, and how many requests it
@@ -65,6 +68,16 @@ type forgeState struct {
 	// Checks is the state of each open request's checks as the last round
 	// listed them, which status shows without asking the forge.
 	Checks map[string]string `json:"checks,omitempty"`
+	// CIPassed maps a request to the head whose checks passed (the merge
+	// asked, where burl asks it): not read again.
+	CIPassed map[string]string `json:"ci_passed,omitempty"`
+	// CIPending maps a request to "HEAD STAMP" when its checks were
+	// pending at that listing stamp (GitHub's): a round whose listing
+	// shows the same stamp reads nothing more.
+	CIPending map[string]string `json:"ci_pending,omitempty"`
+	// CISince maps a request to "HEAD TIME": when this clone first saw
+	// the head wait, for a request opened without pr_opened_at.
+	CISince map[string]string `json:"ci_since,omitempty"`
 }
 
 // PRChecks is the state of each open pull request's checks (by number)
@@ -84,8 +97,10 @@ func loadForgeState(w *workflow.Workflow) forgeState {
 			st.Seen = map[string]string{}
 		}
 	}
-	if st.NotLanded == nil {
-		st.NotLanded = map[string]string{}
+	for _, m := range []*map[string]string{&st.NotLanded, &st.CIPassed, &st.CIPending, &st.CISince} {
+		if *m == nil {
+			*m = map[string]string{}
+		}
 	}
 	return st
 }
@@ -165,6 +180,10 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 			st.Checks[strconv.Itoa(pr.Number)] = pr.Checks
 		}
 	}
+	entries := map[string]workflow.Entry{}
+	for _, e := range open {
+		entries[e.ID] = e
+	}
 	for _, e := range open {
 		s, err := judge(w, prov, e.Task, byNumber, &st, target)
 		if err != nil {
@@ -184,14 +203,24 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 		}
 		rep.PRs = append(rep.PRs, s)
 	}
+	if w.Config.CI.Gates() {
+		gateChecks(w, p, rep, entries, byNumber, &st, &prov.n)
+		for i, s := range rep.PRs {
+			if s.Result == "checks_failed" {
+				rep.PRs[i].Result, rep.PRs[i].To = applySettlement(w, s.Task, s)
+			}
+		}
+	}
 	// What git found for pull requests no longer in QA here is not needed.
 	inQA := map[string]bool{}
 	for _, e := range open {
 		inQA[strconv.Itoa(PRNumber(e.Task))] = true
 	}
-	for k := range st.NotLanded {
-		if !inQA[k] {
-			delete(st.NotLanded, k)
+	for _, m := range []map[string]string{st.NotLanded, st.CIPassed, st.CIPending, st.CISince} {
+		for k := range m {
+			if !inQA[k] {
+				delete(m, k)
+			}
 		}
 	}
 	st.save(w)
@@ -422,6 +451,8 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) (result, to str
 			tx.Details["url"] = s.URL
 			return nil
 		}}
+	case "checks_failed":
+		tr = checksFailed(w, s)
 	}
 	tr.ID, tr.From, tr.Message = id, []workflow.Bucket{workflow.QA}, tr.Verb+" "+id
 	res, err := w.Run(tr)

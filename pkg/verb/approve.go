@@ -37,6 +37,8 @@ type approveOut struct {
 	AcceptedLanded bool           `json:"accepted_landed"`
 	PR             *land.PR       `json:"pr,omitempty"`
 	prAuto         bool
+	prAsked        bool
+	checks         string
 	entry          workflow.Entry
 }
 
@@ -49,8 +51,11 @@ func (o approveOut) Human(w io.Writer) {
 		fmt.Fprintf(w, "%s pull request #%d for %s: %s\n", said, o.PR.Number, o.entry.ID, o.PR.URL)
 		fmt.Fprintf(w, "The gates passed on %s rebased onto %s (drift: %d commit(s)); pushed %s\n", o.entry.Task.Branch(), o.Main, o.Drift, o.entry.Task.Branch())
 		how := "a human merges it on the forge"
-		if o.prAuto {
+		switch {
+		case o.prAuto && o.prAsked:
 			how = "the forge merges it when its checks pass (pr_merge: auto)"
+		case o.prAuto:
+			how = "its checks pass and burl asks the forge to merge it (checks: " + o.checks + ")"
 		}
 		fmt.Fprintf(w, "%s stays in QA until %s; git burl sync then records DONE\n", o.entry.ID, how)
 		return
@@ -131,7 +136,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	return approveOut{Task: taskObject(w, r.Entry), Merged: r.Merged, Main: r.Main, Drift: r.Drift, Pushed: r.Pushed,
 		Recovered: r.Recovered, AlreadyDone: r.AlreadyDone, AcceptedLanded: r.AcceptedLanded,
-		PR: r.PR, prAuto: r.PRAuto, entry: r.Entry}, nil
+		PR: r.PR, prAuto: r.PRAuto, prAsked: r.PRAskedAtOpen, checks: w.Config.CI.Checks, entry: r.Entry}, nil
 }
 
 // within reports whether p is dir or inside it.

@@ -86,9 +86,14 @@ func (o syncOut) Human(w io.Writer) {
 					line += "; " + p.Task + " → " + p.To
 				}
 				line += ": " + oneLine(p.Reason)
+			case "checks_failed":
+				line += "; " + p.Task + " → " + p.To + ": " + oneLine(p.Reason)
 			case "open":
 				if p.Checks != "" {
 					line += " (checks: " + p.Checks + ")"
+				}
+				if p.Reason != "" {
+					line += "; " + oneLine(p.Reason)
 				}
 			}
 			fmt.Fprintln(w, line)

@@ -80,6 +80,9 @@ func (s *supervisor) settlePRs(w *workflow.Workflow) bool {
 				s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
 			}
 			did = true
+		case "checks_failed":
+			s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
+			did = true
 		}
 	}
 	return did

@@ -1,0 +1,325 @@
+package land
+
+// The forge's checks as a gate on pull requests (DESIGN §21): a settle
+// round reads the checks on each open request's gated head, asks the forge
+// to merge once they passed (pr_merge: auto, where the merge was not asked
+// at opening), and sends the task back with what failed, BLOCKED after
+// ci_max_rounds. Pending never passes; a head that waited ci_timeout fails
+// with the checks it still waits for, named.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/forge"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Frontmatter of a task whose checks gate it.
+const (
+	// keyPROpenedAt is when approve opened (or updated) the pull request
+	// at pr_head: ci_timeout counts from it.
+	keyPROpenedAt = "pr_opened_at"
+	// keyCIRounds counts the rounds failed checks sent the task back.
+	keyCIRounds = "ci_rounds"
+)
+
+// ciReadersAtOnce bounds the checks read at once in a round: a forge
+// without a listing of every head's checks (Gitea) is asked per head, and
+// fifty heads one after the other would make a round fifty times as long.
+const ciReadersAtOnce = 8
+
+// askMergeAtOpen reports whether approve asks the forge to merge as soon
+// as the pull request opens: with checks none (the forge decides), or
+// required where the forge's own merge-when-checks-pass waits for the same
+// checks and merges only the gated head. Otherwise settle asks once the
+// checks passed.
+func askMergeAtOpen(w *workflow.Workflow, p forge.Provider) bool {
+	ci := w.Config.CI
+	return w.Config.PRMerge == "auto" && (!ci.Gates() || (ci.Checks == "required" && forge.PinsAutoMerge(p)))
+}
+
+// checkRun is one head whose checks a round reads.
+type checkRun struct {
+	i      int // index in the round's report
+	e      workflow.Entry
+	target forge.Target
+	checks []forge.Check
+	err    error
+}
+
+// gateChecks is the checks part of a settle round: for every request in
+// rep that is open at the head approve passed, read its checks (at most
+// ciReadersAtOnce at once) and act on them. n counts the requests.
+func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entries map[string]workflow.Entry, listed map[int]forge.PR, st *forgeState, n *int) {
+	chk, err := forge.CheckerOf(p)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "burl: %v\n", err)
+		return
+	}
+	var runs []*checkRun
+	for i, s := range rep.PRs {
+		e, ok := entries[s.Task]
+		pr, open := listed[s.Number]
+		head := e.Task.Str(keyPRHead)
+		key := strconv.Itoa(s.Number)
+		if !ok || !open || s.Result != "open" || head == "" || pr.Head != head || st.CIPassed[key] == head {
+			continue
+		}
+		if pr.ChecksStamp != "" && st.CIPending[key] == head+" "+pr.ChecksStamp {
+			// Nothing moved on this head since the last round read it.
+			rep.PRs[i].Checks = st.Checks[key]
+			timeoutOnly(w, &rep.PRs[i], e, st, nil)
+			continue
+		}
+		runs = append(runs, &checkRun{i: i, e: e, target: forge.Target{Number: s.Number, Branch: e.Task.Branch(), Head: head, Base: w.Config.MainBranch}})
+	}
+	var count int64
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, ciReadersAtOnce)
+	for _, r := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(r *checkRun) {
+			defer func() { <-sem; wg.Done() }()
+			atomic.AddInt64(&count, 1)
+			r.checks, r.err = chk.Checks(r.target, w.Config.CI.Checks == "required")
+		}(r)
+	}
+	wg.Wait()
+	*n += int(count)
+	for _, r := range runs {
+		s := &rep.PRs[r.i]
+		key := strconv.Itoa(s.Number)
+		if r.err != nil {
+			if _, ok := r.err.(*forge.RateLimited); ok {
+				return
+			}
+			fmt.Fprintf(w.Stderr, "burl: %s: cannot read the checks of pull request #%d: %v\n", s.Task, s.Number, r.err)
+			timeoutOnly(w, s, r.e, st, r.err)
+			continue
+		}
+		v, jerr := forge.Judge(r.checks, w.Config.CI.Checks == "required")
+		if jerr != nil {
+			fmt.Fprintf(w.Stderr, "burl: %s: pull request #%d: %v\n", s.Task, s.Number, jerr)
+		}
+		switch {
+		case jerr == nil && v.State == forge.CheckSuccess:
+			s.Checks = "success"
+			st.Checks[key] = s.Checks
+			delete(st.CIPending, key)
+			if w.Config.PRMerge != "auto" || askMergeAtOpen(w, p) {
+				st.CIPassed[key] = r.target.Head
+				continue
+			}
+			if err := forge.MergePassed(p, forge.PR{Number: s.Number, URL: s.URL, Branch: r.target.Branch, Head: r.target.Head}, w.Config.PRMergeStyle); err != nil {
+				fmt.Fprintf(w.Stderr, "burl: %s: the checks of pull request #%d passed, but %s did not take the request to merge it: %v\n", s.Task, s.Number, p.Name(), err)
+				continue
+			}
+			*n++
+			st.CIPassed[key] = r.target.Head
+			s.Reason = "checks passed; asked " + p.Name() + " to merge it"
+		case jerr == nil && v.State == forge.CheckFailure:
+			s.Checks = "failure"
+			s.Result = "checks_failed"
+			s.Failed = failedChecks(w, chk, r.target, r.e, v.Failed, n)
+			s.Reason = fmt.Sprintf("checks failed on pull request #%d at %s: %s", s.Number, gitx.Short(r.target.Head), forge.Names(v.Failed))
+		default:
+			s.Checks = "pending"
+			if names := forge.Names(v.Pending); names != "" {
+				s.Reason = "waiting for " + names
+			}
+			st.Checks[key] = s.Checks
+			if stamp := listed[s.Number].ChecksStamp; stamp != "" && jerr == nil {
+				st.CIPending[key] = r.target.Head + " " + stamp
+			}
+			timeoutOnly(w, s, r.e, st, jerr, v.Pending...)
+		}
+	}
+}
+
+// timeoutOnly fails a head that waited ci_timeout for its checks: the
+// pending ones (or, when the forge's answer was not understood, why) are
+// what failed, named.
+func timeoutOnly(w *workflow.Workflow, s *Settled, e workflow.Entry, st *forgeState, why error, pending ...forge.Check) {
+	since := waitingSince(e.Task, st, strconv.Itoa(s.Number))
+	if since.IsZero() || time.Since(since) < w.Config.CI.Timeout {
+		return
+	}
+	s.Checks, s.Result = "failure", "checks_failed"
+	s.Failed = timedOut(w, pending, why)
+	s.Reason = fmt.Sprintf("checks timed out on pull request #%d at %s after ci_timeout (%s): %s", s.Number, gitx.Short(e.Task.Str(keyPRHead)), w.Config.CI.Timeout, failedNames(s.Failed))
+}
+
+// timedOut is the checks still pending at ci_timeout as failed ones.
+func timedOut(w *workflow.Workflow, pending []forge.Check, why error) []FailedCheck {
+	if len(pending) == 0 {
+		pending = []forge.Check{{Name: "checks"}}
+	}
+	out := make([]FailedCheck, 0, len(pending))
+	for _, c := range pending {
+		d := fmt.Sprintf("did not pass within ci_timeout (%s)", w.Config.CI.Timeout)
+		if why != nil {
+			d += ": " + why.Error()
+		} else if c.Description != "" {
+			d += ": " + c.Description
+		}
+		out = append(out, FailedCheck{Name: c.Name, Description: d, URL: c.URL})
+	}
+	return out
+}
+
+func failedNames(fs []FailedCheck) string {
+	names := make([]string, 0, len(fs))
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// waitingSince is when the gated head started waiting for its checks: the
+// pull request's opening at it, or for a request opened by an older burl,
+// when this clone first saw it waiting.
+func waitingSince(t *task.Task, st *forgeState, key string) time.Time {
+	head := t.Str(keyPRHead)
+	if at, err := time.Parse(time.RFC3339, t.Str(keyPROpenedAt)); err == nil {
+		return at
+	}
+	if v, ok := st.CISince[key]; ok {
+		if h, at, _ := strings.Cut(v, " "); h == head {
+			if t, err := time.Parse(time.RFC3339, at); err == nil {
+				return t
+			}
+		}
+	}
+	st.CISince[key] = head + " " + time.Now().UTC().Format(time.RFC3339)
+	return time.Time{}
+}
+
+// FailedCheck is a failed check as the task's QA report and the next
+// prompt carry it.
+type FailedCheck struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	URL         string `json:"url,omitempty"`
+	Log         string `json:"log,omitempty"`
+}
+
+// failedChecks reads each failed check's log: the forge's where it serves
+// one, else ci_log_command's (trusted first).
+func failedChecks(w *workflow.Workflow, chk forge.Checker, t forge.Target, e workflow.Entry, cs []forge.Check, n *int) []FailedCheck {
+	out := make([]FailedCheck, 0, len(cs))
+	for _, c := range cs {
+		f := FailedCheck{Name: c.Name, Description: c.Description, URL: c.URL}
+		if c.Log != "" {
+			*n++
+			log, err := chk.FailedLog(t, c)
+			if err != nil {
+				fmt.Fprintf(w.Stderr, "burl: %s: the log of the failed check %q: %v\n", e.ID, c.Name, err)
+			}
+			f.Log = log
+		}
+		if f.Log == "" {
+			f.Log = ciLog(w, e.ID, t, c)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// ciLogTimeout bounds one run of ci_log_command.
+const ciLogTimeout = 60 * time.Second
+
+// ciLog runs ci_log_command for a failed check; "" when none is set, or it
+// fails (said on stderr).
+func ciLog(w *workflow.Workflow, id string, t forge.Target, c forge.Check) string {
+	argv := w.Config.CI.LogCommand
+	if len(argv) == 0 {
+		return ""
+	}
+	if err := trust.Check(w.Repo, w.CILogCommands()...); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: %s: ci_log_command not run: %v\n", id, err)
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ciLogTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = w.Repo.Root
+	cmd.Env = append(os.Environ(), "BURL_TASK="+id, "BURL_CHECK_NAME="+c.Name, "BURL_CHECK_URL="+c.URL,
+		"BURL_CHECK_DESCRIPTION="+c.Description, "BURL_HEAD="+t.Head, "BURL_PR_NUMBER="+strconv.Itoa(t.Number))
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "burl: %s: ci_log_command for %q: %v\n", id, c.Name, err)
+	}
+	return forge.Tail(string(out))
+}
+
+// checksReport is the failed checks in words: the QA report's lines and
+// the next prompt's.
+func checksReport(fs []FailedCheck) []string {
+	lines := []string{"", "Failed checks:"}
+	for _, f := range fs {
+		l := "- " + f.Name
+		if f.Description != "" {
+			l += ": " + qa.OneLine(f.Description)
+		}
+		if f.URL != "" {
+			l += " (" + f.URL + ")"
+		}
+		lines = append(lines, "", l)
+		if f.Log != "" {
+			lines = append(lines, "", "  ```")
+			for _, ll := range strings.Split(f.Log, "\n") {
+				lines = append(lines, "  "+ll)
+			}
+			lines = append(lines, "  ```")
+		}
+	}
+	return lines
+}
+
+// checksFailed is the transition of a task whose checks failed on its
+// pull request: back to READY with what failed (a QA rejection), or
+// BLOCKED for a human once ci_max_rounds rounds failed.
+func checksFailed(w *workflow.Workflow, s Settled) workflow.Transition {
+	return workflow.Transition{Verb: "checks_failed", To: workflow.Ready, Apply: func(tx *workflow.Tx) error {
+		qa.Reject(w, tx, s.Reason, checksReport(s.Failed))
+		ciRound(w, tx, "pr", failedNames(s.Failed))
+		for _, k := range []string{keyPRURL, keyPRNumber, keyPRHead, keyPROpenedAt} {
+			tx.Task.SetNull(k)
+		}
+		tx.Details["number"] = s.Number
+		tx.Details["url"] = s.URL
+		tx.Details["checks"] = s.Failed
+		return nil
+	}}
+}
+
+// ciRound counts one more round of failed checks for the task of tx (its
+// rejection recorded): the event is checks_failed (details cause: pr or
+// queue, round), and the round that reaches ci_max_rounds leaves the task
+// BLOCKED for a human.
+func ciRound(w *workflow.Workflow, tx *workflow.Tx, cause, names string) {
+	t := tx.Task
+	round := t.Int(keyCIRounds) + 1
+	t.SetInt(keyCIRounds, round)
+	tx.Action = "checks_failed"
+	tx.Details["cause"] = cause
+	tx.Details["round"] = round
+	if round >= w.Config.CI.MaxRounds {
+		tx.To = workflow.Blocked
+		t.SetStr(task.KeyBlockedReason, fmt.Sprintf("the forge's checks failed in %d round(s) (ci_max_rounds %d): %s; a human decides", round, w.Config.CI.MaxRounds, names))
+	}
+}
