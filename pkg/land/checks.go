@@ -28,11 +28,8 @@ import (
 
 // Frontmatter of a task whose checks gate it.
 const (
-	// keyPROpenedAt is when approve opened (or updated) the pull request
-	// at pr_head: ci_timeout counts from it.
-	keyPROpenedAt = "pr_opened_at"
-	// keyCIRounds counts the rounds failed checks sent the task back.
-	keyCIRounds = "ci_rounds"
+	keyPROpenedAt = task.KeyPROpenedAt
+	keyCIRounds   = task.KeyCIRounds
 )
 
 // ciReadersAtOnce bounds the checks read at once in a round: a forge

@@ -49,6 +49,12 @@ const (
 	KeyPRNumber = "pr_number"
 	KeyPRURL    = "pr_url"
 	KeyPRHead   = "pr_head"
+	// KeyPROpenedAt is when approve opened (or updated) the pull request
+	// at pr_head: ci_timeout counts from it (DESIGN §21).
+	KeyPROpenedAt = "pr_opened_at"
+	// KeyCIRounds counts the times the forge's failed checks sent the task
+	// back; at ci_max_rounds it is BLOCKED.
+	KeyCIRounds = "ci_rounds"
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"
