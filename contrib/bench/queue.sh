@@ -7,9 +7,15 @@
 #      counted in a file outside the repository.
 #   2. `git burl conflicts` over 10, 25 and 50 in-flight tasks (one pair
 #      in five touching the same line), median of 3.
-# Needs git-burl on PATH. Prints markdown rows.
+#   3. With queue_ci: forge against a real Gitea on loopback
+#      (contrib/forge/gitea.sh; skipped with one line where it cannot be
+#      built): approve --all of the N tasks, each candidate's checks posted
+#      by a stand-in CI that takes one second per candidate, against the
+#      same queue one task at a time (queue_batch: 1).
+# Needs git-burl on PATH (and for 3 curl). Prints markdown rows.
 set -euo pipefail
 N=${BENCH_QUEUE_TASKS:-16}
+GITEA_SH=$(cd "$(dirname "$0")/../forge" && pwd)/gitea.sh
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-queue-bench.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 # shellcheck source=contrib/bench/lib.sh
@@ -127,3 +133,94 @@ for k in 10 25 50; do
 		"$k" $((k + k * (k - 1) / 2)) "$pairs" "$med" "$([ "$k" = 50 ] && echo "≤ 2000 ms" || echo "—")" \
 		"$([ "$k" = 50 ] && { ((med <= 2000)) && echo yes || echo no; } || echo "—")"
 done
+
+# The merge queue waiting on a forge's CI (queue_ci: forge, DESIGN §21).
+if ! "$GITEA_SH" build >"$W/gitea-build.log" 2>&1; then
+	echo "| approve --all with queue_ci: forge | skipped: Gitea could not be built here ($(tail -n 1 "$W/gitea-build.log")) | — | — | ≥ 3× | — |"
+	exit 0
+fi
+eval "$("$GITEA_SH" start "$W/gitea")"
+trap '"$GITEA_SH" stop "$W/gitea" || true; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+hostport=${GITEA_URL#http://}
+hostport=${hostport%/}
+printf 'http://burl:%s@%s\n' "$GITEA_TOKEN" "$hostport" >"$W/credentials"
+chmod 600 "$W/credentials"
+git config --file "$GIT_CONFIG_GLOBAL" credential.helper "store --file=$W/credentials"
+unset BURL_FORGE_TOKEN
+api() {
+	curl -sf -X "$1" -H "Authorization: token $GITEA_TOKEN" -H 'Content-Type: application/json' "${GITEA_URL}api/v1$2" ${3:+-d "$3"}
+}
+
+# standin REPO: a CI for burl/queue/* of burl/REPO on the Gitea: each new
+# candidate head is reported pending at once and success one second later,
+# candidates side by side (a CI with free runners).
+standin() {
+	local repo=$1
+	declare -A seen
+	while :; do
+		for sha in $(git ls-remote "${GITEA_URL}burl/$repo.git" 'refs/heads/burl/queue/*' 2>/dev/null | cut -f1); do
+			[ -z "${seen[$sha]:-}" ] || continue
+			seen[$sha]=1
+			(
+				api POST "/repos/burl/$repo/statuses/$sha" '{"state":"pending","context":"ci/test"}' >/dev/null
+				sleep 1
+				api POST "/repos/burl/$repo/statuses/$sha" '{"state":"success","context":"ci/test"}' >/dev/null
+			) &
+		done
+		sleep 0.1
+	done
+}
+
+# forge_queue TAG BATCH: N tasks in QA in a repository on the Gitea,
+# landed by approve --all with queue_ci: forge, queue_batch BATCH and no
+# build_command; prints "ms DONE candidates".
+forge_queue() {
+	local tag=$1 batch=$2 d="$W/forge-$1" i id wt t0 rc=0 ms_ pid
+	api POST /user/repos "{\"name\":\"$tag\",\"default_branch\":\"main\"}" >/dev/null
+	git init -q "$d"
+	cd "$d"
+	echo x >README.md
+	git add -A && git commit -q -m init
+	git remote add origin "${GITEA_URL}burl/$tag.git"
+	git push -q -u origin main 2>/dev/null
+	for _ in $(seq 100); do
+		api GET "/repos/burl/$tag" | grep -q '"empty":false' && break
+		sleep 0.1
+	done
+	git burl init >/dev/null
+	config max_parallel 0
+	config build_command '""'
+	config queue_batch "$batch"
+	printf 'queue_ci: forge\nchecks: all\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -am "bench: queue_ci forge"
+	git burl trust --yes >/dev/null
+	for i in $(seq 1 "$N"); do
+		git burl add "Task $i" --affects-glob 'src/**' >/dev/null 2>&1
+		id=$(printf 'TASK-%03d' "$i")
+		git burl claim "$id" >/dev/null 2>&1
+		wt=$(git burl worktree "$id")
+		mkdir -p "$wt/src"
+		echo "task $i" >"$wt/src/t$i.txt"
+		git -C "$wt" add -A && git -C "$wt" commit -q -m "task $i"
+		git -C "$wt" burl submit "$id" >/dev/null
+	done
+	standin "$tag" &
+	pid=$!
+	t0=$(date +%s%N)
+	git burl approve --all >"$W/forge-$tag.log" 2>&1 || rc=$?
+	ms_=$(ms "$t0")
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	[ "$rc" = 0 ] || {
+		echo "queue bench: approve --all with queue_ci: forge failed: $(tail -n 5 "$W/forge-$tag.log")" >&2
+		exit 1
+	}
+	echo "$ms_ $(find .burl/.workflow/DONE -name 'TASK-*.md' | wc -l)"
+}
+read -r fa fa_done <<<"$(forge_queue batched 4)"
+read -r fo fo_done <<<"$(forge_queue single 1)"
+r=$(echo "$fo / $fa" | bc -l)
+met=no
+(($(echo "$r >= 3" | bc))) && met=yes
+printf '| approve --all, %d QA tasks, queue_ci: forge (stand-in CI: 1 s per candidate) | %.1f s, %d DONE | %.1f s (queue_batch: 1), %d DONE | %.2f× | ≥ 3× | %s |\n' \
+	"$N" "$(echo "$fa / 1000" | bc -l)" "$fa_done" "$(echo "$fo / 1000" | bc -l)" "$fo_done" "$r" "$met"

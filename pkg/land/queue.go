@@ -75,8 +75,10 @@ type queue struct {
 	main    string
 	stacked []string
 	// ci reads the forge's checks of each candidate (queue_ci: forge),
-	// nil when the queue waits on build_command alone.
-	ci forge.Checker
+	// nil when the queue waits on build_command alone; candidates are the
+	// branches pushed for it, deleted when the queue ends.
+	ci         forge.Checker
+	candidates []string
 }
 
 // landTries bounds how often a task whose landing lost a race (main moved
@@ -123,6 +125,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 			return nil, errs.Wrap(err, errs.User, "").WithFix("set queue_ci: none in .burl/.workflow/config.yaml, and commit it")
 		}
 	}
+	defer q.removeCandidates()
 	l, err := lockMain(w, time.Now().UTC())
 	if err != nil {
 		return nil, err

@@ -4,11 +4,12 @@ package land
 // §21): a batch candidate, once build_command passed on it, is pushed to
 // burl/queue/<n> on the remote and its checks are awaited there; a red
 // candidate is bisected as a failed build is, and main moves only to a
-// candidate whose checks passed. Each candidate branch is deleted once its
-// checks said.
+// candidate whose checks passed. The candidate branches are deleted in
+// one push when the queue ends (one push less per candidate while it runs).
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,7 +26,8 @@ func queueBranch(id string) string {
 }
 
 // ciPoll bounds the wait between two reads of a candidate's checks: short
-// at first (a stand-in CI answers in a second), longer as the wait grows.
+// at first (a quick CI answers within seconds), half as long again after
+// each read, up to ciPollMax (a CI of half an hour is asked ~400 times).
 const (
 	ciPollFirst = 250 * time.Millisecond
 	ciPollMax   = 5 * time.Second
@@ -48,11 +50,9 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 	if _, err := g.Run("push", "-q", "--force", remote, s.a.merged+":refs/heads/"+branch); err != nil {
 		return fail(fmt.Sprintf("cannot push the candidate to %s on %s: %v", branch, remote, err))
 	}
-	defer func() {
-		if _, err := g.Run("push", "-q", remote, "--delete", branch); err != nil {
-			fmt.Fprintf(w.Stderr, "burl: warning: could not delete the queue candidate %s on %s: %v\n", branch, remote, err)
-		}
-	}()
+	if !slices.Contains(q.candidates, branch) {
+		q.candidates = append(q.candidates, branch)
+	}
 	target := forge.Target{Branch: branch, Head: s.a.merged, Base: w.Config.MainBranch}
 	required := w.Config.CI.Checks == "required"
 	delay := ciPollFirst
@@ -78,7 +78,7 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 			break
 		}
 		time.Sleep(delay)
-		if delay *= 2; delay > ciPollMax {
+		if delay += delay / 2; delay > ciPollMax {
 			delay = ciPollMax
 		}
 	}
@@ -86,4 +86,18 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 	fs := timedOut(w, pending, why)
 	s.failedChecks = failedNames(fs)
 	return fail(checksReport(fs)...)
+}
+
+// removeCandidates deletes the candidate branches the queue pushed, in one
+// push.
+func (q *queue) removeCandidates() {
+	if len(q.candidates) == 0 {
+		return
+	}
+	w := q.w
+	args := append([]string{"push", "-q", w.Config.Remote, "--delete"}, q.candidates...)
+	if _, err := w.Repo.Git.Run(args...); err != nil {
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete the queue's candidate branches %s on %s: %v\n", strings.Join(q.candidates, ", "), w.Config.Remote, err)
+	}
+	q.candidates = nil
 }
