@@ -6,7 +6,12 @@
 # contrib/forge/gitea.sh. Reports the requests of a round from the round's
 # own count (.settle.requests): quiet (expected 1, the list), after k pull
 # requests got a comment (expected 1 + k), and quiet again; and the time of
-# a quiet round, 50 against 1 (target < 2×). Skipped with one line when
+# a quiet round, 50 against 1 (target < 2×). Then the checks (DESIGN
+# §21): main requires the status ci/test, every head's is pending, and a
+# round reads each head's checks (Gitea lists no checks with the pull
+# requests: one request per head, 8 at once, and one for main's
+# protection), timed 50 against 1; once they passed, a quiet round asks
+# nothing but the list again. Skipped with one line when
 # Gitea cannot be built here. Needs git-burl on PATH, hyperfine, jq, curl.
 # Prints markdown rows. BENCH_RUNS (10) timed runs after one warm-up.
 set -euo pipefail
@@ -135,6 +140,32 @@ sleep 6
 changed=$(round "$W/many" "$N")
 after=$(round "$W/many" "$N")
 
+# The checks. Both clones forget the checks they saw pass (none was
+# required so far), main requires ci/test, and every head's is pending.
+heads() { api GET "/repos/burl/$1/pulls?state=open&limit=50" | jq -r '.[].head.sha'; }
+for r in one many; do
+	api POST "/repos/burl/$r/branch_protections" '{"rule_name":"main","enable_status_check":true,"status_check_contexts":["ci/test"]}' >/dev/null
+	jq 'del(.ci_passed)' "$W/$r/.git/burl/forge-state.json" >"$W/state.json" && mv "$W/state.json" "$W/$r/.git/burl/forge-state.json"
+	for h in $(heads "$r"); do
+		api POST "/repos/burl/$r/statuses/$h" '{"state":"pending","context":"ci/test"}' >/dev/null
+	done
+done
+pend_one=$(round "$W/one" 1)
+pend_many=$(round "$W/many" "$N")
+hyperfine -N --style none --warmup 1 --runs "$RUNS" --export-json "$W/c.json" \
+	"git -C $W/one burl sync --settle --json" "git -C $W/many burl sync --settle --json" >"$W/hf.log" 2>&1 ||
+	die "hyperfine failed: $(tail -n 5 "$W/hf.log")"
+read -r c1 clo1 chi1 <<<"$(jq -r '.results[0] | "\(.median * 1000) \(.min * 1000) \(.max * 1000)"' "$W/c.json")"
+read -r cN cloN chiN <<<"$(jq -r '.results[1] | "\(.median * 1000) \(.min * 1000) \(.max * 1000)"' "$W/c.json")"
+for r in one many; do
+	for h in $(heads "$r"); do
+		api POST "/repos/burl/$r/statuses/$h" '{"state":"success","context":"ci/test"}' >/dev/null
+	done
+done
+passed_many=$(round "$W/many" "$N")
+passed_quiet=$(round "$W/many" "$N")
+cratio=$(echo "$cN / $c1" | bc -l)
+
 ratio=$(echo "$mN / $m1" | bc -l)
 met() { if (($(echo "$1" | bc))); then echo yes; else echo no; fi; }
 printf '| measurement | %d open PRs | 1 open PR | ratio | target | met |\n| --- | --- | --- | --- | --- | --- |\n' "$N"
@@ -144,4 +175,9 @@ printf '| requests, round after %d PRs got a comment | %d | — | — | %d | %s 
 printf '| requests, the round after that | %d | — | — | 1 | %s |\n' "$after" "$(met "$after == 1")"
 printf '| quiet round, sync --settle --json (median of %d) | %.1f ms (%.1f–%.1f) | %.1f ms (%.1f–%.1f) | %.2f× | < 2× | %s |\n' \
 	"$RUNS" "$mN" "$loN" "$hiN" "$m1" "$lo1" "$hi1" "$ratio" "$(met "$ratio < 2")"
+printf '| requests, round with every head'"'"'s required check pending | %d | %d | %.1f× | < 2× | %s |\n' "$pend_many" "$pend_one" "$(echo "$pend_many / $pend_one" | bc -l)" "$(met "$pend_many < 2 * $pend_one")"
+printf '| round with every head'"'"'s required check pending, sync --settle --json (median of %d) | %.1f ms (%.1f–%.1f) | %.1f ms (%.1f–%.1f) | %.2f× | < 2× | %s |\n' \
+	"$RUNS" "$cN" "$cloN" "$chiN" "$c1" "$clo1" "$chi1" "$cratio" "$(met "$cratio < 2")"
+printf '| requests, the round that sees every check passed | %d | — | — | — | — |\n' "$passed_many"
+printf '| requests, quiet round after the checks passed | %d | — | — | 1 | %s |\n' "$passed_quiet" "$(met "$passed_quiet == 1")"
 echo "(setup: $setup_s s for both repositories, Gitea $("$GITEA_SH" build | sed 's|.*/gitea-\([^/]*\)/gitea$|\1|'))" >&2
