@@ -173,3 +173,26 @@ calls() {
 	assert_output_contains "TASK-001 pull request #7: open"
 	[ "$(bucket_of TASK-001)" = QA ]
 }
+
+@test "a required check failing on GitHub sends the task back with the failed step's log (gh run view --log-failed); a passing one changes nothing" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	# gh's auto-merge pins the head and waits for the required checks: asked at opening.
+	[ "$(calls merge)" = 1 ]
+	run env GH_CHECK_STATUS=SUCCESS git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: open (checks: success)"
+	[ "$(calls merge)" = 1 ]
+	grep -qx -- "--required" "$GH_LOG"
+	head=$(field TASK-001 pr_head)
+	# A re-run of the check fails on the same head (the round forgets it passed).
+	jq 'del(.ci_passed)' .git/burl/forge-state.json >"$BATS_TEST_TMPDIR/st" && mv "$BATS_TEST_TMPDIR/st" .git/burl/forge-state.json
+	run env GH_CHECK_STATUS=FAILURE git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #7: checks_failed; TASK-001 → READY: checks failed on pull request #7 at ${head:0:10}: ci"
+	[ "$(field TASK-001 ci_rounds)" = 1 ]
+	run git burl show TASK-001
+	assert_output_contains "- ci (https://github.com/acme/game/actions/runs/1/job/2)"
+	assert_output_contains 'jump_test.go:9: Jump() = "low"'
+}

@@ -69,9 +69,16 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 	for i, s := range rep.PRs {
 		e, ok := entries[s.Task]
 		pr, open := listed[s.Number]
+		if !ok || e.Task == nil || !open || s.Result != "open" {
+			continue
+		}
 		head := e.Task.Str(keyPRHead)
 		key := strconv.Itoa(s.Number)
-		if !ok || !open || s.Result != "open" || head == "" || pr.Head != head || st.CIPassed[key] == head {
+		if head == "" || pr.Head != head {
+			continue
+		}
+		if st.CIPassed[key] == head {
+			rep.PRs[i].Checks, st.Checks[key] = "success", "success"
 			continue
 		}
 		if pr.ChecksStamp != "" && st.CIPending[key] == head+" "+pr.ChecksStamp {
