@@ -53,6 +53,14 @@ type Checker interface {
 	FailedLog(t Target, c Check) (string, error)
 }
 
+// Stamper is a provider that lists a stamp of the checks of every recent
+// head in one request (GitLab's pipelines, whose merge request listing
+// carries none): a head whose stamp did not move since a round read its
+// checks is not read again.
+type Stamper interface {
+	CheckStamps() (map[string]string, error)
+}
+
 // CheckerOf is p's Checker, or an error naming the forge when it reads no
 // checks.
 func CheckerOf(p Provider) (Checker, error) {

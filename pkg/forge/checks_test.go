@@ -245,3 +245,20 @@ func TestGitLabChecksBadAnswers(t *testing.T) {
 		t.Errorf("garbage = %v", err)
 	}
 }
+
+func TestGitLabCheckStamps(t *testing.T) {
+	f := newFakeCLI(t)
+	f.answer("api", "gl_api_pipelines.json")
+	stamps, err := newTestGitLab(t).(Stamper).CheckStamps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stamps) != 1 || stamps[glHead] != "1172622998 failed 2024-02-11T18:56:07.777Z" {
+		t.Errorf("stamps = %q", stamps)
+	}
+	f.expectCalls([]string{"glab", "api", "--hostname", "gitlab.example.com", "projects/platform%2Fweb%2Fapp/pipelines?order_by=id&sort=desc&per_page=100"})
+	f.set("api.out", "not json")
+	if _, err := newTestGitLab(t).(Stamper).CheckStamps(); err == nil {
+		t.Error("garbage: no error")
+	}
+}

@@ -90,6 +90,30 @@ func (g *gitLab) Checks(t Target, required bool) ([]Check, error) {
 	return cs, nil
 }
 
+// CheckStamps is forge.Stamper's: the project's latest pipelines (one
+// page of 100, newest first), each head's newest one as "ID STATUS
+// UPDATED".
+func (g *gitLab) CheckStamps() (map[string]string, error) {
+	out, err := g.cli.run("", "api", "--hostname", g.host, g.api()+"/pipelines?order_by=id&sort=desc&per_page=100")
+	if err != nil {
+		return nil, err
+	}
+	var ps []struct {
+		glPipeline
+		Updated string `json:"updated_at"`
+	}
+	if err := json.Unmarshal(out, &ps); err != nil {
+		return nil, fmt.Errorf("glab api pipelines: unexpected answer: %v", err)
+	}
+	stamps := map[string]string{}
+	for _, p := range ps {
+		if _, seen := stamps[p.SHA]; !seen && p.SHA != "" {
+			stamps[p.SHA] = fmt.Sprintf("%d %s %s", p.ID, p.Status, p.Updated)
+		}
+	}
+	return stamps, nil
+}
+
 // orRaw keeps a state burl does not know as the forge gave it, so that
 // Judge names it.
 func orRaw(state, raw string) string {

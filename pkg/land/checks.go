@@ -65,7 +65,7 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 		fmt.Fprintf(w.Stderr, "burl: %v\n", err)
 		return
 	}
-	var runs []*checkRun
+	var todo []*checkRun
 	for i, s := range rep.PRs {
 		e, ok := entries[s.Task]
 		pr, open := listed[s.Number]
@@ -81,13 +81,34 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 			rep.PRs[i].Checks, st.Checks[key] = "success", "success"
 			continue
 		}
-		if pr.ChecksStamp != "" && st.CIPending[key] == head+" "+pr.ChecksStamp {
-			// Nothing moved on this head since the last round read it.
-			rep.PRs[i].Checks = st.Checks[key]
-			timeoutOnly(w, &rep.PRs[i], e, st, nil)
+		todo = append(todo, &checkRun{i: i, e: e, target: forge.Target{Number: s.Number, Branch: e.Task.Branch(), Head: head, Base: w.Config.MainBranch}})
+	}
+	// A head's checks stamp comes with the listing (GitHub), else from one
+	// request for every head's (GitLab), asked only when a head waits.
+	stamps := map[string]string{}
+	if sp, ok := p.(forge.Stamper); ok && len(todo) > 0 {
+		*n++
+		if stamps, err = sp.CheckStamps(); err != nil {
+			fmt.Fprintf(w.Stderr, "burl: %s: cannot list the checks' stamps (each head is read): %v\n", p.Name(), err)
+		}
+	}
+	stampOf := func(pr forge.PR) string {
+		if pr.ChecksStamp != "" {
+			return pr.ChecksStamp
+		}
+		return stamps[pr.Head]
+	}
+	var runs []*checkRun
+	for _, r := range todo {
+		s := &rep.PRs[r.i]
+		key := strconv.Itoa(s.Number)
+		if stamp := stampOf(listed[s.Number]); stamp != "" && st.CIPending[key] == r.target.Head+" "+stamp {
+			// Nothing moved on this head since a round found it pending.
+			s.Checks, st.Checks[key] = "pending", "pending"
+			timeoutOnly(w, s, r.e, st, nil)
 			continue
 		}
-		runs = append(runs, &checkRun{i: i, e: e, target: forge.Target{Number: s.Number, Branch: e.Task.Branch(), Head: head, Base: w.Config.MainBranch}})
+		runs = append(runs, r)
 	}
 	var count int64
 	var wg sync.WaitGroup
@@ -145,7 +166,7 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 				s.Reason = "waiting for " + names
 			}
 			st.Checks[key] = s.Checks
-			if stamp := listed[s.Number].ChecksStamp; stamp != "" && jerr == nil {
+			if stamp := stampOf(listed[s.Number]); stamp != "" && jerr == nil {
 				st.CIPending[key] = r.target.Head + " " + stamp
 			}
 			timeoutOnly(w, s, r.e, st, jerr, v.Pending...)
