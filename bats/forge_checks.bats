@@ -120,12 +120,13 @@ mkdir -p src; printf "package src\n\nfunc Jump() { println(%s) }\n" "$BURL_ATTEM
 	grep -q -- "- ci/test: 1 test failed (http://ci.invalid/logs/$first)" "$AGENTS/prompts.log"
 	grep -q -- "--- FAIL: TestJump (0.00s)" "$AGENTS/prompts.log"
 	grep -q "jump_test.go:9: Jump breaks-ci" "$AGENTS/prompts.log"
-	second=$(field TASK-001 pr_head)
-	[ "$second" != "$first" ]
-	# The same pull request, updated.
-	[ "$(field TASK-001 pr_number)" = 1 ]
+	# (watch settles too: the task may be back already.)
 	settle_until BLOCKED TASK-001
 	[ "$(field TASK-001 ci_rounds)" = 2 ]
+	# The same pull request, updated with the second round's work.
+	[ "$(all_events | jq -r 'select(.action == "pr_open") | .details.number' | sort -u)" = 1 ]
+	second=$(all_events | jq -r 'select(.action == "pr_open") | .details.head' | tail -1)
+	[ "$second" != "$first" ]
 	field TASK-001 blocked_reason | grep -qF "checks failed in 2 round(s) (ci_max_rounds 2): ci/test; a human decides"
 	# Nothing merged.
 	[ "$(pr_field 1 merged)" = false ]
