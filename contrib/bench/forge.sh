@@ -42,40 +42,14 @@ fi
 . "$(dirname "$0")/lib.sh"
 isolated_git "$W" bench
 export BURL_ACTOR=bench
-eval "$("$GITEA_SH" start "$W/gitea")"
-hostport=${GITEA_URL#http://}
-hostport=${hostport%/}
-# Git pushes, and burl's gitea provider asks, with the token from a
-# credential store of the bench's own (never the environment's).
-printf 'http://burl:%s@%s\n' "$GITEA_TOKEN" "$hostport" >"$W/credentials"
-chmod 600 "$W/credentials"
-git config --file "$GIT_CONFIG_GLOBAL" credential.helper "store --file=$W/credentials"
-unset BURL_FORGE_TOKEN
-
-# api METHOD PATH [JSON [TOKEN]]: the API's answer; fails on an HTTP error.
-api() {
-	curl -sf -X "$1" -H "Authorization: token ${4:-$GITEA_TOKEN}" -H 'Content-Type: application/json' \
-		"${GITEA_URL}api/v1$2" ${3:+-d "$3"}
-}
+gitea_up "$GITEA_SH" "$W"
 
 # prs DIR NAME COUNT: a repository NAME on the Gitea and its clone at DIR
 # (landing: pr, pr_merge: none: nothing merges them, trusted) with COUNT
 # tasks in QA, each with its own open pull request from approve --all.
 prs() {
 	local d=$1 name=$2 n=$3 i id wt
-	api POST /user/repos "{\"name\":\"$name\",\"default_branch\":\"main\"}" >/dev/null
-	git init -q "$d"
-	cd "$d"
-	echo x >README.md
-	git add -A && git commit -q -m init
-	git remote add origin "${GITEA_URL}burl/$name.git"
-	git push -q -u origin main 2>/dev/null
-	# Until the first push is indexed, pull request calls answer 404.
-	for _ in $(seq 100); do
-		api GET "/repos/burl/$name" | grep -q '"empty":false' && break
-		sleep 0.1
-	done
-	git burl init >/dev/null
+	gitea_repo "$d" "$name"
 	sed -i 's/^max_parallel:.*/max_parallel: 0/; s/^build_command:.*/build_command: ""/' .burl/.workflow/config.yaml
 	printf 'landing: pr\npr_merge: none\n' >>.burl/.workflow/config.yaml
 	git -C .burl commit -q -am "bench: land through pull requests, merged by nobody"

@@ -65,3 +65,47 @@ gen_tasks() {
 	git -C "$d/.burl" add -A
 	git -C "$d/.burl" commit -q -m "bench: $n tasks"
 }
+
+# gitea_up GITEA_SH DIR: a Gitea started by GITEA_SH (contrib/forge/gitea.sh)
+# in DIR/gitea (GITEA_URL, GITEA_TOKEN, ... exported) that git pushes to,
+# and burl's gitea provider asks, with the token from a credential store of
+# the bench's own (never the environment's). The caller stops it: GITEA_SH
+# stop DIR/gitea.
+gitea_up() {
+	local hostport
+	eval "$("$1" start "$2/gitea")"
+	shift
+	export GITEA_URL GITEA_TOKEN GITEA_REVIEWER_TOKEN GITEA_PID
+	hostport=${GITEA_URL#http://}
+	hostport=${hostport%/}
+	printf 'http://burl:%s@%s\n' "$GITEA_TOKEN" "$hostport" >"$1/credentials"
+	chmod 600 "$1/credentials"
+	git config --file "$GIT_CONFIG_GLOBAL" credential.helper "store --file=$1/credentials"
+	unset BURL_FORGE_TOKEN
+}
+
+# api METHOD PATH [JSON [TOKEN]]: the Gitea API's answer; fails on an HTTP
+# error.
+api() {
+	curl -sf -X "$1" -H "Authorization: token ${4:-$GITEA_TOKEN}" -H 'Content-Type: application/json' \
+		"${GITEA_URL}api/v1$2" ${3:+-d "$3"}
+}
+
+# gitea_repo DIR NAME: a repository NAME on the Gitea, and DIR a clone of
+# it with one commit on main, pushed, with burl initialised; the shell is
+# left in DIR.
+gitea_repo() {
+	api POST /user/repos "{\"name\":\"$2\",\"default_branch\":\"main\"}" >/dev/null
+	git init -q "$1"
+	cd "$1" || return 1
+	echo x >README.md
+	git add -A && git commit -q -m init
+	git remote add origin "${GITEA_URL}burl/$2.git"
+	git push -q -u origin main 2>/dev/null
+	# Until the first push is indexed, pull request calls answer 404.
+	for _ in $(seq 100); do
+		api GET "/repos/burl/$2" | grep -q '"empty":false' && break
+		sleep 0.1
+	done
+	git burl init >/dev/null
+}

@@ -32,18 +32,10 @@ config() {
 	git burl trust --yes >/dev/null
 }
 
-# qa DIR BREAK: a workflow at DIR with N tasks in QA, each adding its own
-# file; task BREAK (0: none) also adds src/break, which fails the build.
-# The build (sleep 1, counted in DIR.builds) is set after the submits.
-qa() {
-	local d=$1 brk=$2 i id wt
-	git init -q "$d"
-	cd "$d"
-	echo x >README.md
-	git add -A && git commit -q -m init
-	git burl init >/dev/null
-	config max_parallel 0
-	config build_command '""'
+# submit_tasks BREAK: N tasks in QA in the workflow here, each adding its
+# own file; task BREAK (0: none) also adds src/break.
+submit_tasks() {
+	local i id wt
 	for i in $(seq 1 "$N"); do
 		git burl add "Task $i" --affects-glob 'src/**' >/dev/null 2>&1
 		id=$(printf 'TASK-%03d' "$i")
@@ -51,10 +43,25 @@ qa() {
 		wt=$(git burl worktree "$id")
 		mkdir -p "$wt/src"
 		echo "task $i" >"$wt/src/t$i.txt"
-		[ "$i" != "$brk" ] || echo broken >"$wt/src/break"
+		[ "$i" != "$1" ] || echo broken >"$wt/src/break"
 		git -C "$wt" add -A && git -C "$wt" commit -q -m "task $i"
 		git -C "$wt" burl submit "$id" >/dev/null
 	done
+}
+
+# qa DIR BREAK: a workflow at DIR with N tasks in QA, each adding its own
+# file; task BREAK (0: none) also adds src/break, which fails the build.
+# The build (sleep 1, counted in DIR.builds) is set after the submits.
+qa() {
+	local d=$1 brk=$2
+	git init -q "$d"
+	cd "$d"
+	echo x >README.md
+	git add -A && git commit -q -m init
+	git burl init >/dev/null
+	config max_parallel 0
+	config build_command '""'
+	submit_tasks "$brk"
 	: >"$d.builds"
 	config build_command "'echo b >>$d.builds; sleep 1; test ! -e src/break'"
 	config build_timeout 60s
@@ -139,17 +146,8 @@ if ! "$GITEA_SH" build >"$W/gitea-build.log" 2>&1; then
 	echo "| approve --all with queue_ci: forge | skipped: Gitea could not be built here ($(tail -n 1 "$W/gitea-build.log")) | — | — | ≥ 3× | — |"
 	exit 0
 fi
-eval "$("$GITEA_SH" start "$W/gitea")"
 trap '"$GITEA_SH" stop "$W/gitea" || true; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-hostport=${GITEA_URL#http://}
-hostport=${hostport%/}
-printf 'http://burl:%s@%s\n' "$GITEA_TOKEN" "$hostport" >"$W/credentials"
-chmod 600 "$W/credentials"
-git config --file "$GIT_CONFIG_GLOBAL" credential.helper "store --file=$W/credentials"
-unset BURL_FORGE_TOKEN
-api() {
-	curl -sf -X "$1" -H "Authorization: token $GITEA_TOKEN" -H 'Content-Type: application/json' "${GITEA_URL}api/v1$2" ${3:+-d "$3"}
-}
+gitea_up "$GITEA_SH" "$W"
 
 # standin REPO: a CI for burl/queue/* of burl/REPO on the Gitea: each new
 # candidate head is reported pending at once and success one second later,
@@ -175,35 +173,15 @@ standin() {
 # landed by approve --all with queue_ci: forge, queue_batch BATCH and no
 # build_command; prints "ms DONE candidates".
 forge_queue() {
-	local tag=$1 batch=$2 d="$W/forge-$1" i id wt t0 rc=0 ms_ pid
-	api POST /user/repos "{\"name\":\"$tag\",\"default_branch\":\"main\"}" >/dev/null
-	git init -q "$d"
-	cd "$d"
-	echo x >README.md
-	git add -A && git commit -q -m init
-	git remote add origin "${GITEA_URL}burl/$tag.git"
-	git push -q -u origin main 2>/dev/null
-	for _ in $(seq 100); do
-		api GET "/repos/burl/$tag" | grep -q '"empty":false' && break
-		sleep 0.1
-	done
-	git burl init >/dev/null
+	local tag=$1 batch=$2 d="$W/forge-$1" t0 rc=0 ms_ pid
+	gitea_repo "$d" "$tag"
 	config max_parallel 0
 	config build_command '""'
 	config queue_batch "$batch"
 	printf 'queue_ci: forge\nchecks: all\n' >>.burl/.workflow/config.yaml
 	git -C .burl commit -q -am "bench: queue_ci forge"
 	git burl trust --yes >/dev/null
-	for i in $(seq 1 "$N"); do
-		git burl add "Task $i" --affects-glob 'src/**' >/dev/null 2>&1
-		id=$(printf 'TASK-%03d' "$i")
-		git burl claim "$id" >/dev/null 2>&1
-		wt=$(git burl worktree "$id")
-		mkdir -p "$wt/src"
-		echo "task $i" >"$wt/src/t$i.txt"
-		git -C "$wt" add -A && git -C "$wt" commit -q -m "task $i"
-		git -C "$wt" burl submit "$id" >/dev/null
-	done
+	submit_tasks 0
 	standin "$tag" &
 	pid=$!
 	t0=$(date +%s%N)
