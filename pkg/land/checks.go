@@ -34,7 +34,8 @@ const (
 
 // ciReadersAtOnce bounds the checks read at once in a round: a forge
 // without a listing of every head's checks (Gitea) is asked per head, and
-// fifty heads one after the other would make a round fifty times as long.
+// the reads overlap where the forge answers several at once (a Gitea on
+// SQLite answers them one after the other: see contrib/bench/RESULTS.md).
 const ciReadersAtOnce = 8
 
 // askMergeAtOpen reports whether approve asks the forge to merge as soon
