@@ -346,6 +346,6 @@ func ciRound(w *workflow.Workflow, tx *workflow.Tx, cause, names string) {
 	tx.Details["round"] = round
 	if round >= w.Config.CI.MaxRounds {
 		tx.To = workflow.Blocked
-		t.SetStr(task.KeyBlockedReason, fmt.Sprintf("the forge's checks failed in %d round(s) (ci_max_rounds %d): %s; a human decides", round, w.Config.CI.MaxRounds, names))
+		t.SetBlocked(fmt.Sprintf("the forge's checks failed in %d round(s) (ci_max_rounds %d): %s; a human decides", round, w.Config.CI.MaxRounds, names))
 	}
 }
