@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
@@ -113,9 +114,11 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, a.Name, attempt))
 	logPath, promptPath, usagePath := base+".log", base+".prompt.md", base+".usage.json"
 	r.Log = w.Rel(logPath)
-	lease := w.Config.LeaseSeconds
-	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log}
-	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", lease, details) })
+	leaseSecs := w.Config.LeaseSeconds
+	// The holder ties the run to the lease: the board shows it running
+	// only while that watcher lives (DESIGN §20).
+	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log, "holder": lease.Holder(actor)}
+	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", leaseSecs, details) })
 	if err != nil {
 		r.Result = ResultLost
 		s.logf("%s: cannot start run: %v", id, err)
@@ -172,7 +175,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	renewed := make(chan struct{})
 	go func() {
 		defer close(renewed)
-		s.renew(id, actor, lease, quitRenew, lost)
+		s.renew(id, actor, leaseSecs, quitRenew, lost)
 	}()
 	go func() {
 		select {
@@ -468,7 +471,7 @@ func (s *supervisor) stillHeld(w *workflow.Workflow, id, actor string) bool {
 	if err != nil || e.Bucket != workflow.Doing || e.Task == nil {
 		return false
 	}
-	return e.Task.Str(task.KeyAssignedTo) == actor && e.Task.Str(task.KeyLeaseHolder) == Holder(actor)
+	return e.Task.Str(task.KeyAssignedTo) == actor && e.Task.Str(task.KeyLeaseHolder) == lease.Holder(actor)
 }
 
 // reasonLine is the Reason line of a verb's error, or its first line.

@@ -21,6 +21,7 @@ import (
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
@@ -283,7 +284,8 @@ func readyTasks(w *workflow.Workflow) ([]*task.Task, map[string]bool, error) {
 // of its agents.
 func (s *supervisor) self() string { return "watch@" + s.host }
 
-// takeOvers releases every DOING task whose lease expired.
+// takeOvers releases every DOING task whose holder is gone: a watcher of
+// this host whose process died, or a lease that expired.
 func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 	w.Actor = s.self()
 	doing, _, err := w.InBucket(workflow.Doing)
@@ -299,7 +301,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		if mine || e.Task == nil {
 			continue
 		}
-		if !Expired(e.Task, now, w.Config.LeaseGrace, w.Host) {
+		if !lease.Of(e.Task, now, w.Config.LeaseGrace, w.Host).Gone() {
 			// Someone else's live work: said once, so that a watch with
 			// nothing to do says why instead of nothing at all.
 			if h := e.Task.Str(task.KeyLeaseHolder); h != "" {
@@ -308,21 +310,20 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 			}
 			continue
 		}
-		holder := e.Task.Str(task.KeyLeaseHolder)
-		took, err := takeOver(w, e.ID)
+		st, took, err := takeOver(w, e.ID)
 		if err != nil {
-			s.logf("%s: cannot take over an expired lease: %v", e.ID, err)
+			s.logf("%s: cannot take over from a holder that is gone: %v", e.ID, err)
 			continue
 		}
 		if took {
-			s.logf("%s: lease of %s expired; released it (branch kept)", e.ID, e.Task.Str(task.KeyAssignedTo))
+			s.logf("%s: %s; released it (branch kept)", e.ID, st.Describe())
 			released = true
 			// A watcher of this host that died (kill -9) left its runs'
 			// processes to nobody: its daemons, a sandbox caught half
 			// set up. They go before anyone works in that worktree again.
-			if pid, ok := goneLocalHolder(holder, w.Host); ok {
-				if n := osx.KillMarkedPrefix(fmt.Sprintf("BURL_RUN_ID=%d.", pid)); n > 0 {
-					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, holder)
+			if st.State == lease.Dead {
+				if n := osx.KillMarkedPrefix(fmt.Sprintf("BURL_RUN_ID=%d.", st.PID)); n > 0 {
+					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, st.Holder)
 				}
 			}
 		}
@@ -421,7 +422,7 @@ func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, 
 	}
 	cmd := verbCommand(args)
 	cmd.Dir = s.opt.Dir
-	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+Holder(actor))
+	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+lease.Holder(actor))
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

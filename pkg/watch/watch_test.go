@@ -5,10 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -29,42 +27,6 @@ func mustTask(t *testing.T, front string) *task.Task {
 		t.Fatal(err)
 	}
 	return tk
-}
-
-func TestLeaseCountsOnlyAfterTheClaim(t *testing.T) {
-	now := time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)
-	live := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T01:10:00Z\n")
-	dead := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T00:30:00Z\n")
-	stale := mustTask(t, "started_at: 2026-11-23T00:40:00Z\nlease_expires: 2026-11-23T00:30:00Z\n")
-	none := mustTask(t, "started_at: 2026-11-23T00:00:00Z\n")
-	exp := func(tk *task.Task) bool { return Expired(tk, now, 0, "h") }
-	if exp(live) || !exp(dead) || exp(stale) || exp(none) {
-		t.Errorf("live %v dead %v stale %v none %v", exp(live), exp(dead), exp(stale), exp(none))
-	}
-}
-
-func TestLeaseGraceGarbageAndDeadLocalHolders(t *testing.T) {
-	now := time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)
-	justPast := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T00:59:30Z\n")
-	if Expired(justPast, now, time.Minute, "h") || !Expired(justPast, now, 10*time.Second, "h") {
-		t.Error("lease_grace is not applied past lease_expires")
-	}
-	garbage := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: next tuesday\n")
-	if !Expired(garbage, now, time.Minute, "h") {
-		t.Error("a lease that does not parse must count as expired")
-	}
-	// A pid no process has: the kernel's pid_max is below 2^22 by default.
-	gone := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T02:00:00Z\nlease_holder: bot@h#4194303\n")
-	if !Expired(gone, now, time.Minute, "h") {
-		t.Error("a live lease of a dead watcher on this host must count as expired")
-	}
-	if Expired(gone, now, time.Minute, "other") {
-		t.Error("a watcher of another host is judged by its lease only")
-	}
-	alive := mustTask(t, "started_at: 2026-11-23T00:00:00Z\nlease_expires: 2026-11-23T02:00:00Z\nlease_holder: bot@h#"+strconv.Itoa(os.Getppid())+"\n")
-	if Expired(alive, now, time.Minute, "h") {
-		t.Error("a running watcher's lease expired")
-	}
 }
 
 func TestRejections(t *testing.T) {
