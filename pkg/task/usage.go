@@ -3,6 +3,7 @@ package task
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -65,6 +66,34 @@ func (t *Task) AddUsage(agent string, u usage.Usage) {
 			}})
 	}
 	t.set(KeyUsage, m)
+}
+
+// OverBudgetMarker is in the reason of every block over a budget (watch
+// writes it): the one record of an agent's max_cost_usd having applied,
+// which the task file does not hold.
+const OverBudgetMarker = "over max_cost_usd"
+
+// Budget is the cap of this task's runs: its own max_cost_usd when it has
+// one (a human's word on this task, which may raise an agent's), else
+// agentCap; 0 when neither caps it.
+func (t *Task) Budget(agentCap float64) float64 {
+	if m := t.MaxCostUSD(); m > 0 {
+		return m
+	}
+	return agentCap
+}
+
+// BudgetBlocked is what a BLOCKED task's runs spent when they spent its
+// budget, ok false otherwise: over its own max_cost_usd, or, without one,
+// blocked over an agent's (its reason says so). Unblocking alone would
+// have it blocked again before its next run; raising its max_cost_usd
+// (or cancelling it) is what works.
+func (t *Task) BudgetBlocked() (spent float64, ok bool) {
+	spent = t.Usage().Total().CostUSD
+	if m := t.MaxCostUSD(); m > 0 {
+		return spent, spent > m
+	}
+	return spent, strings.Contains(t.Str(KeyBlockedReason), OverBudgetMarker)
 }
 
 // MaxCostUSD is the task's own spending cap, 0 when it has none.

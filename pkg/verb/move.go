@@ -18,6 +18,7 @@ type moveOut struct {
 	entry  workflow.Entry
 	from   workflow.Bucket
 	detail string
+	w      *workflow.Workflow
 }
 
 func (o moveOut) Human(w io.Writer) {
@@ -26,8 +27,8 @@ func (o moveOut) Human(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
 	}
-	if s := workflow.Suggest(o.entry.Bucket, o.entry.ID); s != "" {
-		fmt.Fprintf(w, "next: %s\n", s)
+	if _, st := nextOf(o.w, &o.entry); stepLine(st) != "" {
+		fmt.Fprintf(w, "next: %s\n", stepLine(st))
 	}
 }
 
@@ -65,7 +66,7 @@ func (m move) run(ctx *cli.Context, id string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := moveOut{Task: taskObject(w, res.Entry), verb: m.label, entry: res.Entry, from: from}
+	out := moveOut{Task: taskObject(w, res.Entry), verb: m.label, entry: res.Entry, from: from, w: w}
 	if m.detail != nil {
 		out.detail = m.detail(res.Entry)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -21,8 +22,11 @@ type showCmd struct {
 type showOut struct {
 	Task  map[string]any `json:"task"`
 	Body  string         `json:"body"`
+	Next  stepOut        `json:"next"`
 	entry *workflow.Entry
 	rel   string
+	facts next.Facts
+	step  next.Step
 }
 
 func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -39,7 +43,8 @@ func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), entry: e, rel: w.Rel(e.Path)}, nil
+	f, st := nextOf(w, e)
+	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st}, nil
 }
 
 func (o *showOut) Human(w io.Writer) {
@@ -63,7 +68,10 @@ func (o *showOut) Human(w io.Writer) {
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.Join(l, ", "))
 		}
 	}
-	if s := suggestTask(o.entry); s != "" {
+	if o.facts.Holder.Gone() {
+		fmt.Fprintf(w, "%-14s %s\n", "lost:", cli.Escape(o.facts.Holder.Describe()))
+	}
+	if s := stepLine(o.step); s != "" {
 		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
 	}
 	fmt.Fprint(w, t.Body())

@@ -9,17 +9,16 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
-	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -78,65 +77,19 @@ type statusOut struct {
 	// Untrusted are the commands of config.yaml and agents.yaml that are
 	// not trusted on this machine (file:key), which git burl trust shows.
 	Untrusted []string `json:"untrusted"`
-	// buildUntrusted: validate and approve would refuse every QA task.
-	buildUntrusted bool
-	entries        []workflow.Summary
-	rel            func(string) string
+	entries []workflow.Summary
+	rel     func(string) string
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
-	relDir  map[string]string
-	locked  map[string]lock.Status
-	stalled map[string]time.Duration
-	// waiting holds the READY tasks whose depends_on are not all DONE,
-	// which claim would refuse, with those dependencies.
-	waiting map[string][]string
+	relDir map[string]string
+	locked map[string]lock.Status
+	// next decides each task's next step (package next).
+	next *next.Set
 	// conflicts are the predicted conflicts of in-flight tasks, by task.
 	conflicts map[string][]predicted
-	// waits says why claim (READY) or unblock (BLOCKED) would refuse a
-	// task now; such a task gets no suggest, so none is ever refused.
-	waits map[string]string
-	// failedQA holds the QA tasks whose last gate run failed: approve
-	// would fail the same way, reject is what is next.
-	failedQA map[string]bool
-	// prs holds the QA tasks whose pull request is open (landing: pr):
-	// only git burl sync moves them on.
-	prs map[string]bool
 	// prChecks is the checks' state of each open request as the last
 	// settle round saw it (by number).
 	prChecks map[string]string
-}
-
-// refState is, from one git call, the last commit time of every local task
-// branch and the tips of the workflow branch and of its remote-tracking
-// ref ("" when missing): rev-list is only needed when the two differ.
-func refState(w *workflow.Workflow) (activity map[string]time.Time, tips map[string]string, local, remote string) {
-	activity = map[string]time.Time{}
-	tips = map[string]string{}
-	localRef := "refs/heads/" + w.Repo.Branch
-	remoteRef := gitx.Tracking(w.Config.Remote, w.Repo.Branch)
-	res, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname) %(objectname) %(committerdate:unix)",
-		"refs/heads/task-*", "refs/heads/"+w.Config.MainBranch, gitx.Tracking(w.Config.Remote, w.Config.MainBranch), localRef, remoteRef)
-	if err != nil {
-		return activity, tips, "", ""
-	}
-	for _, l := range strings.Split(res, "\n") {
-		f := strings.Fields(l)
-		if len(f) != 3 {
-			continue
-		}
-		switch f[0] {
-		case localRef:
-			local = f[1]
-		case remoteRef:
-			remote = f[1]
-		default:
-			if n, err := strconv.ParseInt(f[2], 10, 64); err == nil {
-				activity[strings.TrimPrefix(f[0], "refs/heads/")] = time.Unix(n, 0)
-			}
-			tips[strings.TrimPrefix(f[0], "refs/heads/")] = f[1]
-		}
-	}
-	return activity, tips, local, remote
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -169,7 +122,8 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, l := range locks {
 		out.locked[l.Name] = l
 	}
-	activity, tips, local, remote := refState(w)
+	refs := next.ReadRefs(w)
+	tips, local, remote := refs.Tips, refs.Local, refs.Remote
 	switch {
 	case remote == "":
 		// Never fetched: nothing to compare with.
@@ -185,13 +139,12 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	out.NotOnRemoteMain = integrate.IDs(off)
-	out.Untrusted, out.buildUntrusted = untrustedConfig(w)
+	var buildUntrusted bool
+	out.Untrusted, buildUntrusted = untrustedConfig(w)
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
 	order := sortEntries(entries)
-	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
-	out.stalled = map[string]time.Duration{}
 	out.rel = w.Rel
 	out.relDir = map[string]string{}
 	for _, b := range workflow.Buckets {
@@ -211,16 +164,15 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	if !withDone {
 		// DONE only counted, and looked at for copies of open tasks (doctor
-		// checks the rest of the history); the dependencies READY tasks
-		// wait for are looked up newest month first.
+		// checks the rest of the history); the dependencies READY and
+		// BLOCKED tasks wait for are looked up newest month first.
 		if out.Counts[string(workflow.Done)], out.Cancelled, err = w.DoneCounts(); err != nil {
 			return nil, err
 		}
-		var open []string
-		var deps []string
+		var open, deps []string
 		for _, e := range entries {
 			open = append(open, e.Path)
-			if e.Bucket == workflow.Ready {
+			if e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked {
 				deps = append(deps, e.DependsOn...)
 			}
 		}
@@ -237,15 +189,17 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, err
 		}
 	}
+	dups := map[string][]string{}
 	for id, ps := range files {
 		if len(ps) > 1 {
 			sort.Strings(ps)
 			out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
+			dups[id] = ps
 		}
 	}
 	sort.Slice(out.Duplicates, func(i, j int) bool { return out.Duplicates[i].ID < out.Duplicates[j].ID })
-	out.waiting = map[string][]string{}
 	out.entries = make([]workflow.Summary, 0, len(entries))
+	open := make([]workflow.Summary, 0, len(entries))
 	for _, i := range order {
 		e := entries[i]
 		if e.Err != nil {
@@ -257,157 +211,25 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			out.Cancelled++
 		}
 		out.Usage.add(e.Fields)
-		if e.Bucket == workflow.Ready {
-			for _, d := range e.DependsOn {
-				if !done[d] {
-					out.waiting[e.ID] = append(out.waiting[e.ID], d)
-				}
-			}
-		}
-		if e.Bucket == workflow.Doing {
-			// Stalled: no commit on the task branch (and no claim) for longer
-			// than lock_stale_minutes — likely a dead worker (git burl release).
-			last := activity[e.Branch]
-			if st, err := time.Parse(time.RFC3339, e.StartedAt); err == nil && st.After(last) {
-				last = st
-			}
-			if idle := time.Since(last); !last.IsZero() && idle > stale {
-				out.stalled[e.ID] = idle
-			}
-		}
 		out.entries = append(out.entries, e)
-	}
-	out.waits, out.failedQA = waitsAndFailures(w, out.entries, done, out.waiting, out.locked, tips)
-	out.prs = map[string]bool{}
-	for _, e := range out.entries {
-		if e.Bucket == workflow.QA && e.PRNumber != "" {
-			out.prs[e.ID] = true
+		if e.Bucket != workflow.Done {
+			open = append(open, e)
 		}
 	}
-	if len(out.prs) > 0 {
-		out.prChecks = land.PRChecks(w)
+	if out.next, err = next.Gather(w, next.Inputs{Open: open, Done: done, Locks: locks, Refs: &refs,
+		Duplicates: dups, BuildUntrusted: buildUntrusted, Now: time.Now()}); err != nil {
+		return nil, err
+	}
+	for _, e := range open {
+		if e.PRNumber != "" && e.Bucket == workflow.QA {
+			out.prChecks = land.PRChecks(w)
+			break
+		}
 	}
 	out.conflicts = predictedConflicts(w, out.entries, tips)
-	for _, d := range out.Duplicates {
-		// Every verb refuses an ID with two files (exit 1).
-		out.waits[d.ID] = "has more than one file (" + strings.Join(d.Paths, ", ") + "): keep one"
-	}
 	// Filtered last: what a listed task waits for may be one not listed.
 	out.entries = f.apply(out.entries)
 	return out, nil
-}
-
-// waitsAndFailures finds what status must not suggest: READY tasks claim
-// would refuse now (the reasons in claim's words), BLOCKED tasks unblock
-// would refuse, and QA tasks whose last validate or approve failed.
-func waitsAndFailures(w *workflow.Workflow, es []workflow.Summary, done map[string]bool,
-	deps map[string][]string, locked map[string]lock.Status, tips map[string]string) (map[string]string, map[string]bool) {
-	waits := map[string]string{}
-	failed := map[string]bool{}
-	var doing []workflow.Summary
-	blocked := map[string]bool{}
-	for _, e := range es {
-		if e.Bucket == workflow.Doing {
-			doing = append(doing, e)
-		}
-		if e.Bucket == workflow.Blocked {
-			blocked[e.ID] = true
-		}
-	}
-	capFull := ""
-	if max := w.Config.MaxParallel; max > 0 && len(doing) >= max {
-		capFull = workflow.CapReason(max, len(doing))
-	}
-	var doingScopes *gate.Index
-	if w.Config.ConflictPolicy == "fail" && len(doing) > 0 {
-		ss := make([]gate.Scope, len(doing))
-		for i, d := range doing {
-			ss[i] = summaryScope(d)
-		}
-		doingScopes = gate.NewIndex(ss)
-	}
-	for _, e := range es {
-		var why []string
-		switch e.Bucket {
-		case workflow.Ready:
-			if e.Held != "" {
-				why = append(why, workflow.HeldReason(e.ID, e.Held))
-			}
-			if d := deps[e.ID]; len(d) > 0 {
-				r := workflow.DepsReason(d)
-				for _, x := range d {
-					if blocked[x] {
-						// Not work in progress: a human must act on it.
-						r += fmt.Sprintf(" (%s is BLOCKED: git burl show %s says why)", x, x)
-					}
-				}
-				why = append(why, r)
-			}
-			if doingScopes != nil {
-				if i, o := doingScopes.First(summaryScope(e)); i >= 0 {
-					why = append(why, workflow.OverlapReason(doing[i].ID, o))
-				}
-			}
-			if capFull != "" {
-				why = append(why, capFull)
-			}
-			if l, ok := locked[e.ID]; ok {
-				why = append(why, "its lock is held: "+l.Describe())
-			}
-		case workflow.Blocked:
-			var unmet []string
-			for _, d := range e.DependsOn {
-				if !done[d] {
-					unmet = append(unmet, d)
-				}
-			}
-			if len(unmet) > 0 {
-				why = append(why, workflow.DepsReason(unmet))
-			}
-		case workflow.Doing:
-			// submit refuses a branch without commits of its own.
-			if tip := tips[e.Branch]; tip != "" && tip == e.BaseSHA {
-				why = append(why, "waits for its worker's first commit on "+e.Branch)
-			}
-		case workflow.QA:
-			failed[e.ID] = e.GateFailed
-		}
-		if r := e.ScopeRequest; r != "" {
-			why = append(why, fmt.Sprintf("for a human to grant its agent's scope request (%s) with git burl scope %s, or refuse it with git burl reject", r, e.ID))
-		}
-		if len(why) > 0 {
-			waits[e.ID] = strings.Join(why, "; ")
-		}
-	}
-	return waits, failed
-}
-
-// summaryScope is scopeOf for a status summary.
-func summaryScope(s workflow.Summary) gate.Scope {
-	return gate.Scope{Affects: s.Affects, AffectsGlobs: s.AffectsGlobs, MustNotTouch: s.MustNotTouch}
-}
-
-// suggestFor is the command status proposes for a task, "" when it knows
-// that command would be refused (wait says why).
-func (o *statusOut) suggestFor(b workflow.Bucket, id string) (next, wait string) {
-	if _, ok := o.stalled[id]; ok {
-		return "git burl release " + id, ""
-	}
-	if why, ok := o.waits[id]; ok {
-		return "", why
-	}
-	if o.prs[id] {
-		// Approve again would only update the open request; merging it
-		// is the forge's, and sync records what the forge did.
-		return "git burl sync", ""
-	}
-	if o.failedQA[id] {
-		return fmt.Sprintf(`git burl reject %s --reason "its last gate run failed; see the QA report"`, id), ""
-	}
-	if b == workflow.QA && o.buildUntrusted {
-		return "git burl trust", ""
-	}
-	return workflow.Suggest(b, id), ""
 }
 
 // sortEntries returns the order in which claim would take the tasks:
@@ -505,22 +327,19 @@ func (o *statusOut) Human(out io.Writer) {
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
 		}
-		next, wait := o.suggestFor(e.Bucket, e.ID)
-		if idle, ok := o.stalled[e.ID]; ok {
-			line += fmt.Sprintf("  [stalled: no activity for %s]", idle.Round(time.Minute))
-			next += " (if its worker is gone)"
+		f := o.next.Facts(e)
+		st := next.For(f)
+		if f.Holder.Gone() {
+			line += "  [lost: " + cli.Escape(f.Holder.Describe()) + "]"
+		} else if f.Stalled > 0 {
+			line += fmt.Sprintf("  [stalled: no activity for %s]", f.Stalled.Round(time.Minute))
 		}
 		if r := e.BlockedReason; r != "" {
 			// The summary: the whole text is in git burl show's QA report.
 			line += "\n            reason: " + cli.Escape(r)
 		}
-		switch {
-		case strings.HasPrefix(wait, "waits for"):
-			line += "\n            next: " + wait
-		case wait != "":
-			line += "\n            next: waits: " + wait
-		case next != "":
-			line += "\n            next: " + next
+		if l := stepLine(st); l != "" {
+			line += "\n            next: " + l
 		}
 		fmt.Fprintln(w, line)
 	}

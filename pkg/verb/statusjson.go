@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -52,9 +53,8 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 // status cache) plus the keys status adds, spliced rather than decoded and
 // re-encoded.
 func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
-	suggest, wait := o.suggestFor(s.Bucket, s.ID)
-	_, stalled := o.stalled[s.ID]
-	waiting, isWaiting := o.waiting[s.ID]
+	f := o.next.Facts(s)
+	st := next.For(f)
 	_, locked := o.locked[s.ID]
 	if len(s.Fields) > 2 {
 		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
@@ -71,14 +71,21 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 		b = appendJSONString(b, o.rel(s.Path))
 	}
 	b = append(b, `,"suggest":`...)
-	b = appendJSONString(b, suggest)
+	b = appendJSONString(b, st.Command)
 	b = strconv.AppendBool(append(b, `,"locked":`...), locked)
-	if stalled {
+	if st.State != "" {
+		b = append(b, `,"state":`...)
+		b = appendJSONString(b, string(st.State))
+	}
+	if f.Stalled > 0 {
 		b = append(b, `,"stalled":true`...)
 	}
-	if isWaiting {
+	if f.Holder.Gone() {
+		b = append(b, `,"lost":true`...)
+	}
+	if len(f.Unmet) > 0 {
 		b = append(b, `,"waiting_for":[`...)
-		for i, d := range waiting {
+		for i, d := range f.Unmet {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -86,9 +93,13 @@ func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
 		}
 		b = append(b, ']')
 	}
-	if wait != "" {
+	if st.Wait != "" {
 		b = append(b, `,"waits":`...)
-		b = appendJSONString(b, wait)
+		b = appendJSONString(b, st.Wait)
+	}
+	if st.Why != "" {
+		b = append(b, `,"why":`...)
+		b = appendJSONString(b, st.Why)
 	}
 	if cs := o.conflicts[s.ID]; len(cs) > 0 {
 		b = append(b, `,"conflicts":`...)

@@ -32,6 +32,7 @@ type submitOut struct {
 	Pushed bool `json:"pushed"`
 	entry  workflow.Entry
 	remote string
+	w      *workflow.Workflow
 }
 
 func (o submitOut) Human(w io.Writer) {
@@ -39,7 +40,9 @@ func (o submitOut) Human(w io.Writer) {
 	if o.Pushed {
 		fmt.Fprintf(w, "Pushed %s to %s\n", o.entry.Task.Branch(), o.remote)
 	}
-	fmt.Fprintf(w, "next: %s\n", workflow.Suggest(workflow.QA, o.entry.ID))
+	if _, st := nextOf(o.w, &o.entry); stepLine(st) != "" {
+		fmt.Fprintf(w, "next: %s\n", stepLine(st))
+	}
 }
 
 func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -113,7 +116,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := submitOut{Task: taskObject(w, res.Entry), Commits: commits, entry: res.Entry, remote: w.Config.Remote}
+	out := submitOut{Task: taskObject(w, res.Entry), Commits: commits, entry: res.Entry, remote: w.Config.Remote, w: w}
 	if w.Config.PushTaskBranchOnSubmit {
 		out.Pushed = pushTaskBranch(ctx, w, res.Entry)
 	}

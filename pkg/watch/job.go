@@ -320,8 +320,8 @@ func (s *supervisor) stopReason(a agents.Agent, id string) string {
 }
 
 // overBudget is why a's next run on id must not start: the task's runs
-// already spent more than max_cost_usd (the agent's or the task's, the
-// lower). "" while within budget or with no budget.
+// already spent more than its budget (its own max_cost_usd, else the
+// agent's). "" while within budget or with no budget.
 func (s *supervisor) overBudget(a agents.Agent, id string) string {
 	w, err := workflow.Open(s.opt.Dir)
 	if err != nil {
@@ -331,17 +331,17 @@ func (s *supervisor) overBudget(a agents.Agent, id string) string {
 	if err != nil {
 		return ""
 	}
-	limit, whose := a.MaxCostUSD, "agent "+a.Name
-	if m := e.Task.MaxCostUSD(); m > 0 && (limit == 0 || m < limit) {
-		limit, whose = m, "task "+id
+	limit, whose := e.Task.Budget(a.MaxCostUSD), "agent "+a.Name
+	if e.Task.MaxCostUSD() > 0 {
+		whose = "task " + id
 	}
 	tb := e.Task.Usage()
 	spent := tb.Total()
 	if limit == 0 || spent.CostUSD <= limit {
 		return ""
 	}
-	return fmt.Sprintf("watch: runs spent %s (%d run(s): %s), over max_cost_usd %s of %s",
-		usage.Dollars(spent.CostUSD), spent.Runs, spent.Usage.Short(), usage.Dollars(limit), whose)
+	return fmt.Sprintf("watch: runs spent %s (%d run(s): %s), %s %s of %s",
+		usage.Dollars(spent.CostUSD), spent.Runs, spent.Usage.Short(), task.OverBudgetMarker, usage.Dollars(limit), whose)
 }
 
 // renew renews the lease every third of seconds until quit; when the task

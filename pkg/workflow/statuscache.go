@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -50,6 +51,13 @@ type Summary struct {
 	// PRNumber and PRURL are a QA task's open pull request (landing: pr):
 	// status shows it and suggests only git burl sync.
 	PRNumber, PRURL string
+	// LeaseHolder and LeaseExpires are a DOING task's lease: whether the
+	// watcher that holds it still lives (package lease).
+	LeaseHolder, LeaseExpires string
+	// OverBudget is what a BLOCKED task's runs spent when that is over
+	// its budget (Task.BudgetBlocked), "" otherwise: unblock alone would
+	// see it blocked again.
+	OverBudget string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
 	// the keys status adds itself (SummaryKeys).
 	Fields json.RawMessage
@@ -58,7 +66,7 @@ type Summary struct {
 
 // SummaryKeys are the keys status adds to each task object; a frontmatter
 // key of the same name is left out of Fields so no object has a key twice.
-var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "stalled", "waiting_for", "waits"}
+var SummaryKeys = []string{"bucket", "path", "suggest", "locked", "state", "stalled", "lost", "waiting_for", "waits", "why", "conflicts"}
 
 // StatusCacheName is the cache file in the (gitignored) logs directory: it
 // must sit on the task files' filesystem, whose clock it reads (see Summaries).
@@ -66,7 +74,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 9\n"
+const statusCacheMagic = "burl status cache 10\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -306,6 +314,12 @@ func (w *Workflow) summarize(s Summary) Summary {
 	}
 	if s.Bucket == Blocked {
 		s.BlockedReason = t.BlockedSummary()
+		if spent, over := t.BudgetBlocked(); over {
+			s.OverBudget = strconv.FormatFloat(spent, 'f', -1, 64)
+		}
+	}
+	if s.Bucket == Doing {
+		s.LeaseHolder, s.LeaseExpires = t.Str(task.KeyLeaseHolder), t.Str(task.KeyLeaseExpires)
 	}
 	if s.Bucket == QA {
 		s.PRNumber, s.PRURL = t.Str(task.KeyPRNumber), t.Str(task.KeyPRURL)
@@ -426,24 +440,28 @@ func (r *cacheReader) str() string {
 
 // summaryStrings is how many strings one cache entry holds: what
 // cacheStrings writes, summaryFromCache reads and skipEntry passes over.
-const summaryStrings = 19
+const summaryStrings = 22
 
 // cacheStrings are a summary's strings as a cache entry holds them, in
 // order (lists joined: task IDs never hold a comma, paths never a NUL).
 func (s Summary) cacheStrings() [summaryStrings]string {
-	failed := ""
-	if s.GateFailed {
-		failed = "1"
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return ""
 	}
 	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
 		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
-		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, failed, s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL, s.Held, s.Resolution}
+		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, flag(s.GateFailed), s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL,
+		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget}
 }
 
 // summaryFromCache is cacheStrings read back.
 func summaryFromCache(v [summaryStrings]string) Summary {
 	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
-		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16], Held: v[17], Resolution: v[18]}
+		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16],
+		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21]}
 	if v[7] != "" {
 		s.DependsOn = strings.Split(v[7], ",")
 	}

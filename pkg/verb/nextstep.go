@@ -1,0 +1,76 @@
+package verb
+
+import (
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/next"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// stepOut is a task's next step as --json reports it beside the task.
+type stepOut struct {
+	State   string `json:"state"`
+	Suggest string `json:"suggest"`
+	Waits   string `json:"waits,omitempty"`
+	Why     string `json:"why,omitempty"`
+	Lost    bool   `json:"lost,omitempty"`
+}
+
+// nextOf is what happens next to one task, decided as status decides it
+// for every task (package next): over the open tasks, which decide
+// max_parallel, overlaps and what a dependency waits for.
+func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
+	f := next.Facts{ID: e.ID, Bucket: e.Bucket}
+	if e.Bucket == workflow.Done {
+		return f, next.For(f)
+	}
+	sums, err := w.Summaries(false, false)
+	if err != nil {
+		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
+	}
+	open := make([]workflow.Summary, 0, len(sums))
+	var me *workflow.Summary
+	for i, s := range sums {
+		if s.Err != nil {
+			continue
+		}
+		open = append(open, s)
+		if s.ID == e.ID && s.Bucket == e.Bucket {
+			me = &sums[i]
+		}
+	}
+	if me == nil {
+		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
+	}
+	in := next.Inputs{Open: open}
+	if e.Bucket == workflow.QA {
+		_, in.BuildUntrusted = untrustedConfig(w)
+	}
+	set, err := next.Gather(w, in)
+	if err != nil {
+		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
+	}
+	f = set.Facts(*me)
+	return f, next.For(f)
+}
+
+func stepJSON(f next.Facts, s next.Step) stepOut {
+	return stepOut{State: string(s.State), Suggest: s.Command, Waits: s.Wait, Why: s.Why, Lost: f.Holder.Gone()}
+}
+
+// stepLine is a next step in one line, as status and show print it
+// (escaped: a reason comes from the shared branch).
+func stepLine(s next.Step) string {
+	switch {
+	case s.Command != "" && s.Why != "":
+		return s.Command + " (" + cli.Escape(s.Why) + ")"
+	case s.Command != "":
+		return s.Command
+	case strings.HasPrefix(s.Wait, "waits for"):
+		return cli.Escape(s.Wait)
+	case s.Wait != "":
+		return "waits: " + cli.Escape(s.Wait)
+	}
+	return ""
+}
