@@ -77,8 +77,8 @@ type statusOut struct {
 	// Untrusted are the commands of config.yaml and agents.yaml that are
 	// not trusted on this machine (file:key), which git burl trust shows.
 	Untrusted []string `json:"untrusted"`
-	entries []workflow.Summary
-	rel     func(string) string
+	entries   []workflow.Summary
+	rel       func(string) string
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
 	relDir map[string]string
