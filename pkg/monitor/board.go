@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/reason"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
@@ -28,12 +29,16 @@ type Card struct {
 	Bucket                     workflow.Bucket
 	// Since is when the task entered its bucket as far as its frontmatter
 	// says (created, started_at, submitted_at, completed_at): its age.
-	Since        time.Time
-	Created      time.Time
-	Completed    time.Time
-	Locked       bool
-	Stalled      bool
+	Since     time.Time
+	Created   time.Time
+	Completed time.Time
+	Locked    bool
+	Stalled   bool
+	// LeaseExpired: the task's lease_expires is in the past.
 	LeaseExpired bool
+	// Holder is a DOING task's watcher as judged now: Dead or Expired, the
+	// task's run is lost (nobody will finish it; see Next).
+	Holder lease.Status
 	// Conflicts are the tasks (or "main") its work is predicted to
 	// conflict with.
 	Conflicts []string
@@ -56,6 +61,8 @@ type Card struct {
 	Cancelled string
 	// BlockedDeps are the Waiting tasks that are BLOCKED: a human must act.
 	BlockedDeps []string
+	// Next is what happens next to the task, as status says it.
+	Next next.Step
 	// PRNumber, PRURL (escaped) and PRState ("open" or "merged") are the
 	// pull request of a QA task waiting on the forge or of a DONE task
 	// that landed through one (landing: pr; see pr.go).
@@ -64,16 +71,17 @@ type Card struct {
 }
 
 // Markers are the flags drawn after a card's ID: L locked, S stalled, E
-// lease expired, C predicted conflict, W waiting on a dependency that is
-// work still to do, B! waiting on a BLOCKED one (no agent will ever
-// claim the task: a human must act; it replaces W), H held by a human
-// from agents, N cancelled: DONE, not landed.
+// lease expired, X its run is lost (its watcher died or its lease
+// expired: nobody will finish it), C predicted conflict, W waiting on a
+// dependency that is work still to do, B! waiting on a BLOCKED one (no
+// agent will ever claim the task: a human must act; it replaces W), H held
+// by a human from agents, N cancelled: DONE, not landed.
 func (c Card) Markers() string {
 	var b strings.Builder
 	for _, m := range []struct {
 		on bool
 		s  string
-	}{{c.Locked, "L"}, {c.Stalled, "S"}, {c.LeaseExpired, "E"}, {len(c.Conflicts) > 0, "C"},
+	}{{c.Locked, "L"}, {c.Stalled, "S"}, {c.LeaseExpired, "E"}, {c.Holder.Gone(), "X"}, {len(c.Conflicts) > 0, "C"},
 		{len(c.BlockedDeps) > 0, "B!"}, {len(c.Waiting) > 0 && len(c.BlockedDeps) == 0, "W"},
 		{c.Held != "", "H"}, {c.Cancelled != "", "N"}} {
 		if m.on {
@@ -90,13 +98,24 @@ type Run struct {
 	Log         string // relative to the repository root
 	Since       time.Time
 	LastLine    string
+	// holder and actor say which watcher and agent ran it (run_start).
+	holder, actor string
+	// Lost is why the run is lost ("" while it runs): its watcher is gone
+	// and nobody will end it. Until is its last sign of life, and Next
+	// what to do about its task.
+	Lost  string
+	Until time.Time
+	Next  next.Step
 }
 
 // Board is everything drawn, read at Now.
 type Board struct {
 	Now     time.Time
 	Columns map[workflow.Bucket][]Card
-	Runs    []Run
+	// Runs are the runs going on: their watcher lives. Lost are the runs
+	// whose watcher is gone, until their task is taken over or leaves
+	// DOING.
+	Runs, Lost []Run
 	// Tail is the end of the event log, oldest first.
 	Tail []events.Event
 	// Malformed counts task files that could not be read (status names them).
@@ -145,37 +164,25 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 	}
 	locked := map[string]bool{}
-	if ls, err := w.Locks.List(); err == nil {
-		for _, l := range ls {
-			locked[l.Name] = true
-		}
-	}
-	var deps []string
-	for _, s := range sums {
-		if s.Err == nil && s.Bucket == workflow.Ready {
-			deps = append(deps, s.DependsOn...)
-		}
-	}
-	done, err := w.DoneAmong(deps)
+	ls, err := w.Locks.List()
 	if err != nil {
 		return nil, err
 	}
-	// Which unmet dependencies are BLOCKED, as claim and watch decide it
-	// (each asked once: a few file reads, on a reread only).
-	seen := map[string]bool{}
-	var unmet []string
-	for _, d := range workflow.Unmet(deps, done) {
-		if !seen[d] {
-			seen[d] = true
-			unmet = append(unmet, d)
+	for _, l := range ls {
+		locked[l.Name] = true
+	}
+	var open []workflow.Summary
+	for _, s := range sums {
+		if s.Err == nil && s.Bucket != workflow.Done {
+			open = append(open, s)
 		}
 	}
-	blocked := map[string]bool{}
-	for _, d := range w.BlockedAmong(unmet) {
-		blocked[d] = true
+	set, err := next.Gather(w, next.Inputs{Open: open, Locks: ls, Now: now})
+	if err != nil {
+		return nil, err
 	}
 	conflicts := predicted(w)
-	stale := time.Duration(w.Config.LockStaleMinutes) * time.Minute
+	doing := map[string]workflow.Summary{}
 	for _, s := range sums {
 		if s.Err != nil {
 			b.Malformed++
@@ -209,20 +216,28 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 			}
 		}
 		c.setPR(f)
+		if s.Bucket != workflow.Done {
+			facts := set.Facts(s)
+			c.Next = next.For(facts)
+			c.Waiting, c.Holder, c.Stalled = facts.Unmet, facts.Holder, facts.Stalled > 0
+			for _, d := range facts.Blocked {
+				c.BlockedDeps = append(c.BlockedDeps, d.ID)
+			}
+			if s.Bucket != workflow.Ready {
+				// The board marks waiting on READY cards only, as claim
+				// sees it.
+				c.Waiting, c.BlockedDeps = nil, nil
+			}
+		}
 		switch s.Bucket {
 		case workflow.Ready:
 			c.Since = c.Created
-			c.Waiting = workflow.Unmet(s.DependsOn, done)
-			for _, d := range c.Waiting {
-				if blocked[d] {
-					c.BlockedDeps = append(c.BlockedDeps, d)
-				}
-			}
 		case workflow.Doing:
 			c.Since = parseTime(s.StartedAt)
-			if exp := parseTime(str(task.KeyLeaseExpires)); !exp.IsZero() && exp.Before(now) {
+			if exp := parseTime(s.LeaseExpires); !exp.IsZero() && exp.Before(now) {
 				c.LeaseExpired = true
 			}
+			doing[s.ID] = s
 		case workflow.QA:
 			c.Since = parseTime(str(task.KeySubmittedAt))
 		case workflow.Done:
@@ -240,11 +255,22 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 			}
 		}
 	}
-	markStalled(w, b.Columns[workflow.Doing], now, stale)
 	for _, bk := range workflow.Buckets {
 		sortCards(b.Columns[bk], bk)
 	}
-	b.Runs = running(evs)
+	for _, r := range running(evs) {
+		s, ok := doing[r.Task]
+		if ok && !r.runs(s) {
+			// Its task is another watcher's now.
+			continue
+		}
+		if c := b.card(r.Task); ok && c.Holder.Gone() {
+			r.Lost, r.Next, r.Until = c.Holder.Describe(), c.Next, lastSign(evs, r.Task)
+			b.Lost = append(b.Lost, r)
+			continue
+		}
+		b.Runs = append(b.Runs, r)
+	}
 	for i := range b.Runs {
 		// The path comes from an event anyone who can push the workflow
 		// branch could have written: only a regular file under the logs
@@ -296,38 +322,6 @@ func sortCards(cs []Card, b workflow.Bucket) {
 
 func idNum(id string) int { n, _ := task.IDNumber(id); return n }
 
-// markStalled flags DOING tasks with no commit on their branch (and no
-// claim) for longer than lock_stale_minutes, as status does: one git
-// process reads every branch's last commit time.
-func markStalled(w *workflow.Workflow, doing []Card, now time.Time, stale time.Duration) {
-	if len(doing) == 0 {
-		return
-	}
-	out, err := w.Repo.Git.Run("for-each-ref", "--format=%(refname:short) %(committerdate:unix)", "refs/heads/task-*")
-	if err != nil {
-		return
-	}
-	last := map[string]time.Time{}
-	for _, l := range strings.Split(out, "\n") {
-		name, ts, ok := strings.Cut(l, " ")
-		if n, err := strconv.ParseInt(ts, 10, 64); ok && err == nil {
-			last[name] = time.Unix(n, 0)
-		}
-	}
-	for i := range doing {
-		c := &doing[i]
-		l := c.Since
-		if e, _ := w.Get(c.ID); e != nil && e.Task != nil {
-			if t := last[e.Task.Branch()]; t.After(l) {
-				l = t
-			}
-		}
-		if !l.IsZero() && now.Sub(l) > stale {
-			c.Stalled = true
-		}
-	}
-}
-
 // predicted is `git burl conflicts` for the board: the same prediction,
 // remembered per pair of commits in logs/conflicts.cache as status does,
 // so a redraw with no branch moved runs no merge. A prediction that
@@ -352,15 +346,24 @@ func predicted(w *workflow.Workflow) map[string][]string {
 }
 
 // running lists the runs with a run_start and no later run_end of the same
-// task, agent and attempt, oldest first.
+// task, agent and attempt, nor a later transition of their task (a
+// takeover, a release, a submit: whatever the run's watcher left unsaid,
+// the run is over), oldest first; of one task, the latest only.
 func running(evs []events.Event) []Run {
 	type key struct {
 		task, agent string
 		attempt     int
 	}
 	open := map[key]Run{}
+	latest := map[string]key{}
 	var order []key
 	for _, e := range evs {
+		if endsRuns[e.Action] {
+			if k, ok := latest[e.TaskID()]; ok {
+				delete(open, k)
+			}
+			continue
+		}
 		if e.Action != "run_start" && e.Action != "run_end" {
 			continue
 		}
@@ -372,10 +375,17 @@ func running(evs []events.Event) []Run {
 			continue
 		}
 		log, _ := e.Details["log"].(string)
+		holder, _ := e.Details["holder"].(string)
 		if _, seen := open[k]; !seen {
 			order = append(order, k)
 		}
-		open[k] = Run{Task: k.task, Agent: agent, Attempt: k.attempt, Log: log, Since: e.TS}
+		if old, ok := latest[k.task]; ok && old != k {
+			// A task has one run at a time: an older one was left
+			// unended by a watcher that died.
+			delete(open, old)
+		}
+		open[k] = Run{Task: k.task, Agent: agent, Attempt: k.attempt, Log: log, Since: e.TS, holder: holder, actor: e.Actor}
+		latest[k.task] = k
 	}
 	var out []Run
 	for _, k := range order {
@@ -385,4 +395,40 @@ func running(evs []events.Event) []Run {
 		}
 	}
 	return out
+}
+
+// endsRuns are the transitions of a task that end any run on it.
+var endsRuns = map[string]bool{"claim": true, "submit": true, "release": true, "block": true, "lease_expired": true,
+	"approve": true, "reject": true, "unblock": true, "cancel": true}
+
+// runs says whether r is the run of DOING task s now: the one its current
+// holder started (runs recorded before holders were, by its assignee).
+func (r Run) runs(s workflow.Summary) bool {
+	if r.holder != "" && s.LeaseHolder != "" {
+		return r.holder == s.LeaseHolder
+	}
+	return r.actor == s.AssignedTo
+}
+
+// lastSign is the last event of a task: when its lost run was last known
+// alive (a lease renewal, at the latest).
+func lastSign(evs []events.Event, id string) time.Time {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].TaskID() == id {
+			return evs[i].TS
+		}
+	}
+	return time.Time{}
+}
+
+// card is the card of task id (a zero Card when there is none).
+func (b *Board) card(id string) Card {
+	for _, cs := range b.Columns {
+		for _, c := range cs {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	return Card{}
 }

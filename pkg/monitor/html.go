@@ -110,26 +110,42 @@ func WriteHTML(out io.Writer, b *Board, evs []events.Event) error {
 type stretch struct {
 	id, worker string
 	from, to   time.Time
-	done       bool
+	done, lost bool
 }
 
 func (r *report) timeline(b *Board, evs []events.Event) {
 	open := map[string]*stretch{}
+	// last is when each open stretch's task was last heard of: where the
+	// bar of a run whose watcher died ends.
+	last := map[string]time.Time{}
 	var all []*stretch
 	for _, e := range evs {
 		id := e.TaskID()
+		prev := last[id]
+		last[id] = e.TS
 		switch e.Action {
 		case "claim":
+			if s := open[id]; s != nil {
+				// Claimed again with no event that ended the last claim
+				// (a log of an older version): it ended unseen.
+				s.to = prev
+			}
 			s := &stretch{id: id, worker: e.Actor, from: e.TS}
 			open[id] = s
 			all = append(all, s)
-		case "approve", "pr_merged", "release", "reject", "block", "pr_closed", "pr_changes_requested":
+		case "approve", "pr_merged", "release", "reject", "block", "pr_closed", "pr_changes_requested", "lease_expired", "cancel":
 			// With landing: pr, approve only opens the pull request
 			// (pr_open): the task lands at pr_merged, or goes back.
 			if s := open[id]; s != nil {
 				s.to, s.done = e.TS, e.Action == "approve" || e.Action == "pr_merged"
 				delete(open, id)
 			}
+		}
+	}
+	for _, c := range b.Columns[workflow.Doing] {
+		// A run whose watcher is gone is not drawn going on to now.
+		if s := open[c.ID]; s != nil && c.Holder.Gone() {
+			s.to, s.lost = last[c.ID], true
 		}
 	}
 	if len(all) > maxBars {
@@ -165,11 +181,14 @@ func (r *report) timeline(b *Board, evs []events.Event) {
 			order = append(order, s.worker)
 		}
 		to, class := s.to, "open"
-		if to.IsZero() {
+		switch {
+		case to.IsZero():
 			to = end
-		} else if s.done {
+		case s.done:
 			class = "done"
-		} else {
+		case s.lost:
+			class = "lost"
+		default:
 			class = "back"
 		}
 		w := to.Sub(s.from).Seconds() * scale
@@ -354,7 +373,8 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 .pr a{color:#0969da}
 .figs td,.figs th{padding:2px 12px 2px 0;text-align:left}
 svg text{font:11px system-ui,sans-serif}
-.open{fill:#0969da}.done{fill:#1a7f37}.back{fill:#bf8700}
+.open{fill:#0969da}.done{fill:#1a7f37}.back{fill:#bf8700}.lost{fill:#cf222e}
+li.lost{color:#cf222e}
 .node-READY rect{fill:#ddf4ff}.node-DOING rect{fill:#fff8c5}.node-QA rect{fill:#fbefff}
 .node-DONE rect{fill:#dafbe1}.node-BLOCKED rect{fill:#ffebe9}.node-missing rect{fill:#eee}
 .node rect{stroke:#57606a}.waiting rect{stroke:#cf222e;stroke-width:2;stroke-dasharray:4 2}
@@ -367,7 +387,7 @@ svg text{font:11px system-ui,sans-serif}
 </head>
 <body>
 <h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
-<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>N</b> cancelled (DONE, not landed).</p>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>X</b> its run is lost (its watcher died or its lease expired), <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>N</b> cancelled (DONE, not landed).</p>
 
 <h2 id="board">Board</h2>
 <div class="board">
@@ -382,6 +402,8 @@ svg text{font:11px system-ui,sans-serif}
 {{- if .Reason}}<div class="meta reason">blocked: {{.Reason}}</div>{{end}}
 {{- if .Held}}<div class="meta held">held: {{.Held}}</div>{{end}}
 {{- if .Cancelled}}<div class="meta cancelled">cancelled: {{.Cancelled}}</div>{{end}}
+{{- if .Holder.Gone}}<div class="meta lost">lost: {{.Holder.Describe}}</div>{{end}}
+{{- with .Next.Line}}<div class="meta next">next: {{.}}</div>{{end}}
 {{- if .PR}}{{$c := .}}<div class="meta pr">{{with .PRLink}}<a href="{{.}}" rel="noopener noreferrer">{{$c.PR}}</a>{{else}}{{.PR}}{{if .PRURL}} ({{.PRURL}}){{end}}{{end}} {{.PRState}}</div>{{end}}
 </div>
 {{- end}}
@@ -391,7 +413,9 @@ svg text{font:11px system-ui,sans-serif}
 </div>
 
 <h2 id="running">Running agents</h2>
-{{if .Board.Runs}}<ul>{{range .Board.Runs}}<li>{{.Task}} · {{.Agent}} #{{.Attempt}} · since {{.Since.UTC.Format "15:04:05"}} · <code>{{.Log}}</code>{{if .LastLine}} — {{.LastLine}}{{end}}</li>{{end}}</ul>{{else}}<p>No agent is running.</p>{{end}}
+{{if or .Board.Runs .Board.Lost}}<ul>
+{{- range .Board.Lost}}<li class="lost">{{.Task}} · {{.Agent}} #{{.Attempt}} · LOST at {{.Until.UTC.Format "15:04:05"}} (started {{.Since.UTC.Format "15:04:05"}}): {{.Lost}}{{with .Next.Command}} · next: <code>{{.}}</code>{{end}}</li>{{end}}
+{{- range .Board.Runs}}<li>{{.Task}} · {{.Agent}} #{{.Attempt}} · since {{.Since.UTC.Format "15:04:05"}} · <code>{{.Log}}</code>{{if .LastLine}} — {{.LastLine}}{{end}}</li>{{end}}</ul>{{else}}<p>No agent is running.</p>{{end}}
 
 <h2 id="figures">Throughput and lead time</h2>
 <table class="figs">
@@ -436,7 +460,7 @@ svg text{font:11px system-ui,sans-serif}
 </table>{{else}}<p>No agent run has reported usage.</p>{{end}}
 
 <h2 id="timeline">Timeline: claim → DONE per worker</h2>
-{{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked).</p>
+{{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked, taken over), red: lost (its watcher died; the bar ends when it was last heard of).</p>
 <svg id="timeline-chart" width="{{.TimelineW}}" height="{{.TimelineH}}" viewBox="0 0 {{.TimelineW}} {{.TimelineH}}" role="img" aria-label="timeline">
 <g class="grid">
 {{- range .TimeTicks}}

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -49,8 +51,8 @@ func testBoard(t *testing.T) *Board {
 }
 
 func TestMarkers(t *testing.T) {
-	c := Card{Locked: true, Stalled: true, LeaseExpired: true, Conflicts: []string{"x"}, Waiting: []string{"y"}}
-	if got := c.Markers(); got != "LSECW" {
+	c := Card{Locked: true, Stalled: true, LeaseExpired: true, Holder: lease.Status{State: lease.Expired}, Conflicts: []string{"x"}, Waiting: []string{"y"}}
+	if got := c.Markers(); got != "LSEXCW" {
 		t.Fatalf("Markers = %q", got)
 	}
 	if got := (Card{}).Markers(); got != "" {
@@ -264,6 +266,65 @@ func TestWriteHTMLEscapesTaskDataAndFetchesNothing(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// A run whose watcher died is lost, not running: on the board, in the
+// report's list, and in the timeline, whose bar ends at its last event.
+func TestALostRunIsNotShownRunning(t *testing.T) {
+	b := testBoard(t)
+	c := &b.Columns[workflow.Doing][0]
+	c.Holder = lease.Status{State: lease.Dead, Holder: "coder@host#77.1", PID: 77, Why: "process 77 exited"}
+	c.Next = next.Step{State: next.Lost, Command: "git burl release TASK-003"}
+	r := b.Runs[0]
+	r.Lost, r.Next, r.Until = c.Holder.Describe(), c.Next, now.Add(-40*time.Second)
+	b.Runs, b.Lost = nil, []Run{r}
+	var buf bytes.Buffer
+	Snapshot(&buf, b, 160)
+	out := buf.String()
+	for _, want := range []string{"0 running · 1 lost", "RUNNING 0 · LOST 1", "TASK-003 coder#1 LOST after 20s: holder coder@host#77.1 is gone (process 77 exited) · next: git burl release TASK-003",
+		"TASK-003 l LEXC"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("snapshot lacks %q:\n%s", want, out)
+		}
+	}
+	evs := []events.Event{
+		{TS: now.Add(-10 * time.Minute), Task: sp("TASK-003"), Action: "claim", Actor: "coder@host"},
+		{TS: now.Add(-9 * time.Minute), Task: sp("TASK-003"), Action: "lease", Actor: "coder@host"},
+	}
+	buf.Reset()
+	if err := WriteHTML(&buf, b, evs); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{`<rect class="lost"`, `<li class="lost">TASK-003 · coder #1 · LOST at 11:59:20`, "holder coder@host#77.1 is gone (process 77 exited)",
+		"next: <code>git burl release TASK-003</code>", `(11-23 11:50:00 → 11-23 11:51:00)`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `<rect class="open"`) {
+		t.Error("the lost run is drawn going on")
+	}
+}
+
+// A run is the run of its DOING task only while that task's holder is
+// the watcher that started it; a run left unended by a dead watcher
+// gives way to the newer run of its task.
+func TestARunBelongsToItsTasksHolder(t *testing.T) {
+	s := workflow.Summary{ID: "TASK-001", AssignedTo: "bot@h", LeaseHolder: "bot@h#2.9"}
+	if !(Run{holder: "bot@h#2.9"}).runs(s) || (Run{holder: "bot@h#1.5"}).runs(s) {
+		t.Error("runs compares holders")
+	}
+	if !(Run{actor: "bot@h"}).runs(s) || (Run{actor: "other@h"}).runs(workflow.Summary{AssignedTo: "bot@h"}) {
+		t.Error("a run without a holder is its assignee's")
+	}
+	rs := running([]events.Event{
+		{TS: now, Task: sp("TASK-001"), Action: "run_start", Details: map[string]any{"agent": "bot", "attempt": 1.0, "holder": "bot@h#1.5"}},
+		{TS: now, Task: sp("TASK-001"), Action: "run_start", Details: map[string]any{"agent": "bot", "attempt": 2.0, "holder": "bot@h#2.9"}},
+	})
+	if len(rs) != 1 || rs[0].Attempt != 2 || rs[0].holder != "bot@h#2.9" {
+		t.Fatalf("running = %+v", rs)
 	}
 }
 

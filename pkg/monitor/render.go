@@ -220,6 +220,16 @@ func runLine(r Run, now time.Time) string {
 	return cli.Escape(s)
 }
 
+// lostLine is a lost run: how long it ran, then why it is lost and what
+// to do, before anything cut off at the right.
+func lostLine(r Run) string {
+	s := fmt.Sprintf("%s %s#%d LOST after %s: %s", r.Task, r.Agent, r.Attempt, Age(r.Until.Sub(r.Since)), r.Lost)
+	if r.Next.Command != "" {
+		s += " · next: " + r.Next.Command
+	}
+	return cli.Escape(s)
+}
+
 // render draws a frame as lines of exactly l.width cells (before styling).
 func render(b *Board, l layout, st style) []string {
 	w := l.width
@@ -228,7 +238,11 @@ func render(b *Board, l layout, st style) []string {
 	}
 	n := len(workflow.Buckets)
 	colW := (w - (n - 1)) / n
-	title := fmt.Sprintf("burl monitor · %d tasks · %d running · %s", b.total(), len(b.Runs), b.Now.UTC().Format("2006-01-02 15:04:05 UTC"))
+	title := fmt.Sprintf("burl monitor · %d tasks · %d running", b.total(), len(b.Runs))
+	if len(b.Lost) > 0 {
+		title += fmt.Sprintf(" · %d lost", len(b.Lost))
+	}
+	title += " · " + b.Now.UTC().Format("2006-01-02 15:04:05 UTC")
 	if b.Cancelled > 0 {
 		title += fmt.Sprintf(" · DONE %d landed, %d cancelled", b.Done-b.Cancelled, b.Cancelled)
 	}
@@ -242,7 +256,7 @@ func render(b *Board, l layout, st style) []string {
 	}
 	out = append(out, strings.Join(heads, " "))
 
-	runRows := len(b.Runs)
+	runRows := len(b.Runs) + len(b.Lost)
 	if runRows == 0 {
 		runRows = 1
 	}
@@ -293,15 +307,29 @@ func render(b *Board, l layout, st style) []string {
 		out = append(out, strings.Join(cells, " "))
 	}
 
-	out = append(out, st.head(fit(fmt.Sprintf("RUNNING %d", len(b.Runs)), w)))
-	if len(b.Runs) == 0 {
+	head := fmt.Sprintf("RUNNING %d", len(b.Runs))
+	if len(b.Lost) > 0 {
+		head += fmt.Sprintf(" · LOST %d", len(b.Lost))
+	}
+	out = append(out, st.head(fit(head, w)))
+	if len(b.Runs)+len(b.Lost) == 0 {
 		out = append(out, st.dim(fit("  no agent is running (git burl watch)", w)))
 	}
-	for i, r := range b.Runs {
-		if l.height > 0 && i >= runRows {
+	// Lost runs first: they are what needs a human.
+	shown := 0
+	for _, r := range b.Lost {
+		if l.height > 0 && shown >= runRows {
+			break
+		}
+		out = append(out, st.warn(fit("  "+lostLine(r), w)))
+		shown++
+	}
+	for _, r := range b.Runs {
+		if l.height > 0 && shown >= runRows {
 			break
 		}
 		out = append(out, fit("  "+runLine(r, b.Now), w))
+		shown++
 	}
 	out = append(out, st.head(fit("EVENTS", w)))
 	tail := b.Tail

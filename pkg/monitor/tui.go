@@ -184,11 +184,18 @@ func (m *Model) Selected() (Card, bool) {
 	return Card{}, false
 }
 
-// taskText is the task file, every line escaped, below its pull
-// request's number, state and URL when it has one, and below the
-// BLOCKED tasks it waits for (on b).
+// taskText is the task file, every line escaped, below what happens next
+// to it, its pull request's number, state and URL when it has one, and
+// the BLOCKED tasks it waits for (on b).
 func taskText(c Card, b *Board) []string {
-	head := append(prDetail(c), depDetail(c, b)...)
+	var head []string
+	if c.Holder.Gone() {
+		head = append(head, "LOST: "+cli.Escape(c.Holder.Describe()))
+	}
+	if l := c.Next.Line(); l != "" {
+		head = append(head, "next: "+l)
+	}
+	head = append(append(head, prDetail(c)...), depDetail(c, b)...)
 	data, err := os.ReadFile(c.Path)
 	if err != nil {
 		return append(head, c.ID+": "+cli.Escape(err.Error()))
@@ -208,20 +215,25 @@ func depDetail(c Card, b *Board) []string {
 	if len(c.BlockedDeps) == 0 {
 		return nil
 	}
-	reasons := map[string]string{}
+	deps := map[string]Card{}
 	if b != nil {
 		for _, d := range b.Columns[workflow.Blocked] {
-			reasons[d.ID] = d.Reason
+			deps[d.ID] = d
 		}
 	}
 	var out []string
 	for _, d := range c.BlockedDeps {
+		dep := deps[d]
 		d := cli.Escape(d)
 		out = append(out, "B! waits for "+d+", which is BLOCKED: a human must act (no agent claims "+c.ID+" until then)")
-		if r := reasons[d]; r != "" {
-			out = append(out, "   "+d+" blocked: "+r)
+		if dep.Reason != "" {
+			out = append(out, "   "+d+" blocked: "+dep.Reason)
 		}
-		out = append(out, "   git burl show "+d+" says why; git burl unblock "+d+" once it is settled")
+		line := "   git burl show " + d + " says why"
+		if l := dep.Next.Line(); l != "" {
+			line += "; next for " + d + ": " + l
+		}
+		out = append(out, line)
 	}
 	return append(out, "")
 }

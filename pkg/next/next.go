@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -106,6 +107,22 @@ type Step struct {
 	// Why says why Command, when the bucket alone does not (a dead holder,
 	// a budget).
 	Why string
+}
+
+// Line is the step in one line, as status, show and the board print it
+// (escaped: a reason comes from the shared branch).
+func (s Step) Line() string {
+	switch {
+	case s.Command != "" && s.Why != "":
+		return s.Command + " (" + cli.Escape(s.Why) + ")"
+	case s.Command != "":
+		return s.Command
+	case strings.HasPrefix(s.Wait, "waits for"):
+		return cli.Escape(s.Wait)
+	case s.Wait != "":
+		return "waits: " + cli.Escape(s.Wait)
+	}
+	return ""
 }
 
 // For is a task's next step.

@@ -27,8 +27,8 @@ func (o moveOut) Human(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "%s %s: %s → %s%s\n", o.verb, o.entry.ID, o.from, o.entry.Bucket, o.detail)
 	}
-	if _, st := nextOf(o.w, &o.entry); stepLine(st) != "" {
-		fmt.Fprintf(w, "next: %s\n", stepLine(st))
+	if _, st := nextOf(o.w, &o.entry); st.Line() != "" {
+		fmt.Fprintf(w, "next: %s\n", st.Line())
 	}
 }
 

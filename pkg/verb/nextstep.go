@@ -1,9 +1,6 @@
 package verb
 
 import (
-	"strings"
-
-	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -57,20 +54,4 @@ func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
 
 func stepJSON(f next.Facts, s next.Step) stepOut {
 	return stepOut{State: string(s.State), Suggest: s.Command, Waits: s.Wait, Why: s.Why, Lost: f.Holder.Gone()}
-}
-
-// stepLine is a next step in one line, as status and show print it
-// (escaped: a reason comes from the shared branch).
-func stepLine(s next.Step) string {
-	switch {
-	case s.Command != "" && s.Why != "":
-		return s.Command + " (" + cli.Escape(s.Why) + ")"
-	case s.Command != "":
-		return s.Command
-	case strings.HasPrefix(s.Wait, "waits for"):
-		return cli.Escape(s.Wait)
-	case s.Wait != "":
-		return "waits: " + cli.Escape(s.Wait)
-	}
-	return ""
 }

@@ -71,7 +71,7 @@ func (o *showOut) Human(w io.Writer) {
 	if o.facts.Holder.Gone() {
 		fmt.Fprintf(w, "%-14s %s\n", "lost:", cli.Escape(o.facts.Holder.Describe()))
 	}
-	if s := stepLine(o.step); s != "" {
+	if s := o.step.Line(); s != "" {
 		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
 	}
 	fmt.Fprint(w, t.Body())

@@ -338,7 +338,7 @@ func (o *statusOut) Human(out io.Writer) {
 			// The summary: the whole text is in git burl show's QA report.
 			line += "\n            reason: " + cli.Escape(r)
 		}
-		if l := stepLine(st); l != "" {
+		if l := st.Line(); l != "" {
 			line += "\n            next: " + l
 		}
 		fmt.Fprintln(w, line)

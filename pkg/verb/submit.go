@@ -40,8 +40,8 @@ func (o submitOut) Human(w io.Writer) {
 	if o.Pushed {
 		fmt.Fprintf(w, "Pushed %s to %s\n", o.entry.Task.Branch(), o.remote)
 	}
-	if _, st := nextOf(o.w, &o.entry); stepLine(st) != "" {
-		fmt.Fprintf(w, "next: %s\n", stepLine(st))
+	if _, st := nextOf(o.w, &o.entry); st.Line() != "" {
+		fmt.Fprintf(w, "next: %s\n", st.Line())
 	}
 }
 
