@@ -57,6 +57,7 @@ const (
 	StaleApproveIntent Kind = "stale_approve_intent"
 	DoneNotOnRemote    Kind = "done_not_on_remote_main"
 	BadLease           Kind = "bad_lease"
+	HolderDead         Kind = "holder_dead"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.

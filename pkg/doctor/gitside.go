@@ -14,6 +14,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -55,6 +56,14 @@ func (c *checker) gitSide(e workflow.Entry) {
 			c.add(Finding{Kind: BadLease, Task: strp(id), Path: c.w.Rel(e.Path),
 				Message: fmt.Sprintf("%s's lease_expires %q does not parse, so it counts as expired: any watcher takes the task over", id, raw),
 				Fix:     fmt.Sprintf("nothing, or set a time (RFC 3339) by hand and commit it; git burl release %s --reason \"...\" gives it back now", id)})
+		}
+	}
+	if e.Bucket == workflow.Doing {
+		if st := lease.Of(t, time.Now(), c.w.Config.LeaseGrace, c.w.Host); st.State == lease.Dead {
+			// Its run is shown lost: nobody will finish it or give it back.
+			c.add(Finding{Kind: HolderDead, Task: strp(id), Path: c.w.Rel(e.Path),
+				Message: fmt.Sprintf("%s is held by a watcher of this machine that is gone: %s; its run is lost", id, st.Describe()),
+				Fix:     fmt.Sprintf("git burl release %s gives it back to READY (branch and worktree kept); a running git burl watch takes it over at its next round", id)})
 		}
 	}
 	if e.Bucket == workflow.QA && c.held[id] {

@@ -254,19 +254,25 @@ func raised(spent float64) string {
 func blockedDeps(f Facts) string {
 	var parts []string
 	for _, d := range f.Blocked {
-		p := "waits for " + d.ID + ", which is BLOCKED"
-		if d.Reason != "" {
-			p += " (" + firstLine(d.Reason) + ")"
-		}
-		switch {
-		case d.Step.Command != "":
-			p += ": " + d.Step.Command
-		case d.Step.Wait != "":
-			p += ": it " + d.Step.Wait
-		}
-		parts = append(parts, p)
+		parts = append(parts, "waits for "+d.ID+", which is BLOCKED"+d.Detail())
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Detail is why a BLOCKED dependency is blocked and what moves it: " (its
+// reason's first line): its next step".
+func (d Dep) Detail() string {
+	var p string
+	if d.Reason != "" {
+		p += " (" + firstLine(d.Reason) + ")"
+	}
+	switch {
+	case d.Step.Command != "":
+		p += ": " + d.Step.Command
+	case d.Step.Wait != "":
+		p += ": it " + d.Step.Wait
+	}
+	return p
 }
 
 func scopeWait(f Facts) string {

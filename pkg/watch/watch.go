@@ -22,6 +22,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
@@ -236,17 +237,43 @@ func (s *supervisor) tick() (active, pending bool) {
 
 // idleReasons says, once per task and reason, why a READY task is left
 // alone when it would otherwise look like work: no agent's tags match it,
-// or it depends on a BLOCKED task (a human must act). Without it a watch
-// --once with work left exits 0 saying "0 run(s)".
+// or it depends on a BLOCKED task (a human must act: what moves it is
+// what status says). Without it a watch --once with work left exits 0
+// saying "0 run(s)".
 func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
-	open, done, err := readyTasks(w)
+	open, _, err := readyTasks(w)
 	if err != nil {
 		return
 	}
+	sums, err := w.Summaries(false, false)
+	if err != nil {
+		return
+	}
+	var parsed []workflow.Summary
+	for _, e := range sums {
+		if e.Err == nil {
+			parsed = append(parsed, e)
+		}
+	}
+	set, err := next.Gather(w, next.Inputs{Open: parsed})
+	if err != nil {
+		return
+	}
+	blocked := map[string][]next.Dep{}
+	for _, e := range parsed {
+		if e.Bucket == workflow.Ready {
+			blocked[e.ID] = set.Facts(e).Blocked
+		}
+	}
 	for _, t := range open {
-		if blocked := w.BlockedAmong(workflow.UnmetDeps(t, done)); len(blocked) > 0 {
-			s.sayOnce("idle-blocked:"+t.ID()+strings.Join(blocked, ","), "%s: not claimed: it depends on %s, which is BLOCKED and waits for a human (git burl show %s)",
-				t.ID(), strings.Join(blocked, ", "), blocked[0])
+		if deps := blocked[t.ID()]; len(deps) > 0 {
+			var ids, details []string
+			for _, d := range deps {
+				ids = append(ids, d.ID)
+				details = append(details, d.ID+d.Detail())
+			}
+			s.sayOnce("idle-blocked:"+t.ID()+strings.Join(ids, ","), "%s: not claimed: it depends on %s, which is BLOCKED and waits for a human: %s",
+				t.ID(), strings.Join(ids, ", "), strings.Join(details, "; "))
 			continue
 		}
 		matched := false
