@@ -79,3 +79,39 @@ task_branches() {
 real() {
 	(cd "$1" && pwd -P)
 }
+
+# suggest_of ID / waits_of ID / state_of ID: the task's suggest, waits and
+# state in status --json (--open too with OPEN=1, as agents poll it).
+suggest_of() { git burl status --json ${OPEN:+--open} | jq -r --arg id "$1" '.tasks[] | select(.id == $id) | .suggest'; }
+waits_of() { git burl status --json ${OPEN:+--open} | jq -r --arg id "$1" '.tasks[] | select(.id == $id) | .waits // ""'; }
+state_of() { git burl status --json ${OPEN:+--open} | jq -r --arg id "$1" '.tasks[] | select(.id == $id) | .state'; }
+
+# follow ID [EXIT]: run exactly what status suggests for ID (from the main
+# worktree); it must exit EXIT (default 0) — never 1 or 4, a refusal.
+follow() {
+	local s
+	s=$(suggest_of "$1")
+	[ -n "$s" ] || { echo "no suggest for $1; waits: $(waits_of "$1")" >&2; return 1; }
+	run bash -c "$s"
+	[ "$status" -eq "${2:-0}" ] || { echo "suggest for $1 ($s) exited $status, wanted ${2:-0}:" >&2; echo "$output" >&2; return 1; }
+}
+
+# waiting ID TEXT: status suggests nothing for ID and says it waits, and
+# the command status did not suggest would indeed be refused.
+waiting() {
+	[ -z "$(suggest_of "$1")" ] || { echo "$1 has suggest $(suggest_of "$1")" >&2; return 1; }
+	local w
+	w=$(waits_of "$1")
+	[[ "$w" == *"$2"* ]] || { echo "$1 waits '$w', expected '$2'" >&2; return 1; }
+	run git burl status
+	assert_output_contains "$1"
+}
+
+# every_suggest_is_sound: every task either has a suggest or a reason it waits.
+every_suggest_is_sound() {
+	run git burl status --json
+	assert_success
+	local bad
+	bad=$(jq -r '.tasks[] | select(.bucket != "DONE" and .suggest == "" and ((.waits // "") == "")) | .id' <<<"$output")
+	[ -z "$bad" ] || { echo "no suggest and no reason for: $bad" >&2; return 1; }
+}
