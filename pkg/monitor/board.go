@@ -98,8 +98,10 @@ type Run struct {
 	Log         string // relative to the repository root
 	Since       time.Time
 	LastLine    string
-	// holder and actor say which watcher and agent ran it (run_start).
+	// holder and actor say which watcher and agent ran it (run_start);
+	// lease is its task's lease, for Board.Gone.
 	holder, actor string
+	lease         lease.Fields
 	// Lost is why the run is lost ("" while it runs): its watcher is gone
 	// and nobody will end it. Until is its last sign of life, and Next
 	// what to do about its task.
@@ -129,6 +131,9 @@ type Board struct {
 	// runningLogs are the absolute paths of the running runs' logs, whose
 	// growth the live board watches.
 	runningLogs []string
+	// host and grace judge the running runs' watchers again (Gone).
+	host  string
+	grace time.Duration
 }
 
 // tailLen is how many events the board keeps; the terminal shows what fits.
@@ -152,7 +157,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}, Usage: usage.Table{}}
+	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}, Usage: usage.Table{}, host: w.Host, grace: w.Config.LeaseGrace}
 	if !withAllDone {
 		recent, err := w.RecentDone(recentDone, true)
 		if err != nil {
@@ -268,6 +273,9 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 			r.Lost, r.Next, r.Until = c.Holder.Describe(), c.Next, lastSign(evs, r.Task)
 			b.Lost = append(b.Lost, r)
 			continue
+		}
+		if ok {
+			r.lease = lease.Fields{Holder: s.LeaseHolder, Expires: s.LeaseExpires, StartedAt: s.StartedAt}
 		}
 		b.Runs = append(b.Runs, r)
 	}
@@ -408,6 +416,18 @@ func (r Run) runs(s workflow.Summary) bool {
 		return r.holder == s.LeaseHolder
 	}
 	return r.actor == s.AssignedTo
+}
+
+// Gone reports whether the watcher of a run shown running has died (or
+// its lease run out) since the board was read: a death changes no file,
+// so the live board asks this every second rather than wait for one.
+func (b *Board) Gone(now time.Time) bool {
+	for _, r := range b.Runs {
+		if r.lease.Holder != "" && lease.Check(r.lease, now, b.grace, b.host).Gone() {
+			return true
+		}
+	}
+	return false
 }
 
 // lastSign is the last event of a task: when its lost run was last known

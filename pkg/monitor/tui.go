@@ -111,6 +111,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		if m.board != nil {
 			m.board.Now = time.Time(msg)
+			if !m.loading && m.board.Gone(m.board.Now) {
+				// A watcher died: its run is lost now, not at the next change.
+				m.loading = true
+				return m, tea.Batch(m.read, tick())
+			}
 		}
 		return m, tick()
 	case tea.KeyMsg:
