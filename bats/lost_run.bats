@@ -66,8 +66,7 @@ taken_over() {
 	run env WHO=B NAP=0 git burl watch --once --interval 100ms
 	assert_success
 	assert_output_contains "TASK-001: holder bot@"
-	assert_output_contains "#$WPID."
-	assert_output_contains "is gone (process $WPID exited); released it (branch kept)"
+	assert_output_contains "#$WPID is gone (process $WPID exited); released it (branch kept)"
 	refute_output_contains "lease of"
 	bucket_is TASK-001 DONE
 	git show main:src/who.txt | grep -qx B

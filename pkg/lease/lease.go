@@ -93,11 +93,22 @@ func (s Status) Gone() bool { return s.State == Dead || s.State == Expired }
 func (s Status) Describe() string {
 	switch s.State {
 	case Dead:
-		return fmt.Sprintf("holder %s is gone (%s)", s.Holder, s.Why)
+		return fmt.Sprintf("holder %s is gone (%s)", Display(s.Holder), s.Why)
 	case Expired:
 		return s.Why
 	}
 	return ""
+}
+
+// Display is a holder as messages name it, name@host#pid: the start time
+// only tells processes apart.
+func Display(h string) string {
+	if i := strings.LastIndexByte(h, '#'); i >= 0 {
+		if j := strings.IndexByte(h[i:], '.'); j >= 0 {
+			return h[:i+j]
+		}
+	}
+	return h
 }
 
 // Fields are the lease values of a task's frontmatter.
@@ -133,7 +144,7 @@ func Check(f Fields, now time.Time, grace time.Duration, host string) Status {
 	}
 	exp, err := time.Parse(time.RFC3339, f.Expires)
 	if err != nil {
-		st.State, st.Why = Expired, fmt.Sprintf("lease_expires %q does not parse", f.Expires)
+		st.State, st.Why = Expired, fmt.Sprintf("lease_expires %q does not parse, so it counts as expired", f.Expires)
 		return st
 	}
 	if started, err := time.Parse(time.RFC3339, f.StartedAt); err == nil && exp.Before(started) {
@@ -144,7 +155,7 @@ func Check(f Fields, now time.Time, grace time.Duration, host string) Status {
 		if who == "" {
 			who = "its holder"
 		}
-		st.State, st.Why = Expired, fmt.Sprintf("lease of %s expired at %s", who, f.Expires)
+		st.State, st.Why = Expired, fmt.Sprintf("lease of %s expired at %s", Display(who), f.Expires)
 		return st
 	}
 	st.State = Live

@@ -46,6 +46,10 @@ func TestLocalHoldersAreJudgedByTheirProcess(t *testing.T) {
 	if s := Check(gone, now, time.Minute, "h"); s.State != Dead || s.PID != 4194303 || s.Describe() != "holder bot@h#4194303 is gone (process 4194303 exited)" {
 		t.Errorf("a dead watcher of this host: %+v %q", s, s.Describe())
 	}
+	gone.Holder += ".123"
+	if s := Check(gone, now, time.Minute, "h"); s.State != Dead || s.Describe() != "holder bot@h#4194303 is gone (process 4194303 exited)" {
+		t.Errorf("a dead watcher of this host: %+v %q", s, s.Describe())
+	}
 	if Check(gone, now, time.Minute, "other").State != Live {
 		t.Error("a watcher of another host is judged by its lease only")
 	}
@@ -86,6 +90,14 @@ func TestAHolderWhosePidWasReusedIsDead(t *testing.T) {
 	s := Check(f, now, 0, "h")
 	if s.State != Dead || !strings.Contains(s.Why, "now belongs to another process") {
 		t.Errorf("a younger process with the same pid: %+v", s)
+	}
+}
+
+func TestDisplay(t *testing.T) {
+	for h, want := range map[string]string{"bot@h.example#12.345": "bot@h.example#12", "bot@h#12": "bot@h#12", "odd": "odd", "a.b@h#7.": "a.b@h#7"} {
+		if got := Display(h); got != want {
+			t.Errorf("Display(%q) = %q, want %q", h, got, want)
+		}
 	}
 }
 

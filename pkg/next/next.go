@@ -196,7 +196,7 @@ func doing(f Facts) Step {
 		return Step{State: Lost, Command: "git burl release " + id,
 			Why: f.Holder.Describe() + "; a running git burl watch takes it over at its next round, or release it now (branch and worktree kept)"}
 	case f.Holder.State == lease.Live:
-		return Step{State: Running, Wait: "its agent runs under git burl watch (" + f.Holder.Holder + "), which submits it"}
+		return Step{State: Running, Wait: "its agent runs under git burl watch (" + lease.Display(f.Holder.Holder) + "), which submits it"}
 	case f.Stalled > 0:
 		return Step{State: Stalled, Command: "git burl release " + id,
 			Why: fmt.Sprintf("no activity for %s; release it if its worker is gone (branch and worktree kept)", f.Stalled.Round(time.Minute))}

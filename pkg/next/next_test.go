@@ -44,8 +44,8 @@ func TestEveryBucketAndState(t *testing.T) {
 		{"DOING by hand", Facts{Bucket: workflow.Doing}, Submittable, "git burl submit TASK-007", ""},
 		{"DOING no commit yet", Facts{Bucket: workflow.Doing, NoCommit: "task-007-x"}, NoCommit, "", "first commit on task-007-x"},
 		{"DOING stalled", Facts{Bucket: workflow.Doing, Stalled: 3 * time.Hour}, Stalled, "git burl release TASK-007", "no activity for 3h0m0s"},
-		{"DOING under a live watcher", Facts{Bucket: workflow.Doing, Holder: live, NoCommit: "b", Stalled: time.Hour}, Running, "", "runs under git burl watch (bot@h#13.1)"},
-		{"DOING its watcher died", Facts{Bucket: workflow.Doing, Holder: dead, NoCommit: "b"}, Lost, "git burl release TASK-007", "holder bot@h#12.345 is gone (process 12 exited)"},
+		{"DOING under a live watcher", Facts{Bucket: workflow.Doing, Holder: live, NoCommit: "b", Stalled: time.Hour}, Running, "", "runs under git burl watch (bot@h#13)"},
+		{"DOING its watcher died", Facts{Bucket: workflow.Doing, Holder: dead, NoCommit: "b"}, Lost, "git burl release TASK-007", "holder bot@h#12 is gone (process 12 exited)"},
 		{"DOING its lease expired", Facts{Bucket: workflow.Doing, Holder: expired}, Lost, "git burl release TASK-007", "lease of bot@far#9 expired"},
 		{"DOING scope request", Facts{Bucket: workflow.Doing, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "scope request (+ affects: b.go)"},
 

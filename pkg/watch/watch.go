@@ -333,7 +333,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 			// nothing to do says why instead of nothing at all.
 			if h := e.Task.Str(task.KeyLeaseHolder); h != "" {
 				s.sayOnce("lease:"+e.ID+h, "%s: held by %s (lease until %s); taken over here if that lease expires",
-					e.ID, h, e.Task.Str(task.KeyLeaseExpires))
+					e.ID, lease.Display(h), e.Task.Str(task.KeyLeaseExpires))
 			}
 			continue
 		}
@@ -350,7 +350,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 			// set up. They go before anyone works in that worktree again.
 			if st.State == lease.Dead {
 				if n := osx.KillMarkedPrefix(fmt.Sprintf("BURL_RUN_ID=%d.", st.PID)); n > 0 {
-					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, st.Holder)
+					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, lease.Display(st.Holder))
 				}
 			}
 		}
