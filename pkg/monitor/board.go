@@ -176,13 +176,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	for _, l := range ls {
 		locked[l.Name] = true
 	}
-	var open []workflow.Summary
-	for _, s := range sums {
-		if s.Err == nil && s.Bucket != workflow.Done {
-			open = append(open, s)
-		}
-	}
-	set, err := next.Gather(w, next.Inputs{Open: open, Locks: ls, Now: now})
+	set, err := next.Gather(w, next.Inputs{Tasks: sums, Locks: ls, Now: now})
 	if err != nil {
 		return nil, err
 	}

@@ -282,7 +282,7 @@ func TestALostRunIsNotShownRunning(t *testing.T) {
 	var buf bytes.Buffer
 	Snapshot(&buf, b, 160)
 	out := buf.String()
-	for _, want := range []string{"0 running · 1 lost", "RUNNING 0 · LOST 1", "TASK-003 coder#1 LOST after 20s: holder coder@host#77.1 is gone (process 77 exited) · next: git burl release TASK-003",
+	for _, want := range []string{"0 running · 1 lost", "RUNNING 0 · LOST 1", "TASK-003 coder#1 LOST after 20s: holder coder@host#77 is gone (process 77 exited) · next: git burl release TASK-003",
 		"TASK-003 l LEXC"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("snapshot lacks %q:\n%s", want, out)
@@ -297,7 +297,7 @@ func TestALostRunIsNotShownRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	for _, want := range []string{`<rect class="lost"`, `<li class="lost">TASK-003 · coder #1 · LOST at 11:59:20`, "holder coder@host#77.1 is gone (process 77 exited)",
+	for _, want := range []string{`<rect class="lost"`, `<li class="lost">TASK-003 · coder #1 · LOST at 11:59:20`, "holder coder@host#77 is gone (process 77 exited)",
 		"next: <code>git burl release TASK-003</code>", `(11-23 11:50:00 → 11-23 11:51:00)`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

@@ -55,9 +55,10 @@ func ReadRefs(w *workflow.Workflow) Refs {
 
 // Inputs are what a Set is gathered from; a nil field is read by Gather.
 type Inputs struct {
-	// Open are the parsed tasks that are not DONE (every one of them:
-	// the DOING ones decide max_parallel and overlaps).
-	Open []workflow.Summary
+	// Tasks are the summaries of every task not DONE (the DOING ones
+	// decide max_parallel and overlaps); DONE and malformed ones among
+	// them are passed over.
+	Tasks []workflow.Summary
 	// Done says which dependencies of the open tasks are DONE.
 	Done  map[string]bool
 	Locks []lock.Status
@@ -75,7 +76,7 @@ type Inputs struct {
 type Set struct {
 	in      Inputs
 	locked  map[string]lock.Status
-	blocked map[string]int // BLOCKED task → its index in in.Open
+	blocked map[string]int // BLOCKED task → its index in in.Tasks
 	cap     string
 	doing   []workflow.Summary
 	scopes  *gate.Index
@@ -91,8 +92,8 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 	}
 	if in.Done == nil {
 		var deps []string
-		for _, e := range in.Open {
-			if e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked {
+		for _, e := range in.Tasks {
+			if e.Err == nil && (e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked) {
 				deps = append(deps, e.DependsOn...)
 			}
 		}
@@ -121,7 +122,10 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 			s.locked[l.Name] = l
 		}
 	}
-	for i, e := range in.Open {
+	for i, e := range in.Tasks {
+		if e.Err != nil {
+			continue
+		}
 		switch e.Bucket {
 		case workflow.Doing:
 			s.doing = append(s.doing, e)
@@ -174,7 +178,7 @@ func (s *Set) facts(e workflow.Summary, withDeps bool) Facts {
 			}
 			f.Unmet = append(f.Unmet, d)
 			if i, ok := s.blocked[d]; ok {
-				dep := s.in.Open[i]
+				dep := s.in.Tasks[i]
 				bd := Dep{ID: d, Reason: dep.BlockedReason}
 				if withDeps {
 					bd.Step = For(s.facts(dep, false))

@@ -26,21 +26,16 @@ func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
 	if err != nil {
 		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
 	}
-	open := make([]workflow.Summary, 0, len(sums))
 	var me *workflow.Summary
 	for i, s := range sums {
-		if s.Err != nil {
-			continue
-		}
-		open = append(open, s)
-		if s.ID == e.ID && s.Bucket == e.Bucket {
+		if s.Err == nil && s.ID == e.ID && s.Bucket == e.Bucket {
 			me = &sums[i]
 		}
 	}
 	if me == nil {
 		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
 	}
-	in := next.Inputs{Open: open}
+	in := next.Inputs{Tasks: sums}
 	if e.Bucket == workflow.QA {
 		_, in.BuildUntrusted = untrustedConfig(w)
 	}

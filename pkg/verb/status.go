@@ -3,6 +3,7 @@ package verb
 import (
 	"bufio"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -77,8 +78,12 @@ type statusOut struct {
 	// Untrusted are the commands of config.yaml and agents.yaml that are
 	// not trusted on this machine (file:key), which git burl trust shows.
 	Untrusted []string `json:"untrusted"`
-	entries   []workflow.Summary
+	// all are the summaries read; order lists the ones shown, in order.
+	all       []workflow.Summary
+	order     []int32
 	rel       func(string) string
+	// fields reads a task's fields (Workflow.FieldsOf).
+	fields func(*workflow.Summary) json.RawMessage
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
 	relDir map[string]string
@@ -107,7 +112,14 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// Without --json (or with a filter that leaves DONE out) DONE is only
 	// counted: its summaries are a history's worth.
 	withDone := ctx.JSON && f.lists(workflow.Done)
-	entries, err := w.Summaries(ctx.JSON, withDone)
+	// With --json, each task's fields are read from the status cache as
+	// its object is written, not all held at once.
+	var entries []workflow.Summary
+	if ctx.JSON {
+		entries, err = w.SummariesLazy(withDone)
+	} else {
+		entries, err = w.Summaries(false, withDone)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -150,31 +162,48 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	for _, b := range workflow.Buckets {
 		out.relDir[w.BucketDir(b)+string(filepath.Separator)] = w.Rel(w.BucketDir(b)) + "/"
 	}
-	done := map[string]bool{}
-	for _, e := range entries {
-		if e.Err == nil && e.Bucket == workflow.Done {
-			done[e.ID] = true
-		}
-	}
+	// A task ID's other files (first: the index of its first summary),
+	// found without a path per task: over thousands of tasks, keeping
+	// garbage small is what keeps status fast (the GC works against a
+	// soft memory limit).
+	first := make(map[string]int32, len(entries))
 	files := map[string][]string{}
-	for _, e := range entries {
-		if e.ID != "" {
+	for i, e := range entries {
+		if e.ID == "" {
+			continue
+		}
+		if j, seen := first[e.ID]; seen {
+			if files[e.ID] == nil {
+				files[e.ID] = []string{w.Rel(entries[j].Path)}
+			}
 			files[e.ID] = append(files[e.ID], w.Rel(e.Path))
+			continue
+		}
+		first[e.ID] = int32(i)
+	}
+	var deps []string
+	for _, e := range entries {
+		if e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked {
+			deps = append(deps, e.DependsOn...)
 		}
 	}
-	if !withDone {
+	done := map[string]bool{}
+	if withDone {
+		for _, d := range deps {
+			if i, ok := first[d]; ok && entries[i].Err == nil && entries[i].Bucket == workflow.Done {
+				done[d] = true
+			}
+		}
+	} else {
 		// DONE only counted, and looked at for copies of open tasks (doctor
 		// checks the rest of the history); the dependencies READY and
 		// BLOCKED tasks wait for are looked up newest month first.
 		if out.Counts[string(workflow.Done)], out.Cancelled, err = w.DoneCounts(); err != nil {
 			return nil, err
 		}
-		var open, deps []string
-		for _, e := range entries {
-			open = append(open, e.Path)
-			if e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked {
-				deps = append(deps, e.DependsOn...)
-			}
+		open := make([]string, len(entries))
+		for i, e := range entries {
+			open[i] = e.Path
 		}
 		copies, err := w.DoneCopies(open)
 		if err != nil {
@@ -182,6 +211,9 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 		for _, e := range entries {
 			for _, c := range copies[e.Path] {
+				if files[e.ID] == nil {
+					files[e.ID] = []string{w.Rel(e.Path)}
+				}
 				files[e.ID] = append(files[e.ID], w.Rel(c))
 			}
 		}
@@ -189,19 +221,18 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, err
 		}
 	}
-	dups := map[string][]string{}
 	for id, ps := range files {
-		if len(ps) > 1 {
-			sort.Strings(ps)
-			out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
-			dups[id] = ps
-		}
+		sort.Strings(ps)
+		out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
 	}
 	sort.Slice(out.Duplicates, func(i, j int) bool { return out.Duplicates[i].ID < out.Duplicates[j].ID })
-	out.entries = make([]workflow.Summary, 0, len(entries))
-	open := make([]workflow.Summary, 0, len(entries))
+	out.all, out.fields = entries, func(e *workflow.Summary) json.RawMessage { return e.Fields }
+	if ctx.JSON {
+		out.fields = w.FieldsOf
+	}
+	out.order = make([]int32, 0, len(order))
 	for _, i := range order {
-		e := entries[i]
+		e := &entries[i]
 		if e.Err != nil {
 			out.Malformed = append(out.Malformed, malformed{Path: w.Rel(e.Path), Error: e.Err.Error()})
 			continue
@@ -210,25 +241,21 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if e.Resolution == task.ResolutionCancelled {
 			out.Cancelled++
 		}
-		out.Usage.add(e.Fields)
-		out.entries = append(out.entries, e)
-		if e.Bucket != workflow.Done {
-			open = append(open, e)
-		}
+		out.order = append(out.order, i)
 	}
-	if out.next, err = next.Gather(w, next.Inputs{Open: open, Done: done, Locks: locks, Refs: &refs,
-		Duplicates: dups, BuildUntrusted: buildUntrusted, Now: time.Now()}); err != nil {
+	if out.next, err = next.Gather(w, next.Inputs{Tasks: entries, Done: done, Locks: locks, Refs: &refs,
+		Duplicates: files, BuildUntrusted: buildUntrusted, Now: time.Now()}); err != nil {
 		return nil, err
 	}
-	for _, e := range open {
+	for _, e := range entries {
 		if e.PRNumber != "" && e.Bucket == workflow.QA {
 			out.prChecks = land.PRChecks(w)
 			break
 		}
 	}
-	out.conflicts = predictedConflicts(w, out.entries, tips)
+	out.conflicts = predictedConflicts(w, entries, tips)
 	// Filtered last: what a listed task waits for may be one not listed.
-	out.entries = f.apply(out.entries)
+	out.order = f.apply(out.fields, entries, out.order)
 	return out, nil
 }
 
@@ -299,7 +326,8 @@ func (o *statusOut) Human(out io.Writer) {
 		fmt.Fprintf(w, "not trusted on this machine (burl will not run them): %s; git burl trust shows them and asks\n", strings.Join(o.Untrusted, ", "))
 	}
 	cur := workflow.Bucket("")
-	for _, e := range o.entries {
+	for _, i := range o.order {
+		e := &o.all[i]
 		if e.Bucket == workflow.Done {
 			continue
 		}
@@ -327,7 +355,7 @@ func (o *statusOut) Human(out io.Writer) {
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
 		}
-		f := o.next.Facts(e)
+		f := o.next.Facts(*e)
 		st := next.For(f)
 		if f.Holder.Gone() {
 			line += "  [lost: " + cli.Escape(f.Holder.Describe()) + "]"

@@ -51,14 +51,15 @@ func (f statusFilter) lists(b workflow.Bucket) bool {
 	return len(f.buckets) == 0 || slices.Contains(f.buckets, b)
 }
 
-func (f statusFilter) apply(es []workflow.Summary) []workflow.Summary {
+// apply keeps the summaries of es, listed by order, that f lists.
+func (f statusFilter) apply(fields func(*workflow.Summary) json.RawMessage, es []workflow.Summary, order []int32) []int32 {
 	if len(f.buckets) == 0 && f.since.IsZero() {
-		return es
+		return order
 	}
-	out := es[:0]
-	for _, e := range es {
-		if f.lists(e.Bucket) && (f.since.IsZero() || !lastChange(e).Before(f.since)) {
-			out = append(out, e)
+	out := order[:0]
+	for _, i := range order {
+		if e := &es[i]; f.lists(e.Bucket) && (f.since.IsZero() || !lastChange(*e, fields(e)).Before(f.since)) {
+			out = append(out, i)
 		}
 	}
 	return out
@@ -66,15 +67,15 @@ func (f statusFilter) apply(es []workflow.Summary) []workflow.Summary {
 
 // lastChange is the latest of a task's created, started_at, submitted_at
 // and completed_at (the last two are in its fields, with --json).
-func lastChange(e workflow.Summary) time.Time {
+func lastChange(e workflow.Summary, fields json.RawMessage) time.Time {
 	var last time.Time
 	stamps := []string{e.Created, e.StartedAt}
-	if len(e.Fields) > 0 {
+	if len(fields) > 0 {
 		var f struct {
 			Submitted string `json:"submitted_at"`
 			Completed string `json:"completed_at"`
 		}
-		_ = json.Unmarshal(e.Fields, &f)
+		_ = json.Unmarshal(fields, &f)
 		stamps = append(stamps, f.Submitted, f.Completed)
 	}
 	for _, s := range stamps {

@@ -24,11 +24,11 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.WriteString(strconv.Itoa(o.Cancelled))
 	w.WriteString(`,"tasks":[`)
 	var b []byte
-	for i, e := range o.entries {
-		if i > 0 {
+	for n, i := range o.order {
+		if n > 0 {
 			w.WriteByte(',')
 		}
-		b = o.taskJSON(b[:0], e)
+		b = o.taskJSON(b[:0], &o.all[i])
 		w.Write(b)
 	}
 	w.WriteString(`],"locks":`)
@@ -43,6 +43,12 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	}
 	w.WriteString(`,"done_not_on_remote_main":`)
 	w.Write(enc(o.NotOnRemoteMain))
+	// What the runs of every task read cost, listed or not.
+	for i := range o.all {
+		if e := &o.all[i]; e.Err == nil && e.HasUsage {
+			o.Usage.add(o.fields(e))
+		}
+	}
 	w.WriteString(`,"usage":`)
 	w.Write(enc(o.Usage))
 	w.WriteString(`,"untrusted":`)
@@ -52,12 +58,12 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 // taskJSON appends a task object: the frontmatter (kept as JSON in the
 // status cache) plus the keys status adds, spliced rather than decoded and
 // re-encoded.
-func (o *statusOut) taskJSON(b []byte, s workflow.Summary) []byte {
-	f := o.next.Facts(s)
+func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
+	f := o.next.Facts(*s)
 	st := next.For(f)
 	_, locked := o.locked[s.ID]
-	if len(s.Fields) > 2 {
-		b = append(append(b, s.Fields[:len(s.Fields)-1]...), ',')
+	if fields := o.fields(s); len(fields) > 2 {
+		b = append(append(b, fields[:len(fields)-1]...), ',')
 	} else {
 		b = append(b, '{')
 	}

@@ -249,19 +249,13 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 	if err != nil {
 		return
 	}
-	var parsed []workflow.Summary
-	for _, e := range sums {
-		if e.Err == nil {
-			parsed = append(parsed, e)
-		}
-	}
-	set, err := next.Gather(w, next.Inputs{Open: parsed})
+	set, err := next.Gather(w, next.Inputs{Tasks: sums})
 	if err != nil {
 		return
 	}
 	blocked := map[string][]next.Dep{}
-	for _, e := range parsed {
-		if e.Bucket == workflow.Ready {
+	for _, e := range sums {
+		if e.Err == nil && e.Bucket == workflow.Ready {
 			blocked[e.ID] = set.Facts(e).Blocked
 		}
 	}

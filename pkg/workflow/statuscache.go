@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -54,14 +55,21 @@ type Summary struct {
 	// LeaseHolder and LeaseExpires are a DOING task's lease: whether the
 	// watcher that holds it still lives (package lease).
 	LeaseHolder, LeaseExpires string
+	// HasUsage: the task's frontmatter has usage (status sums it from
+	// Fields; the others are not looked at).
+	HasUsage bool
 	// OverBudget is what a BLOCKED task's runs spent when that is over
 	// its budget (Task.BudgetBlocked), "" otherwise: unblock alone would
 	// see it blocked again.
 	OverBudget string
 	// Fields is the frontmatter as one JSON object (Task.Fields) without
-	// the keys status adds itself (SummaryKeys).
+	// the keys status adds itself (SummaryKeys). SummariesLazy leaves it
+	// in the cache: FieldsOf reads it.
 	Fields json.RawMessage
 	Err    error // malformed: reported, and never cached
+	// from is the cache holding Fields at off, n (SummariesLazy).
+	from   *statusCache
+	off, n uint32
 }
 
 // SummaryKeys are the keys status adds to each task object; a frontmatter
@@ -74,7 +82,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 10\n"
+const statusCacheMagic = "burl status cache 11\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -95,6 +103,52 @@ type statKey = osx.FileKey
 // than DoneFiles tells, so that at 100,000 tasks it reads what it does at
 // 100 plus one file name per task.
 func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
+	mode := noFields
+	if withFields {
+		mode = allFields
+	}
+	return w.summariesOf(mode, withDone)
+}
+
+// SummariesLazy is Summaries with fields, for a command that writes each
+// task's fields out and drops them (status --json): the fields of a task
+// read from the cache stay there until FieldsOf asks for them, so that
+// thousands of them are never live at once, which would have the GC work
+// against the soft memory limit all along.
+func (w *Workflow) SummariesLazy(withDone bool) ([]Summary, error) {
+	return w.summariesOf(lazyFields, withDone)
+}
+
+// FieldsOf is s.Fields, read from the status cache SummariesLazy left it
+// in (the file is read once, when first asked), or from the task file
+// when the cache cannot tell.
+func (w *Workflow) FieldsOf(s *Summary) json.RawMessage {
+	if s.Fields != nil || s.Err != nil {
+		return s.Fields
+	}
+	if c := s.from; c != nil && c.loadFields() {
+		if f := c.fields(uint64(s.off), uint64(s.n)); f != nil {
+			return f
+		}
+	}
+	e := Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
+	if w.Read(&e); e.Err != nil {
+		return nil
+	}
+	return e.Task.AppendFieldsJSON(nil, SummaryKeys...)
+}
+
+// fieldsMode is what summaries does with the fields: none, all of them
+// read up front, or each left in the cache until asked for.
+type fieldsMode uint8
+
+const (
+	noFields fieldsMode = iota
+	allFields
+	lazyFields
+)
+
+func (w *Workflow) summariesOf(mode fieldsMode, withDone bool) ([]Summary, error) {
 	cachePath := filepath.Join(w.LogsDir(), StatusCacheName)
 	var open []Bucket
 	for _, b := range Buckets {
@@ -102,15 +156,42 @@ func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
 			open = append(open, b)
 		}
 	}
-	out, err := w.summaries(open, nil, cachePath, withFields)
+	openFs, n, err := w.listed(open, w.folders)
 	if err != nil {
 		return nil, err
 	}
+	var doneFs [][]folder
 	if withDone {
-		done, err := w.summaries([]Bucket{Done}, nil, cachePath+"-done", withFields)
-		return append(out, done...), err
+		var m int
+		if doneFs, m, err = w.listed([]Bucket{Done}, w.folders); err != nil {
+			return nil, err
+		}
+		n += m
 	}
-	return out, nil
+	// One slice for both: over thousands of tasks, each copy of the
+	// summaries is garbage the GC must work through.
+	out, err := w.summaries(make([]Summary, 0, n), open, openFs, cachePath, mode)
+	if err != nil || !withDone {
+		return out, err
+	}
+	return w.summaries(out, []Bucket{Done}, doneFs, cachePath+"-done", mode)
+}
+
+// listed lists each bucket's folders with list, and counts their names.
+func (w *Workflow) listed(buckets []Bucket, list func(Bucket) ([]folder, error)) ([][]folder, int, error) {
+	all := make([][]folder, len(buckets))
+	total := 0
+	for i, b := range buckets {
+		fs, err := list(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		all[i] = fs
+		for _, f := range fs {
+			total += len(f.names)
+		}
+	}
+	return all, total, nil
 }
 
 // RecentDone is Summaries of DONE's newest month shards, as many as hold
@@ -139,46 +220,58 @@ func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
 		}
 		return fs, nil
 	}
-	return w.summaries([]Bucket{Done}, newest, filepath.Join(w.LogsDir(), StatusCacheName)+"-recent", withFields)
+	fs, n, err := w.listed([]Bucket{Done}, newest)
+	if err != nil {
+		return nil, err
+	}
+	mode := noFields
+	if withFields {
+		mode = allFields
+	}
+	return w.summaries(make([]Summary, 0, n), []Bucket{Done}, fs, filepath.Join(w.LogsDir(), StatusCacheName)+"-recent", mode)
 }
 
-// summaries is Summaries over some buckets, each the folders list gives
-// (all of them when list is nil), with the cache at cachePath.
-func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, error), cachePath string, withFields bool) ([]Summary, error) {
-	if list == nil {
-		list = w.folders
-	}
+// summaries appends to dst the summaries of some buckets, each in the
+// folders all lists for it, with the cache at cachePath.
+func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, cachePath string, mode fieldsMode) ([]Summary, error) {
+	withFields := mode == allFields
 	cache := openStatusCache(cachePath, w.Dir)
 	if withFields && !cache.loadFields() {
 		cache.close()
 		cache = &statusCache{}
 	}
-	defer func() { cache.close() }()
-	all := make([][]folder, len(buckets))
+	if mode == lazyFields {
+		// The cache stays open for FieldsOf.
+		cache.lazy = true
+	} else {
+		defer func() { cache.close() }()
+	}
 	total := 0
-	for i, b := range buckets {
-		fs, err := list(b)
-		if err != nil {
-			return nil, err
-		}
-		all[i] = fs
+	for _, fs := range all {
 		for _, f := range fs {
 			total += len(f.names)
 		}
 	}
 	var (
-		out    = make([]Summary, 0, total)
+		// out is this call's part of dst, in its spare capacity.
+		out    = dst[len(dst):]
 		keys   = make([]statKey, 0, total)
 		misses []int
 		hits   int
 	)
+
 	for bi, b := range buckets {
 		for _, f := range all[bi] {
 			ns := f.names
+			// The folder within the bucket, once per folder.
+			dir := ""
+			if rel := w.inBucket(b, f.dir); rel != "." {
+				dir = rel + "/"
+			}
 			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
 				n := ns[i]
 				p := f.dir + string(filepath.Separator) + n
-				if s, ok := cache.lookup(b, w.inBucket(b, p), k); ok {
+				if s, ok := cache.lookup(entryKey{b, dir, n}, k); ok {
 					s.Bucket, s.Path = b, p
 					out = append(out, s)
 					keys = append(keys, k)
@@ -196,7 +289,7 @@ func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, erro
 		}
 	}
 	if len(misses) == 0 && hits == cache.n {
-		return out, nil
+		return joined(dst, out), nil
 	}
 	// Read the filesystem's clock (a new file's mtime) before reading any
 	// file: whatever is written to a file after that gets a timestamp no
@@ -205,7 +298,7 @@ func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, erro
 	w.parseSummaries(out, misses)
 	if err != nil {
 		// Without a place to write, status still works, uncached.
-		return out, nil
+		return joined(dst, out), nil
 	}
 	cacheable := func(i int) bool {
 		k := keys[i]
@@ -221,14 +314,14 @@ func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, erro
 		// Only racy or malformed files changed: the cache is still exact.
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return out, nil
+		return joined(dst, out), nil
 	}
 	// Hits carry their fields only when they were loaded; one whose
 	// fields cannot be had is left out, to be parsed again next time.
 	if !withFields && hits > 0 && cache.loadFields() {
 		for i := range out {
 			if out[i].Fields == nil && out[i].Err == nil {
-				out[i].Fields = cache.fieldsOf(out[i].Bucket, w.inBucket(out[i].Bucket, out[i].Path))
+				out[i].Fields = cache.fieldsOf(keyOf(out[i].Bucket, w.inBucket(out[i].Bucket, out[i].Path)))
 			}
 		}
 	}
@@ -245,12 +338,21 @@ func (w *Workflow) summaries(buckets []Bucket, list func(Bucket) ([]folder, erro
 	if werr != nil || os.Rename(tmp.Name(), cachePath) != nil {
 		os.Remove(tmp.Name())
 	}
-	if !withFields {
+	if mode == noFields {
 		for i := range out {
 			out[i].Fields = nil
 		}
 	}
-	return out, nil
+	return joined(dst, out), nil
+}
+
+// joined is dst followed by out, which summaries appended in dst's spare
+// capacity: no copy unless out outgrew it.
+func joined(dst, out []Summary) []Summary {
+	if len(out) > 0 && cap(dst) > len(dst) && &dst[:len(dst)+1][len(dst)] == &out[0] {
+		return dst[:len(dst)+len(out)]
+	}
+	return append(dst, out...)
 }
 
 // inBucket is a task file's path within its bucket: its name, or
@@ -326,6 +428,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 		s.GateFailed = LastGateFailed(t)
 	}
 	s.Fields = t.AppendFieldsJSON(nil, SummaryKeys...)
+	s.HasUsage = len(t.Usage()) > 0
 	return s
 }
 
@@ -440,7 +543,7 @@ func (r *cacheReader) str() string {
 
 // summaryStrings is how many strings one cache entry holds: what
 // cacheStrings writes, summaryFromCache reads and skipEntry passes over.
-const summaryStrings = 22
+const summaryStrings = 23
 
 // cacheStrings are a summary's strings as a cache entry holds them, in
 // order (lists joined: task IDs never hold a comma, paths never a NUL).
@@ -454,14 +557,14 @@ func (s Summary) cacheStrings() [summaryStrings]string {
 	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
 		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
 		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, flag(s.GateFailed), s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL,
-		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget}
+		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget, flag(s.HasUsage)}
 }
 
 // summaryFromCache is cacheStrings read back.
 func summaryFromCache(v [summaryStrings]string) Summary {
 	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
 		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16],
-		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21]}
+		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21], HasUsage: v[22] == "1"}
 	if v[7] != "" {
 		s.DependsOn = strings.Split(v[7], ",")
 	}
@@ -490,10 +593,12 @@ func (r *cacheReader) skipEntry() {
 type statusCache struct {
 	f      *os.File
 	idx    string
-	at     map[Bucket]map[string]int // file name → its entry's offset in idx
+	at     map[entryKey]int // file → its entry's offset in idx
 	n      int                       // entries
 	blob   []byte
 	loaded bool // blob read and checked
+	// lazy: summaries record where their fields are (SummariesLazy).
+	lazy bool
 }
 
 // openStatusCache returns an empty cache when there is no usable one for
@@ -515,26 +620,32 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return c
 	}
-	idx := make([]byte, n+4)
-	if _, err := f.ReadAt(idx, int64(len(head))); err != nil || crc32.ChecksumIEEE(idx[:n]) != binary.LittleEndian.Uint32(idx[n:]) {
+	// Read straight into the string the index is kept as: one copy of
+	// it, not two.
+	var idx strings.Builder
+	idx.Grow(int(n))
+	crc := crc32.NewIEEE()
+	var sum [4]byte
+	if _, err := io.CopyN(&idx, io.TeeReader(io.NewSectionReader(f, int64(len(head)), int64(n)), crc), int64(n)); err != nil {
 		f.Close()
 		return c
 	}
-	r := &cacheReader{data: string(idx[:n])}
+	if _, err := f.ReadAt(sum[:], int64(len(head))+int64(n)); err != nil || crc.Sum32() != binary.LittleEndian.Uint32(sum[:]) {
+		f.Close()
+		return c
+	}
+	r := &cacheReader{data: idx.String()}
 	all := r.data
 	if r.str() != dir {
 		f.Close()
 		return c
 	}
-	at := map[Bucket]map[string]int{}
+	at := map[entryKey]int{}
 	for len(r.data) > 0 && r.err == nil {
 		b := Bucket(r.str())
 		name := r.str()
 		off := len(all) - len(r.data)
-		if at[b] == nil {
-			at[b] = map[string]int{}
-		}
-		at[b][name] = off
+		at[keyOf(b, name)] = off
 		r.skipEntry()
 		r.uvarint()
 		r.uvarint()
@@ -548,9 +659,23 @@ func openStatusCache(path, dir string) *statusCache {
 	return c
 }
 
-// lookup returns the cached summary of bucket/name when its key is k.
-func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
-	off, ok := c.at[b][name]
+// entryKey is where a task file sits: bucket, the folder within it ("" or
+// a DONE shard's "2026-11/"), and its name. Lookups make no string.
+type entryKey struct {
+	b          Bucket
+	dir, name string
+}
+
+// keyOf is the entryKey of a path within bucket b ("2026-11/<name>").
+func keyOf(b Bucket, inBucket string) entryKey {
+	i := strings.LastIndexByte(inBucket, '/') + 1
+	return entryKey{b, inBucket[:i], inBucket[i:]}
+}
+
+// lookup returns the cached summary of the file at key when its stat key
+// is k.
+func (c *statusCache) lookup(key entryKey, k statKey) (Summary, bool) {
+	off, ok := c.at[key]
 	if !ok {
 		return Summary{}, false
 	}
@@ -563,8 +688,11 @@ func (c *statusCache) lookup(b Bucket, name string, k statKey) (Summary, bool) {
 		v[i] = r.str()
 	}
 	s := summaryFromCache(v)
+	fo, fn := r.uvarint(), r.uvarint()
 	if c.loaded {
-		s.Fields = c.fields(r.uvarint(), r.uvarint())
+		s.Fields = c.fields(fo, fn)
+	} else if c.lazy && fo+fn <= math.MaxUint32 {
+		s.from, s.off, s.n = c, uint32(fo), uint32(fn)
 	}
 	return s, r.err == nil
 }
@@ -581,9 +709,9 @@ func LastGateFailed(t *task.Task) bool {
 	return strings.HasPrefix(last, "### Validate FAIL") || strings.HasPrefix(last, "### Approve FAIL")
 }
 
-// fieldsOf returns the cached fields of bucket/name (after loadFields).
-func (c *statusCache) fieldsOf(b Bucket, name string) json.RawMessage {
-	off, ok := c.at[b][name]
+// fieldsOf returns the cached fields of the file at key (after loadFields).
+func (c *statusCache) fieldsOf(key entryKey) json.RawMessage {
+	off, ok := c.at[key]
 	if !ok {
 		return nil
 	}
@@ -619,6 +747,8 @@ func (c *statusCache) loadFields() bool {
 		return false
 	}
 	c.blob, c.loaded = blob[:n], true
+	// Index and blob are in memory now: nothing more is read.
+	c.close()
 	return true
 }
 

@@ -232,7 +232,7 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 		t.Fatalf("the cache written holds %d readable entries, want 1", c.n)
 	}
 	k := osx.StatNames(w.BucketDir(QA), []string{filepath.Base(p)}, forChunks)[0]
-	warm, ok := c.lookup(QA, filepath.Base(p), k)
+	warm, ok := c.lookup(keyOf(QA, filepath.Base(p)), k)
 	if !ok {
 		t.Fatal("the cached entry is not served")
 	}
