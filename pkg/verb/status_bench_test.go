@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -35,38 +36,65 @@ func benchVerb(tb testing.TB, dir, name string, args ...string) {
 // benchRepo is a repository with burl initialised and n READY tasks
 // committed on the workflow branch, written directly (as many `add`s
 // would, minus the commits).
-func benchRepo(tb testing.TB, n int) string {
+func benchRepo(tb testing.TB, n int) string { return benchRepoIn(tb, n, func(int) string { return "READY" }) }
+
+// mixed spreads tasks over the buckets as make bench does, like a
+// long-lived project: most of them DONE.
+func mixed(i int) string {
+	switch r := i % 100; {
+	case r < 70:
+		return "DONE"
+	case r < 90:
+		return "READY"
+	case r < 95:
+		return "QA"
+	case r < 98:
+		return "DOING"
+	}
+	return "BLOCKED"
+}
+
+// benchRepoIn is benchRepo with task i in bucket(i).
+func benchRepoIn(tb testing.TB, n int, bucket func(int) string) string {
 	tb.Helper()
 	dir := gittest.NewRepo(tb)
 	benchVerb(tb, dir, "init")
-	ready := filepath.Join(dir, ".burl", ".workflow", "READY")
+	wf := filepath.Join(dir, ".burl", ".workflow")
 	for i := 1; i <= n; i++ {
 		id := task.FormatID(i)
 		t := task.New(task.Spec{ID: id, Title: fmt.Sprintf("Feature %d", i), Priority: task.Priorities[i%4],
 			Created: time.Unix(1700000000+int64(i), 0), Affects: []string{fmt.Sprintf("src/f%d.go", i)}})
-		if err := os.WriteFile(filepath.Join(ready, task.FileName(id, "feature")), t.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(wf, bucket(i), task.FileName(id, "feature")), t.Bytes(), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	wf := filepath.Join(dir, ".burl")
-	gittest.Git(tb, wf, "add", "-A")
-	gittest.Git(tb, wf, "commit", "-q", "-m", "tasks")
+	gittest.Git(tb, filepath.Dir(wf), "add", "-A")
+	gittest.Git(tb, filepath.Dir(wf), "commit", "-q", "-m", "tasks")
 	// Files written this instant are not cached yet (see Summaries).
 	time.Sleep(30 * time.Millisecond)
 	return dir
 }
 
 // BenchmarkStatus is `git burl status` in process over 10,000 tasks, with
-// the status cache warm (the agent loop's case).
+// the status cache warm (the agent loop's case): all READY, and spread
+// over the buckets as make bench does, under the binary's soft memory
+// limit (cli.Main), against which the GC works when much is live at once.
 func BenchmarkStatus(b *testing.B) {
-	dir := benchRepo(b, 10000)
-	for _, args := range [][]string{nil, {"--json"}} {
-		b.Run(strings.Join(append([]string{"status"}, args...), " "), func(b *testing.B) {
-			benchVerb(b, dir, "status", args...)
-			b.ResetTimer()
-			for range b.N {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(20 << 20))
+	for _, repo := range []struct {
+		name   string
+		bucket func(int) string
+	}{{"ready", func(int) string { return "READY" }}, {"mixed", mixed}} {
+		dir := benchRepoIn(b, 10000, repo.bucket)
+		for _, args := range [][]string{nil, {"--json"}, {"--json", "--open"}} {
+			b.Run(strings.Join(append([]string{repo.name, "status"}, args...), " "), func(b *testing.B) {
 				benchVerb(b, dir, "status", args...)
-			}
-		})
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					benchVerb(b, dir, "status", args...)
+				}
+			})
+		}
 	}
 }
