@@ -216,7 +216,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 		c.setPR(f)
 		if s.Bucket != workflow.Done {
-			facts := set.Facts(s)
+			facts := set.Facts(&s)
 			c.Next = next.For(facts)
 			c.Waiting, c.Holder, c.Stalled = facts.Unmet, facts.Holder, facts.Stalled > 0
 			for _, d := range facts.Blocked {

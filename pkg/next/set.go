@@ -161,14 +161,14 @@ func (s *Set) Lock(id string) (lock.Status, bool) {
 }
 
 // For is e's next step.
-func (s *Set) For(e workflow.Summary) Step { return For(s.Facts(e)) }
+func (s *Set) For(e *workflow.Summary) Step { return For(s.Facts(e)) }
 
 // Facts are what the Set knows of e.
-func (s *Set) Facts(e workflow.Summary) Facts { return s.facts(e, true) }
+func (s *Set) Facts(e *workflow.Summary) Facts { return s.facts(e, true) }
 
 // facts gathers e's facts; withDeps also the next step of each BLOCKED
 // dependency (one level: a dependency's own dependencies are its show's).
-func (s *Set) facts(e workflow.Summary, withDeps bool) Facts {
+func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
 	f := Facts{ID: e.ID, Bucket: e.Bucket, Duplicate: s.in.Duplicates[e.ID], ScopeRequest: e.ScopeRequest}
 	switch e.Bucket {
 	case workflow.Ready, workflow.Blocked:
@@ -178,7 +178,7 @@ func (s *Set) facts(e workflow.Summary, withDeps bool) Facts {
 			}
 			f.Unmet = append(f.Unmet, d)
 			if i, ok := s.blocked[d]; ok {
-				dep := s.in.Tasks[i]
+				dep := &s.in.Tasks[i]
 				bd := Dep{ID: d, Reason: dep.BlockedReason}
 				if withDeps {
 					bd.Step = For(s.facts(dep, false))
@@ -207,7 +207,7 @@ func (s *Set) facts(e workflow.Summary, withDeps bool) Facts {
 	}
 	if e.Bucket == workflow.Ready {
 		if s.scopes != nil {
-			if i, o := s.scopes.First(ScopeOf(e)); i >= 0 && s.doing[i].ID != e.ID {
+			if i, o := s.scopes.First(ScopeOf(*e)); i >= 0 && s.doing[i].ID != e.ID {
 				f.Overlap = workflow.OverlapReason(s.doing[i].ID, o)
 			}
 		}

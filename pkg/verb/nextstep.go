@@ -43,7 +43,7 @@ func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
 	if err != nil {
 		return f, next.Step{Command: workflow.Suggest(e.Bucket, e.ID)}
 	}
-	f = set.Facts(*me)
+	f = set.Facts(me)
 	return f, next.For(f)
 }
 

@@ -79,15 +79,17 @@ type statusOut struct {
 	// not trusted on this machine (file:key), which git burl trust shows.
 	Untrusted []string `json:"untrusted"`
 	// all are the summaries read; order lists the ones shown, in order.
-	all       []workflow.Summary
-	order     []int32
-	rel       func(string) string
+	all   []workflow.Summary
+	order []int32
+	rel   func(string) string
 	// fields reads a task's fields (Workflow.FieldsOf).
 	fields func(*workflow.Summary) json.RawMessage
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
 	relDir map[string]string
 	locked map[string]lock.Status
+	// dup are the IDs of Duplicates.
+	dup map[string]bool
 	// next decides each task's next step (package next).
 	next *next.Set
 	// conflicts are the predicted conflicts of in-flight tasks, by task.
@@ -221,9 +223,11 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, err
 		}
 	}
+	out.dup = map[string]bool{}
 	for id, ps := range files {
 		sort.Strings(ps)
 		out.Duplicates = append(out.Duplicates, duplicate{ID: id, Paths: ps})
+		out.dup[id] = true
 	}
 	sort.Slice(out.Duplicates, func(i, j int) bool { return out.Duplicates[i].ID < out.Duplicates[j].ID })
 	out.all, out.fields = entries, func(e *workflow.Summary) json.RawMessage { return e.Fields }
@@ -355,7 +359,7 @@ func (o *statusOut) Human(out io.Writer) {
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
 		}
-		f := o.next.Facts(*e)
+		f := o.next.Facts(e)
 		st := next.For(f)
 		if f.Holder.Gone() {
 			line += "  [lost: " + cli.Escape(f.Holder.Describe()) + "]"

@@ -36,7 +36,9 @@ func benchVerb(tb testing.TB, dir, name string, args ...string) {
 // benchRepo is a repository with burl initialised and n READY tasks
 // committed on the workflow branch, written directly (as many `add`s
 // would, minus the commits).
-func benchRepo(tb testing.TB, n int) string { return benchRepoIn(tb, n, func(int) string { return "READY" }) }
+func benchRepo(tb testing.TB, n int) string {
+	return benchRepoIn(tb, n, func(int) string { return "READY" })
+}
 
 // mixed spreads tasks over the buckets as make bench does, like a
 // long-lived project: most of them DONE.

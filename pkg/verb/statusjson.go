@@ -59,8 +59,13 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 // status cache) plus the keys status adds, spliced rather than decoded and
 // re-encoded.
 func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
-	f := o.next.Facts(*s)
-	st := next.For(f)
+	var f next.Facts
+	st := next.Step{State: next.Done}
+	if s.Bucket != workflow.Done || o.dup[s.ID] {
+		// Most of a long history is DONE, which nothing happens to.
+		f = o.next.Facts(s)
+		st = next.For(f)
+	}
 	_, locked := o.locked[s.ID]
 	if fields := o.fields(s); len(fields) > 2 {
 		b = append(append(b, fields[:len(fields)-1]...), ',')
@@ -72,7 +77,7 @@ func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
 	b = append(b, `,"path":`...)
 	dir, name := filepath.Split(s.Path)
 	if rel, ok := o.relDir[dir]; ok {
-		b = appendJSONString(b, rel+name)
+		b = appendJSONString2(b, rel, name)
 	} else {
 		b = appendJSONString(b, o.rel(s.Path))
 	}
@@ -118,11 +123,27 @@ func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
 // appendJSONString quotes s as encoding/json does; plain ASCII, by far the
 // common case for paths and commands, is copied as is.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			j, _ := json.Marshal(s)
-			return append(b, j...)
-		}
+	if !plainJSON(s) {
+		j, _ := json.Marshal(s)
+		return append(b, j...)
 	}
 	return append(append(append(b, '"'), s...), '"')
+}
+
+// appendJSONString2 is appendJSONString of s+t, without making that string.
+func appendJSONString2(b []byte, s, t string) []byte {
+	if !plainJSON(s) || !plainJSON(t) {
+		return appendJSONString(b, s+t)
+	}
+	return append(append(append(append(b, '"'), s...), t...), '"')
+}
+
+// plainJSON reports whether s needs no escaping in a JSON string.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }

@@ -254,9 +254,9 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 		return
 	}
 	blocked := map[string][]next.Dep{}
-	for _, e := range sums {
+	for i, e := range sums {
 		if e.Err == nil && e.Bucket == workflow.Ready {
-			blocked[e.ID] = set.Facts(e).Blocked
+			blocked[e.ID] = set.Facts(&sums[i]).Blocked
 		}
 	}
 	for _, t := range open {

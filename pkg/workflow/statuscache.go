@@ -594,7 +594,7 @@ type statusCache struct {
 	f      *os.File
 	idx    string
 	at     map[entryKey]int // file → its entry's offset in idx
-	n      int                       // entries
+	n      int              // entries
 	blob   []byte
 	loaded bool // blob read and checked
 	// lazy: summaries record where their fields are (SummariesLazy).
@@ -662,7 +662,7 @@ func openStatusCache(path, dir string) *statusCache {
 // entryKey is where a task file sits: bucket, the folder within it ("" or
 // a DONE shard's "2026-11/"), and its name. Lookups make no string.
 type entryKey struct {
-	b          Bucket
+	b         Bucket
 	dir, name string
 }
 
