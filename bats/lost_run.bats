@@ -172,3 +172,16 @@ report() {
 	pane_has "RUNNING 0"
 	pane_lacks "TASK-001 bot#"
 }
+
+@test "what status suggests for a lost run is accepted: release gives the task back, and nothing shows the dead run after" {
+	killed_mid_run
+	[ "$(suggest_of TASK-001)" = "git burl release TASK-001" ]
+	follow TASK-001
+	bucket_is TASK-001 READY
+	[ "$(state_of TASK-001)" = claimable ]
+	run git burl monitor --once
+	assert_output_contains "RUNNING 0"
+	refute_output_contains "LOST"
+	run git burl doctor
+	refute_output_contains "holder_dead"
+}

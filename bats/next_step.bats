@@ -43,7 +43,7 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	git burl add "Also parked" --affects p.txt --depends-on TASK-001 >/dev/null
 	git burl block TASK-001 --reason "needs the vendor's key" >/dev/null
 	git burl block TASK-003 --reason "parked" >/dev/null
-	want="waits for TASK-001, which is BLOCKED (needs the vendor's key): git burl unblock TASK-001"
+	want="waits for TASK-001 to be DONE (TASK-001 is BLOCKED: git burl show TASK-001 says why): needs the vendor's key; next for TASK-001: git burl unblock TASK-001"
 	for o in "" 1; do
 		[ -z "$(OPEN=$o suggest_of TASK-002)" ]
 		[ "$(OPEN=$o waits_of TASK-002)" = "$want" ]
@@ -72,7 +72,7 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	git burl add "Second" --affects s.txt --depends-on TASK-001 >/dev/null
 	git burl add "Third" --affects t.txt --depends-on TASK-002 >/dev/null
 	git burl block TASK-002 --reason "parked" >/dev/null
-	[ "$(waits_of TASK-003)" = "waits for TASK-002, which is BLOCKED (parked): it waits for TASK-001 to be DONE (then git burl unblock TASK-002)" ]
+	[ "$(waits_of TASK-003)" = "waits for TASK-002 to be DONE (TASK-002 is BLOCKED: git burl show TASK-002 says why): parked; TASK-002 waits for TASK-001 to be DONE (then git burl unblock TASK-002)" ]
 	[ "$(suggest_of TASK-001)" = "git burl claim TASK-001" ]
 	every_suggest_is_sound
 }

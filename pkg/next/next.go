@@ -249,30 +249,30 @@ func raised(spent float64) string {
 	return strconv.FormatFloat(math.Max(1, math.Ceil(2*spent)), 'f', -1, 64)
 }
 
-// blockedDeps says which BLOCKED dependencies a task waits for, why each
-// is blocked, and what moves each.
+// blockedDeps says what a task waits for when some of its dependencies
+// are BLOCKED: each of those, why it is blocked, and what moves it.
 func blockedDeps(f Facts) string {
-	var parts []string
+	w := workflow.DepsReason(f.Unmet)
 	for _, d := range f.Blocked {
-		parts = append(parts, "waits for "+d.ID+", which is BLOCKED"+d.Detail())
+		w += fmt.Sprintf(" (%s is BLOCKED: git burl show %s says why): %s", d.ID, d.ID, d.Detail())
 	}
-	return strings.Join(parts, "; ")
+	return w
 }
 
-// Detail is why a BLOCKED dependency is blocked and what moves it: " (its
-// reason's first line): its next step".
+// Detail is why a BLOCKED dependency is blocked (its reason's first line)
+// and what moves it.
 func (d Dep) Detail() string {
-	var p string
+	var p []string
 	if d.Reason != "" {
-		p += " (" + firstLine(d.Reason) + ")"
+		p = append(p, firstLine(d.Reason))
 	}
 	switch {
 	case d.Step.Command != "":
-		p += ": " + d.Step.Command
+		p = append(p, "next for "+d.ID+": "+d.Step.Command)
 	case d.Step.Wait != "":
-		p += ": it " + d.Step.Wait
+		p = append(p, d.ID+" "+d.Step.Wait)
 	}
-	return p
+	return strings.Join(p, "; ")
 }
 
 func scopeWait(f Facts) string {

@@ -264,7 +264,7 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 			var ids, details []string
 			for _, d := range deps {
 				ids = append(ids, d.ID)
-				details = append(details, d.ID+d.Detail())
+				details = append(details, d.ID+": "+d.Detail())
 			}
 			s.sayOnce("idle-blocked:"+t.ID()+strings.Join(ids, ","), "%s: not claimed: it depends on %s, which is BLOCKED and waits for a human: %s",
 				t.ID(), strings.Join(ids, ", "), strings.Join(details, "; "))
