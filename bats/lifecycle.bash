@@ -88,6 +88,8 @@ state_of() { git burl status --json ${OPEN:+--open} | jq -r --arg id "$1" '.task
 
 # follow ID [EXIT]: run exactly what status suggests for ID (from the main
 # worktree); it must exit EXIT (default 0) — never 1 or 4, a refusal.
+# status and output are set by bats' `run`.
+# shellcheck disable=SC2154
 follow() {
 	local s
 	s=$(suggest_of "$1")

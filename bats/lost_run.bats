@@ -8,16 +8,8 @@
 load helpers
 load lifecycle
 load watch
+load board
 
-need() {
-	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
-}
-
-tm() { tmux -L "burl-lost-$BATS_TEST_NUMBER-$$" "$@"; }
-pane() { tm capture-pane -p -t 0; }
-pane_has() { pane | grep -qF -- "$1"; }
 pane_lacks() { ! pane_has "$1"; }
 
 setup() {

@@ -6,17 +6,7 @@
 load helpers
 load lifecycle
 load watch
-
-# need TOOL: skip without TOOL on a developer's machine; CI installs every
-# tool (.ci/run), so there a missing one fails.
-need() {
-	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
-}
-
-# tm ARGS...: tmux on this test's own server.
-tm() { tmux -L "burl-$BATS_TEST_NUMBER-$$" "$@"; }
+load board
 
 teardown() {
 	tm kill-server 2>/dev/null || true
@@ -41,8 +31,6 @@ start_board() {
 	wait_until 10 pane_has "TASK-001"
 }
 
-pane() { tm capture-pane -p -t 0; }
-pane_has() { pane | grep -qF -- "$1"; }
 exited() { [ -s "$BATS_TEST_TMPDIR/rc" ]; }
 
 @test "the live board: a task added from another shell appears within 2 s; arrows, Enter, q exits 0" {

@@ -99,6 +99,19 @@ agents:
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 }
 
+# raised_and_landed: run the edit status suggests for TASK-001, then the
+# unblock it suggests next; with the agent fixed, watch lands the task.
+raised_and_landed() {
+	git burl edit --help >/dev/null 2>&1 || skip "git burl edit is not built yet"
+	follow TASK-001
+	[ "$(suggest_of TASK-001)" = "git burl unblock TASK-001" ]
+	follow TASK-001
+	touch "$AGENTS/ok"
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
+
 @test "a task BLOCKED over its own budget is not offered unblock (it would block again) but raising max_cost_usd; then unblock; then it runs" {
 	over_budget_repo 0.5
 	for o in "" 1; do
@@ -115,27 +128,14 @@ agents:
 	run git burl watch --once --interval 100ms
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 	[ "$(grep -c '"action":"run_end"' <(all_events))" = 1 ]
-	git burl edit --help >/dev/null 2>&1 || skip "git burl edit is not built yet"
-	follow TASK-001
-	[ "$(suggest_of TASK-001)" = "git burl unblock TASK-001" ]
-	follow TASK-001
-	touch "$AGENTS/ok"
-	run git burl watch --once --interval 100ms
-	assert_success
-	[ "$(bucket_of TASK-001)" = DONE ]
+	raised_and_landed
 }
 
 @test "a task BLOCKED over its agent's budget: raising the task's own max_cost_usd lets it run again" {
 	over_budget_repo ""
 	[ "$(state_of TASK-001)" = over_budget ]
 	[ "$(suggest_of TASK-001)" = "git burl edit TASK-001 --max-cost-usd 3" ]
-	git burl edit --help >/dev/null 2>&1 || skip "git burl edit is not built yet"
-	follow TASK-001
-	follow TASK-001
-	touch "$AGENTS/ok"
-	run git burl watch --once --interval 100ms
-	assert_success
-	[ "$(bucket_of TASK-001)" = DONE ]
+	raised_and_landed
 }
 
 @test "a task its agent works on under a live watch waits for that watch: no submit is suggested" {
