@@ -29,7 +29,7 @@ const (
 	Done      State = "done"      // nothing more happens to it
 
 	Claimable      State = "claimable"                // READY: claim
-	Held           State = "held"                     // held back from agents: unhold
+	Held           State = "held"                     // held back from agents: a human unholds it
 	WaitsDeps      State = "waits_dependency"         // a dependency is work still to do
 	WaitsBlocked   State = "waits_blocked_dependency" // a dependency is BLOCKED: a human acts on it
 	WaitsOverlap   State = "waits_overlap"            // conflict_policy fail: scope overlaps DOING
@@ -136,7 +136,9 @@ func For(f Facts) Step {
 		return Step{State: Done}
 	}
 	if f.Held != "" && (f.Bucket == workflow.Ready || f.Bucket == workflow.Blocked) {
-		return Step{State: Held, Command: "git burl unhold " + id, Why: "held back from agents: " + f.Held}
+		// What moves it is a human's word (unhold), not an agent's: it
+		// waits, as an agent polling status reads it.
+		return Step{State: Held, Wait: fmt.Sprintf("held by a human (%s): git burl unhold %s gives it back to agents", f.Held, id)}
 	}
 	switch f.Bucket {
 	case workflow.Ready:

@@ -27,8 +27,8 @@ func TestEveryBucketAndState(t *testing.T) {
 		text    string // in Wait (no command) or in Why
 	}{
 		{"READY", Facts{Bucket: workflow.Ready}, Claimable, "git burl claim TASK-007", ""},
-		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "git burl unhold TASK-007", "a human does it"},
-		{"READY held, waiting too", Facts{Bucket: workflow.Ready, Held: "mine", Unmet: []string{"TASK-001"}}, Held, "git burl unhold TASK-007", "mine"},
+		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "", "held by a human (a human does it): git burl unhold TASK-007 gives it back to agents"},
+		{"READY held, waiting too", Facts{Bucket: workflow.Ready, Held: "mine", Unmet: []string{"TASK-001"}}, Held, "", "git burl unhold TASK-007"},
 		{"READY waits for work", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}}, WaitsDeps, "", "waits for TASK-001 to be DONE"},
 		{"READY waits for a BLOCKED task", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}, Blocked: []Dep{blockedDep}},
 			WaitsBlocked, "", "waits for TASK-001 to be DONE (TASK-001 is BLOCKED: git burl show TASK-001 says why): needs the vendor's key …; next for TASK-001: git burl unblock TASK-001"},
@@ -61,7 +61,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		{"BLOCKED waits for a BLOCKED task", Facts{Bucket: workflow.Blocked, Unmet: []string{"TASK-001"}, Blocked: []Dep{blockedDep}}, WaitsBlocked, "", "git burl unblock TASK-001"},
 		{"BLOCKED over budget", Facts{Bucket: workflow.Blocked, OverBudget: "1.2"}, OverBudget, "git burl edit TASK-007 --max-cost-usd 3", "spent $1.20, over its budget"},
 		{"BLOCKED over a small budget", Facts{Bucket: workflow.Blocked, OverBudget: "0.01"}, OverBudget, "git burl edit TASK-007 --max-cost-usd 1", "git burl cancel TASK-007"},
-		{"BLOCKED held", Facts{Bucket: workflow.Blocked, Held: "mine", OverBudget: "1"}, Held, "git burl unhold TASK-007", "mine"},
+		{"BLOCKED held", Facts{Bucket: workflow.Blocked, Held: "mine", OverBudget: "1"}, Held, "", "held by a human (mine): git burl unhold TASK-007"},
 		{"BLOCKED scope request", Facts{Bucket: workflow.Blocked, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "git burl scope TASK-007"},
 		{"BLOCKED duplicate", Facts{Bucket: workflow.Blocked, Duplicate: []string{"a.md", "b.md"}}, Duplicate, "", "keep one"},
 
