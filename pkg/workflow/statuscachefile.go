@@ -1,0 +1,334 @@
+package workflow
+
+// The status cache's file: how summaries are written, read back and
+// looked up (Summaries in statuscache.go decides when).
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/osx"
+)
+
+func newCacheTemp(dir string) (*os.File, int64, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	f, err := os.CreateTemp(dir, "."+StatusCacheName+"-*")
+	if err != nil {
+		return nil, 0, err
+	}
+	clock, err := osx.FileClock(f)
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, 0, err
+	}
+	return f, clock, nil
+}
+
+// writeStatusCache writes the cache file: magic; the length of the index
+// (8 bytes); the index (the workflow directory, then per task: bucket,
+// file name, stat key, the summary strings, and where its fields sit in
+// the blob); a CRC-32 of the index; the blob of fields JSON; a CRC-32 of
+// the blob. Status without --json reads the index alone. The blob is
+// streamed from the summaries rather than assembled: at 10,000 tasks it
+// is most of the file.
+func writeStatusCache(f io.Writer, dir string, out []Summary, keys []statKey, keep func(int) bool) error {
+	idx := putString(nil, dir)
+	var off uint64
+	for i := range out {
+		if !keep(i) {
+			continue
+		}
+		s, k := &out[i], keys[i]
+		idx = putString(idx, string(s.Bucket))
+		idx = putString(idx, inBucketDir(filepath.Join(dir, string(s.Bucket)), s.Path))
+		idx = binary.AppendVarint(idx, k.Size)
+		idx = binary.AppendVarint(idx, k.Mtime)
+		idx = binary.AppendVarint(idx, k.Ctime)
+		idx = binary.AppendUvarint(idx, k.Ino)
+		for _, v := range s.cacheStrings() {
+			idx = putString(idx, v)
+		}
+		idx = binary.AppendUvarint(idx, off)
+		idx = binary.AppendUvarint(idx, uint64(len(s.Fields)))
+		off += uint64(len(s.Fields))
+	}
+	w := bufio.NewWriterSize(f, 256<<10)
+	w.WriteString(statusCacheMagic)
+	w.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(idx))))
+	w.Write(idx)
+	w.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(idx)))
+	var crc uint32
+	for i := range out {
+		if keep(i) {
+			w.Write(out[i].Fields)
+			crc = crc32.Update(crc, crc32.IEEETable, out[i].Fields)
+		}
+	}
+	w.Write(binary.LittleEndian.AppendUint32(nil, crc))
+	return w.Flush()
+}
+
+func putString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+var errCorrupt = errors.New("corrupt status cache")
+
+// cacheReader decodes the cache index, held as one string so that every
+// value read from it is a substring: no allocation per task and field.
+// The first inconsistency makes it corrupt.
+type cacheReader struct {
+	data string
+	err  error
+}
+
+func (r *cacheReader) uvarint() uint64 {
+	var v uint64
+	for i := 0; i < len(r.data) && i < binary.MaxVarintLen64; i++ {
+		c := r.data[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			r.data = r.data[i+1:]
+			return v
+		}
+	}
+	r.err, r.data = errCorrupt, ""
+	return 0
+}
+
+func (r *cacheReader) varint() int64 {
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+func (r *cacheReader) str() string {
+	n := r.uvarint()
+	if n > uint64(len(r.data)) {
+		r.err, r.data = errCorrupt, ""
+		return ""
+	}
+	v := r.data[:n]
+	r.data = r.data[n:]
+	return v
+}
+
+// summaryStrings is how many strings one cache entry holds: what
+// cacheStrings writes, summaryFromCache reads and skipEntry passes over.
+const summaryStrings = 23
+
+// cacheStrings are a summary's strings as a cache entry holds them, in
+// order (lists joined: task IDs never hold a comma, paths never a NUL).
+func (s Summary) cacheStrings() [summaryStrings]string {
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return ""
+	}
+	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
+		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
+		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, flag(s.GateFailed), s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL,
+		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget, flag(s.HasUsage)}
+}
+
+// summaryFromCache is cacheStrings read back.
+func summaryFromCache(v [summaryStrings]string) Summary {
+	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
+		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16],
+		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21], HasUsage: v[22] == "1"}
+	if v[7] != "" {
+		s.DependsOn = strings.Split(v[7], ",")
+	}
+	for i, l := range []*[]string{&s.Affects, &s.AffectsGlobs, &s.MustNotTouch} {
+		if v[8+i] != "" {
+			*l = strings.Split(v[8+i], "\x00")
+		}
+	}
+	return s
+}
+
+// skipEntry passes over an entry's key and summary strings, leaving the
+// reader at the fields offset and length.
+func (r *cacheReader) skipEntry() {
+	r.varint()
+	r.varint()
+	r.varint()
+	r.uvarint()
+	for range summaryStrings {
+		r.str()
+	}
+}
+
+// statusCache is an opened cache file: its index is read and checked up
+// front; the blob of fields only on demand.
+type statusCache struct {
+	f      *os.File
+	idx    string
+	at     map[entryKey]int // file → its entry's offset in idx
+	n      int              // entries
+	blob   []byte
+	loaded bool // blob read and checked
+	// lazy: summaries record where their fields are (SummariesLazy).
+	lazy bool
+}
+
+// openStatusCache returns an empty cache when there is no usable one for
+// the workflow at dir.
+func openStatusCache(path, dir string) *statusCache {
+	c := &statusCache{}
+	f, err := os.Open(path)
+	if err != nil {
+		return c
+	}
+	head := make([]byte, len(statusCacheMagic)+8)
+	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(statusCacheMagic)]) != statusCacheMagic {
+		f.Close()
+		return c
+	}
+	n := binary.LittleEndian.Uint64(head[len(statusCacheMagic):])
+	st, err := f.Stat()
+	if err != nil || n > uint64(st.Size()) {
+		f.Close()
+		return c
+	}
+	// Read straight into the string the index is kept as: one copy of
+	// it, not two.
+	var idx strings.Builder
+	idx.Grow(int(n))
+	crc := crc32.NewIEEE()
+	var sum [4]byte
+	if _, err := io.CopyN(&idx, io.TeeReader(io.NewSectionReader(f, int64(len(head)), int64(n)), crc), int64(n)); err != nil {
+		f.Close()
+		return c
+	}
+	if _, err := f.ReadAt(sum[:], int64(len(head))+int64(n)); err != nil || crc.Sum32() != binary.LittleEndian.Uint32(sum[:]) {
+		f.Close()
+		return c
+	}
+	r := &cacheReader{data: idx.String()}
+	all := r.data
+	if r.str() != dir {
+		f.Close()
+		return c
+	}
+	at := map[entryKey]int{}
+	for len(r.data) > 0 && r.err == nil {
+		b := Bucket(r.str())
+		name := r.str()
+		off := len(all) - len(r.data)
+		at[keyOf(b, name)] = off
+		r.skipEntry()
+		r.uvarint()
+		r.uvarint()
+		c.n++
+	}
+	if r.err != nil {
+		f.Close()
+		return &statusCache{}
+	}
+	c.f, c.idx, c.at = f, all, at
+	return c
+}
+
+// entryKey is where a task file sits: bucket, the folder within it ("" or
+// a DONE shard's "2026-11/"), and its name. Lookups make no string.
+type entryKey struct {
+	b         Bucket
+	dir, name string
+}
+
+// keyOf is the entryKey of a path within bucket b ("2026-11/<name>").
+func keyOf(b Bucket, inBucket string) entryKey {
+	i := strings.LastIndexByte(inBucket, '/') + 1
+	return entryKey{b, inBucket[:i], inBucket[i:]}
+}
+
+// lookup returns the cached summary of the file at key when its stat key
+// is k.
+func (c *statusCache) lookup(key entryKey, k statKey) (Summary, bool) {
+	off, ok := c.at[key]
+	if !ok {
+		return Summary{}, false
+	}
+	r := &cacheReader{data: c.idx[off:]}
+	if (statKey{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}) != k {
+		return Summary{}, false
+	}
+	var v [summaryStrings]string
+	for i := range v {
+		v[i] = r.str()
+	}
+	s := summaryFromCache(v)
+	fo, fn := r.uvarint(), r.uvarint()
+	if c.loaded {
+		s.Fields = c.fields(fo, fn)
+	} else if c.lazy && fo+fn <= math.MaxUint32 {
+		s.from, s.off, s.n = c, uint32(fo), uint32(fn)
+	}
+	return s, r.err == nil
+}
+
+// fieldsOf returns the cached fields of the file at key (after loadFields).
+func (c *statusCache) fieldsOf(key entryKey) json.RawMessage {
+	off, ok := c.at[key]
+	if !ok {
+		return nil
+	}
+	r := &cacheReader{data: c.idx[off:]}
+	r.skipEntry()
+	return c.fields(r.uvarint(), r.uvarint())
+}
+
+func (c *statusCache) fields(off, n uint64) json.RawMessage {
+	if off+n > uint64(len(c.blob)) || off+n < off {
+		return nil
+	}
+	// Aliases the blob, which is never modified.
+	return c.blob[off : off+n : off+n]
+}
+
+// loadFields reads and checks the blob; false when it is unusable.
+func (c *statusCache) loadFields() bool {
+	if c.loaded || c.f == nil {
+		return c.loaded
+	}
+	st, err := c.f.Stat()
+	start := int64(len(statusCacheMagic) + 8 + len(c.idx) + 4)
+	if err != nil || st.Size() < start+4 {
+		return false
+	}
+	blob := make([]byte, st.Size()-start)
+	if _, err := c.f.ReadAt(blob, start); err != nil {
+		return false
+	}
+	n := len(blob) - 4
+	if crc32.ChecksumIEEE(blob[:n]) != binary.LittleEndian.Uint32(blob[n:]) {
+		return false
+	}
+	c.blob, c.loaded = blob[:n], true
+	// Index and blob are in memory now: nothing more is read.
+	c.close()
+	return true
+}
+
+func (c *statusCache) close() {
+	if c.f != nil {
+		c.f.Close()
+		c.f = nil
+	}
+}
