@@ -55,9 +55,9 @@ func ReadRefs(w *workflow.Workflow) Refs {
 
 // Inputs are what a Set is gathered from; a nil field is read by Gather.
 type Inputs struct {
-	// Tasks are the summaries of every task not DONE (the DOING ones
-	// decide max_parallel and overlaps); DONE and malformed ones among
-	// them are passed over.
+	// Tasks are the summaries read: every task that is not DONE must be
+	// among them (the DOING ones decide max_parallel and overlaps); DONE
+	// and malformed ones are passed over.
 	Tasks []workflow.Summary
 	// Done says which dependencies of the open tasks are DONE.
 	Done  map[string]bool
@@ -92,8 +92,8 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 	}
 	if in.Done == nil {
 		var deps []string
-		for _, e := range in.Tasks {
-			if e.Err == nil && (e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked) {
+		for i := range in.Tasks {
+			if e := &in.Tasks[i]; e.Err == nil && (e.Bucket == workflow.Ready || e.Bucket == workflow.Blocked) {
 				deps = append(deps, e.DependsOn...)
 			}
 		}
@@ -122,13 +122,14 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 			s.locked[l.Name] = l
 		}
 	}
-	for i, e := range in.Tasks {
+	for i := range in.Tasks {
+		e := &in.Tasks[i]
 		if e.Err != nil {
 			continue
 		}
 		switch e.Bucket {
 		case workflow.Doing:
-			s.doing = append(s.doing, e)
+			s.doing = append(s.doing, *e)
 		case workflow.Blocked:
 			s.blocked[e.ID] = i
 		}
