@@ -200,8 +200,8 @@ func doing(f Facts) Step {
 	case f.Holder.State == lease.Live:
 		return Step{State: Running, Wait: "its agent runs under git burl watch (" + lease.Display(f.Holder.Holder) + "), which submits it"}
 	case f.Stalled > 0:
-		return Step{State: Stalled, Command: "git burl release " + id,
-			Why: fmt.Sprintf("no activity for %s; release it if its worker is gone (branch and worktree kept)", f.Stalled.Round(time.Minute))}
+		// How long is on status's line already ([stalled: ...]).
+		return Step{State: Stalled, Command: "git burl release " + id, Why: "if its worker is gone"}
 	case f.ScopeRequest != "":
 		return Step{State: WaitsScopeDeal, Wait: scopeWait(f)}
 	case f.NoCommit != "":

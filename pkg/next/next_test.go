@@ -43,7 +43,7 @@ func TestEveryBucketAndState(t *testing.T) {
 
 		{"DOING by hand", Facts{Bucket: workflow.Doing}, Submittable, "git burl submit TASK-007", ""},
 		{"DOING no commit yet", Facts{Bucket: workflow.Doing, NoCommit: "task-007-x"}, NoCommit, "", "first commit on task-007-x"},
-		{"DOING stalled", Facts{Bucket: workflow.Doing, Stalled: 3 * time.Hour}, Stalled, "git burl release TASK-007", "no activity for 3h0m0s"},
+		{"DOING stalled", Facts{Bucket: workflow.Doing, Stalled: 3 * time.Hour}, Stalled, "git burl release TASK-007", "if its worker is gone"},
 		{"DOING under a live watcher", Facts{Bucket: workflow.Doing, Holder: live, NoCommit: "b", Stalled: time.Hour}, Running, "", "runs under git burl watch (bot@h#13)"},
 		{"DOING its watcher died", Facts{Bucket: workflow.Doing, Holder: dead, NoCommit: "b"}, Lost, "git burl release TASK-007", "holder bot@h#12 is gone (process 12 exited)"},
 		{"DOING its lease expired", Facts{Bucket: workflow.Doing, Holder: expired}, Lost, "git burl release TASK-007", "lease of bot@far#9 expired"},
