@@ -1,14 +1,5 @@
-# Helpers for the tests of what a human sees: the board under tmux and the
-# HTML report in headless chromium. Load after helpers.
+# Helpers for the tests of the board under tmux. Load after helpers.
 # shellcheck shell=bash
-
-# need TOOL: skip without TOOL on a developer's machine; CI installs every
-# tool (.ci/run), so there a missing one fails.
-need() {
-	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
-}
 
 # tm ARGS...: tmux on this test's own server (teardown: tm kill-server).
 tm() { tmux -L "burl-$BATS_TEST_NUMBER-$$" "$@"; }
