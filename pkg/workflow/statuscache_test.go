@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -197,6 +198,56 @@ func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 		if !bytes.Contains(s.Fields, []byte(`"id":"`+s.ID+`"`)) || !bytes.Contains(s.Fields, []byte(`"title":"`+s.Title+`"`)) {
 			t.Fatalf("%s: fields %s", s.ID, s.Fields)
 		}
+	}
+}
+
+// SummariesLazy leaves the fields of cached tasks in the cache (mapped,
+// off the heap) and FieldsOf reads the same bytes Summaries would have; a
+// task whose cache cannot tell is read from its file.
+func TestSummariesLazyReadsFieldsWhenAsked(t *testing.T) {
+	w := cacheWorkflow(t, 3)
+	writeTask(t, w, Done, 4, "Done one")
+	ageFiles(t, w)
+	want := map[string]string{}
+	sums, err := w.Summaries(true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sums {
+		want[s.ID] = string(s.Fields)
+	}
+	writeTask(t, w, Ready, 2, "Changed")
+	ageFiles(t, w)
+	// The first read after the change writes the cache again, holding
+	// what it read; the second is served from the cache.
+	first, err := w.SummariesLazy(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range first {
+		if s.ID == "TASK-002" && !strings.Contains(string(s.Fields), `"title":"Changed"`) {
+			t.Errorf("the changed task, parsed: %q", s.Fields)
+		}
+	}
+	want["TASK-002"] = strings.Replace(want["TASK-002"], "Task title TASK-002", "Changed", 1)
+	lazy, err := w.SummariesLazy(true)
+	if err != nil || len(lazy) != 4 {
+		t.Fatalf("%d summaries, %v", len(lazy), err)
+	}
+	for i := range lazy {
+		s := &lazy[i]
+		if s.Fields != nil || s.from == nil {
+			t.Errorf("%s: fields held (%q) rather than left in the cache", s.ID, s.Fields)
+		}
+		if got := string(w.FieldsOf(s)); got != want[s.ID] {
+			t.Errorf("%s: read %q, want %q", s.ID, got, want[s.ID])
+		}
+	}
+	// A cache whose blob cannot be read: the file tells.
+	s := lazy[0]
+	s.from = &statusCache{}
+	if got := string(w.FieldsOf(&s)); got != want[s.ID] {
+		t.Errorf("from the file: %q", got)
 	}
 }
 

@@ -312,9 +312,17 @@ func (c *statusCache) loadFields() bool {
 	if err != nil || st.Size() < start+4 {
 		return false
 	}
-	blob := make([]byte, st.Size()-start)
-	if _, err := c.f.ReadAt(blob, start); err != nil {
-		return false
+	// Lazily (status --json) the blob is mapped, never freed: off the
+	// heap, it does not bring the GC up against the soft memory limit.
+	blob, mapped := []byte(nil), false
+	if c.lazy {
+		blob, mapped = osx.ReadOnlyMap(c.f, start, st.Size()-start)
+	}
+	if !mapped {
+		blob = make([]byte, st.Size()-start)
+		if _, err := c.f.ReadAt(blob, start); err != nil {
+			return false
+		}
 	}
 	n := len(blob) - 4
 	if crc32.ChecksumIEEE(blob[:n]) != binary.LittleEndian.Uint32(blob[n:]) {
