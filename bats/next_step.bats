@@ -77,6 +77,30 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	every_suggest_is_sound
 }
 
+@test "a held task waits for a human: its wait names unhold (and claim by hand), which are accepted; no agent is told to act" {
+	new_burl_repo
+	git burl add "Mine" --affects m.txt >/dev/null
+	git burl add "Parked" --affects p.txt >/dev/null
+	git burl hold TASK-001 --reason "I will do this one myself" >/dev/null
+	git burl block TASK-002 --reason "parked" >/dev/null
+	git burl hold TASK-002 --reason "design first" >/dev/null
+	for o in "" 1; do
+		[ -z "$(OPEN=$o suggest_of TASK-001)" ]
+		[ "$(OPEN=$o state_of TASK-001)" = held ]
+		[ "$(OPEN=$o waits_of TASK-001)" = "held by a human (I will do this one myself): git burl unhold TASK-001 gives it back to agents; git burl claim TASK-001 takes it yourself" ]
+		[ "$(OPEN=$o waits_of TASK-002)" = "held by a human (design first): git burl unhold TASK-002 gives it back to agents" ]
+	done
+	run git burl show TASK-001
+	assert_output_contains "next:          waits: held by a human (I will do this one myself)"
+	every_suggest_is_sound
+	run git burl unhold TASK-002
+	assert_success
+	[ "$(suggest_of TASK-002)" = "git burl unblock TASK-002" ]
+	run git burl claim TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = DOING ]
+}
+
 # over_budget_repo CAP: one task blocked by watch over a budget: the
 # task's own max_cost_usd CAP, or the agent's $1.00 without one.
 over_budget_repo() {

@@ -136,9 +136,14 @@ func For(f Facts) Step {
 		return Step{State: Done}
 	}
 	if f.Held != "" && (f.Bucket == workflow.Ready || f.Bucket == workflow.Blocked) {
-		// What moves it is a human's word (unhold), not an agent's: it
-		// waits, as an agent polling status reads it.
-		return Step{State: Held, Wait: fmt.Sprintf("held by a human (%s): git burl unhold %s gives it back to agents", f.Held, id)}
+		// What moves it is a human's word, not an agent's: it waits, as an
+		// agent polling status reads it.
+		w := workflow.HeldReason(id, f.Held)
+		if f.Bucket == workflow.Ready {
+			// claim with its ID, run by a human, takes a held task.
+			w += "; git burl claim " + id + " takes it yourself"
+		}
+		return Step{State: Held, Wait: w}
 	}
 	switch f.Bucket {
 	case workflow.Ready:
