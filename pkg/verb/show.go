@@ -76,16 +76,3 @@ func (o *showOut) Human(w io.Writer) {
 	}
 	fmt.Fprint(w, t.Body())
 }
-
-// suggestTask is workflow.Suggest for a task read in full: a QA task whose
-// pull request is open waits for the forge, which only sync asks.
-func suggestTask(e *workflow.Entry) string {
-	if n := e.Task.Int(task.KeyPRNumber); n > 0 && e.Bucket == workflow.QA {
-		return fmt.Sprintf("git burl sync (pull request #%d is open: %s)", n, e.Task.Str(task.KeyPRURL))
-	}
-	if h := e.Task.Held(); h != "" && e.Bucket == workflow.Ready {
-		// Held from agents, not from the human who reads this.
-		return fmt.Sprintf("git burl claim %s yourself, or git burl unhold %s to give it back to agents", e.ID, e.ID)
-	}
-	return workflow.Suggest(e.Bucket, e.ID)
-}
