@@ -101,6 +101,24 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	[ "$(bucket_of TASK-001)" = DOING ]
 }
 
+@test "a cancelled task is never shown as landed: status --json (read fresh and from its cache) and show --json say cancelled, a landed one done" {
+	new_burl_repo
+	git burl add "Lands" --affects a.txt >/dev/null
+	git burl add "Dropped" --affects b.txt >/dev/null
+	submitted TASK-001 a.txt base >/dev/null
+	git burl approve TASK-001 >/dev/null 2>&1
+	git burl claim TASK-002 >/dev/null 2>&1
+	git burl cancel TASK-002 --reason "not needed" >/dev/null
+	for pass in fresh cached; do
+		[ "$(state_of TASK-001)" = done ] || { echo "$pass: TASK-001 $(state_of TASK-001)" >&2; false; }
+		[ "$(state_of TASK-002)" = cancelled ] || { echo "$pass: TASK-002 $(state_of TASK-002)" >&2; false; }
+	done
+	[ "$(git burl show TASK-002 --json | jq -r .next.state)" = cancelled ]
+	[ "$(git burl show TASK-001 --json | jq -r .next.state)" = done ]
+	run git burl show TASK-002
+	refute_output_contains "next:"
+}
+
 # over_budget_repo CAP: one task blocked by watch over a budget: the
 # task's own max_cost_usd CAP, or the agent's $1.00 without one.
 over_budget_repo() {

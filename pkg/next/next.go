@@ -26,7 +26,8 @@ type State string
 // The states, by bucket. Their names are pinned (status --json).
 const (
 	Duplicate State = "duplicate" // several files hold the ID: no verb acts on it
-	Done      State = "done"      // nothing more happens to it
+	Done      State = "done"      // landed: nothing more happens to it
+	Cancelled State = "cancelled" // DONE without landing (git burl cancel)
 
 	Claimable      State = "claimable"                // READY: claim
 	Held           State = "held"                     // held back from agents: a human unholds it
@@ -67,6 +68,8 @@ type Facts struct {
 	Bucket workflow.Bucket
 	// Duplicate are the files of an ID that has more than one.
 	Duplicate []string
+	// Cancelled: a DONE task ended without landing (resolution: cancelled).
+	Cancelled bool
 	// Held is why a human holds the task back from agents ("" when not
 	// held): git burl hold.
 	Held string
@@ -133,7 +136,7 @@ func For(f Facts) Step {
 		return Step{State: Duplicate, Wait: "has more than one file (" + strings.Join(f.Duplicate, ", ") + "): keep one"}
 	}
 	if f.Bucket == workflow.Done {
-		return Step{State: Done}
+		return DoneStep(f.Cancelled)
 	}
 	if f.Held != "" && (f.Bucket == workflow.Ready || f.Bucket == workflow.Blocked) {
 		// What moves it is a human's word, not an agent's: it waits, as an
@@ -156,6 +159,14 @@ func For(f Facts) Step {
 		return blocked(f)
 	}
 	return Step{}
+}
+
+// DoneStep is a DONE task's step: a cancelled one never reads as landed.
+func DoneStep(cancelled bool) Step {
+	if cancelled {
+		return Step{State: Cancelled}
+	}
+	return Step{State: Done}
 }
 
 func ready(f Facts) Step {

@@ -65,7 +65,8 @@ func TestEveryBucketAndState(t *testing.T) {
 		{"BLOCKED scope request", Facts{Bucket: workflow.Blocked, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "git burl scope TASK-007"},
 		{"BLOCKED duplicate", Facts{Bucket: workflow.Blocked, Duplicate: []string{"a.md", "b.md"}}, Duplicate, "", "keep one"},
 
-		{"DONE", Facts{Bucket: workflow.Done}, Done, "", ""},
+		{"DONE landed", Facts{Bucket: workflow.Done}, Done, "", ""},
+		{"DONE cancelled", Facts{Bucket: workflow.Done, Cancelled: true}, Cancelled, "", ""},
 	} {
 		c.f.ID = id
 		s := For(c.f)
@@ -75,7 +76,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		if s.Command != c.command {
 			t.Errorf("%s: command %q, want %q", c.name, s.Command, c.command)
 		}
-		if c.state != Done && (s.Command == "") == (s.Wait == "") {
+		if c.f.Bucket != workflow.Done && (s.Command == "") == (s.Wait == "") {
 			t.Errorf("%s: command %q and wait %q: exactly one must be set", c.name, s.Command, s.Wait)
 		}
 		if got := s.Wait + s.Why; !strings.Contains(got, c.text) {

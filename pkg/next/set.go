@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -170,7 +171,8 @@ func (s *Set) Facts(e *workflow.Summary) Facts { return s.facts(e, true) }
 // facts gathers e's facts; withDeps also the next step of each BLOCKED
 // dependency (one level: a dependency's own dependencies are its show's).
 func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
-	f := Facts{ID: e.ID, Bucket: e.Bucket, Duplicate: s.in.Duplicates[e.ID], ScopeRequest: e.ScopeRequest, Held: e.Held}
+	f := Facts{ID: e.ID, Bucket: e.Bucket, Duplicate: s.in.Duplicates[e.ID], ScopeRequest: e.ScopeRequest, Held: e.Held,
+		Cancelled: e.Resolution == task.ResolutionCancelled}
 	switch e.Bucket {
 	case workflow.Ready, workflow.Blocked:
 		for _, d := range e.DependsOn {

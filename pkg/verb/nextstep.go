@@ -18,7 +18,7 @@ type stepOut struct {
 // for every task (package next): over the open tasks, which decide
 // max_parallel, overlaps and what a dependency waits for.
 func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
-	f := next.Facts{ID: e.ID, Bucket: e.Bucket}
+	f := next.Facts{ID: e.ID, Bucket: e.Bucket, Cancelled: e.Task != nil && e.Task.Cancelled()}
 	if e.Bucket == workflow.Done {
 		return f, next.For(f)
 	}

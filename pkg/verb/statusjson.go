@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/burl-dev/burl/pkg/next"
+	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -60,7 +61,7 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 // re-encoded.
 func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
 	var f next.Facts
-	st := next.Step{State: next.Done}
+	st := next.DoneStep(s.Resolution == task.ResolutionCancelled)
 	if s.Bucket != workflow.Done || o.dup[s.ID] {
 		// Most of a long history is DONE, which nothing happens to.
 		f = o.next.Facts(s)

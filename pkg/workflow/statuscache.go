@@ -76,7 +76,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 11\n"
+const statusCacheMagic = "burl status cache 10\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
