@@ -43,8 +43,6 @@ func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	n = countNames(top)
-	cancelled = countCancelled(w.BucketDir(Done), top)
 	shards, err := w.doneShards(top)
 	if err != nil {
 		return 0, 0, err
@@ -53,7 +51,9 @@ func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 	known := readDoneCounts(file)
 	keep := map[string]doneCount{}
 	now := time.Now()
-	for _, s := range shards {
+	// The flat folder (files of earlier versions) is remembered too, under
+	// its own name: its thousands of files are not read on every status.
+	for _, s := range append([]string{w.BucketDir(Done)}, shards...) {
 		st, err := os.Lstat(s)
 		if err != nil {
 			return 0, 0, err
@@ -66,9 +66,11 @@ func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 			keep[name] = c
 			continue
 		}
-		ns, err := names(s)
-		if err != nil {
-			return 0, 0, err
+		ns := top
+		if name != string(Done) {
+			if ns, err = names(s); err != nil {
+				return 0, 0, err
+			}
 		}
 		k, c := countNames(ns), countCancelled(s, ns)
 		n += k
@@ -126,7 +128,7 @@ type doneCount struct {
 }
 
 // The cache is a line per shard: "<month> <mtime-ns>:<size> <count>
-// <cancelled>" (a line of an older burl, without the last, is recounted). A
+// <cancelled>", and one of the flat folder, named DONE (a line of an older burl, without the last, is recounted). A
 // file that cannot be read is an empty cache: it is only a shortcut.
 func readDoneCounts(file string) map[string]doneCount {
 	out := map[string]doneCount{}
@@ -138,7 +140,7 @@ func readDoneCounts(file string) map[string]doneCount {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
-		if len(fs) != 4 || !IsDoneShard(fs[0]) {
+		if len(fs) != 4 || !IsDoneShard(fs[0]) && fs[0] != string(Done) {
 			continue
 		}
 		k, err := strconv.Atoi(fs[2])

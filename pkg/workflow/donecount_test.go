@@ -148,3 +148,44 @@ func TestDoneCountsTellCancelledFromLanded(t *testing.T) {
 		}
 	}
 }
+
+// The flat folder of earlier versions is remembered as a shard is: its
+// files are read for cancelled ones once, not on every status.
+func TestDoneCountsRememberTheFlatFolder(t *testing.T) {
+	w := cacheWorkflow(t, 0)
+	if err := os.MkdirAll(w.LogsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	flat := w.BucketDir(Done)
+	for i, body := range []string{"---\nid: TASK-001\n---\n", "---\nid: TASK-002\nresolution: cancelled\n---\n"} {
+		if err := os.WriteFile(filepath.Join(flat, task.FileName(task.FormatID(i+1), "flat")), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(flat, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if n, c, err := w.DoneCounts(); err != nil || n != 2 || c != 1 {
+		t.Fatalf("DoneCounts = %d, %d, %v; want 2, 1", n, c, err)
+	}
+	cache := filepath.Join(w.LogsDir(), DoneCountCacheName)
+	known := readDoneCounts(cache)
+	if known[string(Done)].n != 2 {
+		t.Fatalf("the flat folder was not remembered: %v", known)
+	}
+	// A lie planted for a folder whose stamp still matches is believed:
+	// its files were not read again.
+	known[string(Done)] = doneCount{known[string(Done)].stamp, 2, 0}
+	writeDoneCounts(cache, known)
+	if _, c, _ := w.DoneCounts(); c != 0 {
+		t.Fatalf("cancelled = %d: the remembered flat folder was read again", c)
+	}
+	// A file added changes its stamp: read again.
+	if err := os.WriteFile(filepath.Join(flat, task.FileName(task.FormatID(3), "flat")), []byte("---\nid: TASK-003\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, c, _ := w.DoneCounts(); n != 3 || c != 1 {
+		t.Fatalf("after a file was added: %d, %d; want 3, 1", n, c)
+	}
+}
