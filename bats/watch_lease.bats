@@ -76,9 +76,12 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
 
-@test "a lease held by a watcher of this host whose process is gone is taken over at once, not after the lease" {
+@test "a lease held by a watcher of this host whose process is gone is taken over at once, not after the lease, and watch says the holder is gone (not that its lease expired)" {
 	lease 900 60s
-	WHO=A NAP=60 git burl watch --interval 100ms >/dev/null 2>&1 &
+	# A nap no other test's process has: only this agent's sleep is killed
+	# below (the machine is shared).
+	nap=60.$$
+	WHO=A NAP=$nap git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
 	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
@@ -88,10 +91,13 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	# SIGKILL: the watcher cannot release (its agent dies with it).
 	kill -9 "$w" "$agit" 2>/dev/null || true
 	wait "$agit" 2>/dev/null || true
-	pkill -9 -f 'sleep 60' || true
+	pkill -9 -xf "sleep $nap" || true
 	[ "$(bucket_of TASK-001)" = DOING ]
 	WHO=B NAP=0 run git burl watch --once --interval 100ms
 	assert_success
+	# Said of a dead holder: gone, not its lease expired.
+	assert_output_contains "#$w is gone (process $w exited); released it (branch kept)"
+	refute_output_contains "lease of"
 	[ "$(bucket_of TASK-001)" = DONE ]
 	git show main:src/who.txt | grep -qx B
 }
