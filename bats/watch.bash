@@ -107,3 +107,38 @@ remote_events() {
 		case $f in *.ndjson) git show "origin/burl:$f" ;; esac
 	done
 }
+
+# AGENT_PID and AGENT_BG: what an agent script writes to a file to name
+# its own process ($$) or its last background one ($!): "NAMESPACE PID".
+# Under bubblewrap a run has a PID namespace of its own, where pids mean
+# nothing outside; the namespace does.
+# shellcheck disable=SC2016 # expanded by the agent, not here
+AGENT_PID='"$(readlink /proc/self/ns/pid) $$"'
+# shellcheck disable=SC2016
+AGENT_BG='"$(readlink /proc/self/ns/pid) $!"'
+export AGENT_PID AGENT_BG
+
+# in_pid_ns NS: some process of this machine is in the PID namespace NS.
+in_pid_ns() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
+
+# procs_gone FILE: every process FILE names ("NAMESPACE PID" lines, as
+# AGENT_PID writes them) is gone: in a run's own PID namespace, no process
+# of that namespace is left; in this machine's, the pid is gone.
+procs_gone() {
+	local ns pid host
+	host=$(readlink /proc/self/ns/pid)
+	while read -r ns pid; do
+		if [ "$ns" = "$host" ]; then
+			kill -0 "$pid" 2>/dev/null && return 1
+		elif in_pid_ns "$ns"; then
+			return 1
+		fi
+	done <"$1"
+	return 0
+}

@@ -85,14 +85,13 @@ load queue
 @test "a hung agent and all its children are killed at its timeout, then retried and BLOCKED" {
 	watch_repo
 	git burl add "Hangs" >/dev/null
-	agent hang 'sleep 300 & echo $! >>'"$BATS_TEST_TMPDIR"'/pids; echo $$ >>'"$BATS_TEST_TMPDIR"'/pids; wait'
+	agent hang "sleep 300 & echo $AGENT_BG >>$BATS_TEST_TMPDIR/pids; echo $AGENT_PID >>$BATS_TEST_TMPDIR/pids; wait"
 	TIMEOUT=1s RETRIES=1 one_agent hang
 	run --separate-stderr git burl watch --once --interval 100ms --json
 	assert_failure 2
 	jq -e '.runs | length == 2 and all(.result == "timeout")' <<<"$output"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/pids")" = 4 ]
-	# shellcheck disable=SC2046
-	wait_until 5 gone $(cat "$BATS_TEST_TMPDIR/pids")
+	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pids"
 	grep -q 'timed out after 1s' "$AGENTS/prompts/TASK-001-2.md"
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 }
@@ -159,7 +158,7 @@ load queue
 	watch_repo
 	git burl add "Slow one" >/dev/null
 	git burl add "Slow two" >/dev/null
-	agent slow 'echo $$ >>'"$BATS_TEST_TMPDIR"'/pids; sleep 300 & echo $! >>'"$BATS_TEST_TMPDIR"'/pids; wait'
+	agent slow "echo $AGENT_PID >>$BATS_TEST_TMPDIR/pids; sleep 300 & echo $AGENT_BG >>$BATS_TEST_TMPDIR/pids; wait"
 	MAXP=2 one_agent slow
 	git burl watch --interval 100ms --json >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
 	local pid=$!
@@ -169,8 +168,7 @@ load queue
 	local rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" = 143 ]
-	# shellcheck disable=SC2046
-	wait_until 5 gone $(cat "$BATS_TEST_TMPDIR/pids")
+	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pids"
 	for id in TASK-001 TASK-002; do
 		[ "$(bucket_of $id)" = READY ]
 		grep -q 'watch stopped' "$(task_file $id)"
@@ -194,7 +192,7 @@ load queue
 	# when in clone a; anywhere else it finishes from what is on the branch.
 	agent resume '
 if [ ! -f src/step1.txt ]; then mkdir -p src; echo one >src/step1.txt; git add src; git commit -qm "step 1"; git push -q origin HEAD; fi
-case "$PWD" in *"/repo/"*|*"/repo") echo $$ >'"$BATS_TEST_TMPDIR"'/pid1; exec sleep 300;; esac
+case "$PWD" in *"/repo/"*|*"/repo") echo '"$AGENT_PID"' >'"$BATS_TEST_TMPDIR"'/pid1; exec sleep 300;; esac
 echo two >src/step2.txt'
 	agents_yaml "auto_approve: true
 agents:
@@ -208,7 +206,7 @@ agents:
 	wait_until 20 test -s "$BATS_TEST_TMPDIR/pid1"
 	kill -KILL "$pid"
 	wait "$pid" || true
-	wait_until 5 gone "$(cat "$BATS_TEST_TMPDIR/pid1")"
+	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pid1"
 	[ "$(bucket_of TASK-001)" = DOING ]
 	grep -q '^lease_expires: ' "$(task_file TASK-001)"
 	clone_repo "$BATS_TEST_TMPDIR/b"

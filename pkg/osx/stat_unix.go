@@ -4,6 +4,7 @@ package osx
 
 import (
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,4 +44,12 @@ func FileClock(f *os.File) (int64, error) {
 		return 0, err
 	}
 	return max(st.Mtim.Nano(), st.Ctim.Nano()), nil
+}
+
+// Inode is the inode number of a file's FileInfo (0 where unknown).
+func Inode(st os.FileInfo) uint64 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
 }

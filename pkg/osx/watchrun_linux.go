@@ -18,15 +18,17 @@ const WatchBinary = "git-burl-watch"
 // any environment variable, but not its ancestry: a process it starts
 // (double-forked or not) is re-parented to watch, a child subreaper, and
 // stays its descendant. Watch itself never runs the verbs that ask (scope,
-// add, trust), so only an agent's commands answer true.
+// add, trust), so only an agent's commands answer true. The walk has no
+// depth limit (an agent can nest as deep as it likes); a pid seen twice
+// ends it.
 func InWatchRun() bool {
-	pid := os.Getppid()
-	for i := 0; i < 256 && pid > 1; i++ {
+	seen := map[int]bool{}
+	for pid := os.Getppid(); pid > 1 && !seen[pid]; pid = parentOf(pid) {
+		seen[pid] = true
 		if exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe"); err == nil &&
 			strings.TrimSuffix(filepath.Base(exe), " (deleted)") == WatchBinary {
 			return true
 		}
-		pid = parentOf(pid)
 	}
 	return false
 }

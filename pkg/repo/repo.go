@@ -202,6 +202,13 @@ func Resolve(dir string) (*Repo, error) {
 	if len(lines) > 1 {
 		r.Toplevel = filepath.Clean(lines[1])
 	}
+	// A task worktree inside a watch run has the run's own git dir: its
+	// repository is still the shared one, whose main worktree git must
+	// name from the shared git dir, not from the run's.
+	if shared, ok := SharedOfRun(r.CommonDir); ok {
+		r.CommonDir = shared
+		g = gitx.Git{Dir: dir, Env: []string{"GIT_DIR=" + shared}}
+	}
 	if filepath.Base(r.CommonDir) == ".git" {
 		r.Root = filepath.Dir(r.CommonDir)
 	} else if r.Root, err = mainWorktree(g); err != nil {

@@ -9,41 +9,29 @@ import (
 	"testing"
 )
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
-		"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v %s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // A Guard of a repository without a sandbox finds every ref the run
 // changed, packed ones included, and puts each back; a ref its explainer
 // gives to burl is left.
 func TestGuardRefsFoundAndPutBack(t *testing.T) {
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
-	one := git(t, dir, "rev-parse", "HEAD")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
-	two := git(t, dir, "rev-parse", "HEAD")
-	git(t, dir, "tag", "v1", one)
-	git(t, dir, "branch", "other", one)
-	git(t, dir, "pack-refs", "--all")
-	git(t, dir, "branch", "burl-ok", one)
+	git(t, dir, nil, "init", "-q", "-b", "main")
+	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "one")
+	one := git(t, dir, nil, "rev-parse", "HEAD")
+	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "two")
+	two := git(t, dir, nil, "rev-parse", "HEAD")
+	git(t, dir, nil, "tag", "v1", one)
+	git(t, dir, nil, "branch", "other", one)
+	git(t, dir, nil, "pack-refs", "--all")
+	git(t, dir, nil, "branch", "burl-ok", one)
 	common := filepath.Join(dir, ".git")
 	g, err := Record(GuardSpec{Root: dir, CommonDir: common, WorkflowWorktree: dir, Unconfined: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	git(t, dir, "tag", "-d", "v1")
-	git(t, dir, "update-ref", "refs/heads/other", two)
-	git(t, dir, "update-ref", "refs/heads/burl-ok", two)
-	git(t, dir, "tag", "v2")
+	git(t, dir, nil, "tag", "-d", "v1")
+	git(t, dir, nil, "update-ref", "refs/heads/other", two)
+	git(t, dir, nil, "update-ref", "refs/heads/burl-ok", two)
+	git(t, dir, nil, "tag", "v2")
 	if err := os.WriteFile(filepath.Join(common, "objects", "info", "alternates"), []byte("/x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +39,7 @@ func TestGuardRefsFoundAndPutBack(t *testing.T) {
 	if !rep.Undone || len(rep.Changes) != 4 {
 		t.Fatalf("report: %+v", rep)
 	}
-	if got := git(t, dir, "rev-parse", "v1", "other", "burl-ok"); got != one+"\n"+one+"\n"+two {
+	if got := git(t, dir, nil, "rev-parse", "v1", "other", "burl-ok"); got != one+"\n"+one+"\n"+two {
 		t.Fatalf("not put back: %s", got)
 	}
 	if _, err := os.Stat(filepath.Join(common, "objects", "info", "alternates")); err == nil {
@@ -66,7 +54,7 @@ func TestGuardRefsFoundAndPutBack(t *testing.T) {
 // is a replacement until the original is back.
 func TestGuardStateDirectoryReplaced(t *testing.T) {
 	dir := t.TempDir()
-	git(t, dir, "init", "-q")
+	git(t, dir, nil, "init", "-q")
 	state := filepath.Join(dir, "home", ".local", "state", "burl")
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
@@ -102,10 +90,10 @@ func TestGuardStateDirectoryReplaced(t *testing.T) {
 func manyRefs(b *testing.B) (dir, head string) {
 	dir = b.TempDir()
 	t := &testing.T{}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	git(t, dir, nil, "init", "-q", "-b", "main")
+	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "one")
 	var in strings.Builder
-	head = git(t, dir, "rev-parse", "HEAD")
+	head = git(t, dir, nil, "rev-parse", "HEAD")
 	for i := 0; i < 1000; i++ {
 		fmt.Fprintf(&in, "create refs/heads/b%d %s\ncreate refs/tags/t%d %s\n", i, head, i, head)
 	}
@@ -122,9 +110,9 @@ func manyRefs(b *testing.B) (dir, head string) {
 func BenchmarkGuardUnconfined(b *testing.B) {
 	dir, head := manyRefs(b)
 	t := &testing.T{}
-	git(t, dir, "pack-refs")
+	git(t, dir, nil, "pack-refs")
 	for i := 0; i < 500; i++ {
-		git(t, dir, "update-ref", fmt.Sprintf("refs/heads/b%d", i), head)
+		git(t, dir, nil, "update-ref", fmt.Sprintf("refs/heads/b%d", i), head)
 	}
 	spec := GuardSpec{Root: dir, CommonDir: filepath.Join(dir, ".git"), WorkflowWorktree: dir, Unconfined: true}
 	b.ResetTimer()

@@ -1,34 +1,63 @@
-// Package sandbox confines an agent run to its task (DESIGN §16): Box runs
-// it under bubblewrap with the repository read-only but for the task's
-// worktree, its git dir, the object store and its own branch; Guard records
-// what no run may change and, after the run, names and undoes what changed.
-// watch (pkg/watch) is the one caller: Record and Prepare before a run,
-// Finish and Guard.Changes after it.
+// Package sandbox confines an agent run to its task (DESIGN §16, §19).
+//
+// Each run gets a run directory R under the shared git dir: R/git is a
+// disposable git dir of its own (its branch, a snapshot of the shared
+// refs, the shared object store as a read-only alternate) that the agent
+// commits into, and R/out the outputs it may write. Under bubblewrap
+// nothing else of the repository is writable from the sandbox, the
+// worktree's .git names R/git, and the run has its own PID namespace; with
+// sandbox: none the worktree's .git file is pointed at R/git for the run
+// and put back after it. After the run, Receive takes its work in as git
+// receive-pack takes a push: quarantine, connectivity check, then a
+// compare-and-swap of the task branch. Guard records what no run may
+// change and, after the run, names and undoes what changed.
+//
+// watch (pkg/watch) is the one caller of a run: Prepare, Wrap and Start,
+// Receive, Close.
 package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/repo"
 )
+
+// confinement is every bubblewrap flag that makes a run's world, the same
+// for Probe and Wrap: a user namespace it cannot nest (so it cannot undo
+// a mount), no capabilities (bwrap keeps them for root otherwise), a PID
+// namespace with its own /proc (it sees and signals only its own
+// processes), a new session (no terminal to push input into), and death
+// with watch. The file system is the user's, as they have it.
+var confinement = []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--new-session",
+	"--die-with-parent", "--cap-drop", "ALL", "--dev-bind", "/", "/", "--proc", "/proc"}
+
+// infoFD is the descriptor bubblewrap reports the run's namespaces on.
+const infoFD = 3
 
 var (
 	probeOnce sync.Once
 	probeErr  error
 )
 
-// Probe reports whether bubblewrap can confine a run here (it is
-// installed, and this kernel lets it make the namespaces it needs). It
-// asks once per process.
+// Probe reports whether bubblewrap can confine a run here: it is
+// installed, and it makes the namespaces Wrap asks for and reports them.
+// It asks once per process.
 func Probe() error {
 	probeOnce.Do(func() {
 		bin, err := exec.LookPath("bwrap")
@@ -38,9 +67,23 @@ func Probe() error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, bin, "--dev-bind", "/", "/", "--ro-bind", "/", "/", "--die-with-parent", "--", "true").CombinedOutput()
+		args := append(append([]string{}, confinement...), "--info-fd", strconv.Itoa(infoFD), "--", "true")
+		cmd := exec.CommandContext(ctx, bin, args...)
+		rd, wr, err := os.Pipe()
+		if err != nil {
+			probeErr = err
+			return
+		}
+		defer rd.Close()
+		cmd.ExtraFiles = []*os.File{wr}
+		out, err := cmd.CombinedOutput()
+		wr.Close()
 		if err != nil {
 			probeErr = fmt.Errorf("bwrap cannot make its namespaces here: %s", strings.TrimSpace(firstLine(string(out), err.Error())))
+			return
+		}
+		if _, err := readInfo(rd); err != nil {
+			probeErr = fmt.Errorf("bwrap does not report its namespaces: %v", err)
 		}
 	})
 	return probeErr
@@ -57,13 +100,15 @@ func firstLine(s, otherwise string) string {
 
 // Spec is one run's place in the repository.
 type Spec struct {
-	Root      string // the repository's main worktree root
-	CommonDir string // the shared git dir
-	Worktree  string // the task's worktree
-	Branch    string // the task's branch
-	TaskLogs  string // the task's logs folder (the run's log, prompt and usage files)
-	// ReadOnly are further paths the agent may read but not write, such as
-	// the trust store.
+	Repo     *repo.Repo
+	Task     string // the task's ID
+	Worktree string // the task's worktree
+	Branch   string // the task's branch
+	// Bwrap: the run is wrapped in bubblewrap; otherwise (sandbox: none)
+	// the worktree's .git file is redirected for the run.
+	Bwrap bool
+	// ReadOnly are further paths the agent may read but not write (the
+	// trust store's directory, local-path remotes).
 	ReadOnly []string
 	// Hide are paths the run must not read (the user's credentials): a
 	// directory becomes an empty tmpfs, a file or socket /dev/null.
@@ -73,184 +118,343 @@ type Spec struct {
 	Private []string
 }
 
-// Box is a run prepared for bubblewrap. The agent sees refs/heads as a
-// private copy, so that a commit can move its branch while no other ref
-// moves for anyone else: Finish carries its own branch (and reflog) back.
-type Box struct {
-	spec    Spec
-	gitDir  string // the worktree's own git dir
-	tmp     string
-	refs    string // the copy of refs/heads
-	logs    string // the copy of logs/refs/heads (its branch's reflog only)
-	before  string // the branch's commit at the start
-	reflogN int64  // the size of the branch's reflog copy at the start
-	// start is the copy of refs/heads as the run began, to tell what the
-	// agent moved in it from what watch moved in the real refs meanwhile.
-	start map[string]string
+// Info is a run as run.json records it. Inside a sandboxed run the same
+// document is readable at the repository's active-run file.
+type Info struct {
+	Task     string `json:"task"`
+	Run      string `json:"run"`
+	Branch   string `json:"branch"`
+	Before   string `json:"before"`
+	Worktree string `json:"worktree"`
+	// GitDir is the run's own git dir; Out the folder it may write its
+	// outputs to (usage, scope requests).
+	GitDir string `json:"git_dir"`
+	Out    string `json:"out"`
+	// Admin is the task's real git dir (.git/worktrees/<name>).
+	Admin   string `json:"admin"`
+	Sandbox string `json:"sandbox"` // bwrap | none
+	// The watcher that runs it, to tell a live run from a dead one's.
+	WatcherPID   int    `json:"watcher_pid"`
+	WatcherStart string `json:"watcher_start"`
+	Boot         string `json:"boot_id"`
 }
 
-// Prepare readies a Box for spec.
-func Prepare(spec Spec) (*Box, error) {
-	g := gitx.In(spec.Worktree)
-	gitDir, err := g.Run("rev-parse", "--absolute-git-dir")
-	if err != nil {
-		return nil, err
-	}
-	before, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+spec.Branch)
-	if err != nil {
-		return nil, fmt.Errorf("branch %s: %w", spec.Branch, err)
-	}
-	tmp, err := os.MkdirTemp("", "burl-sandbox-")
-	if err != nil {
-		return nil, err
-	}
-	b := &Box{spec: spec, gitDir: gitDir, tmp: tmp, refs: filepath.Join(tmp, "refs"), logs: filepath.Join(tmp, "logs"), before: before}
-	if err := copyTree(filepath.Join(spec.CommonDir, "refs", "heads"), b.refs); err != nil {
-		b.Close()
-		return nil, err
-	}
-	b.start = readRefs(b.refs)
-	own := filepath.Join(spec.CommonDir, "logs", "refs", "heads", filepath.FromSlash(spec.Branch))
-	if err := os.MkdirAll(filepath.Dir(filepath.Join(b.logs, filepath.FromSlash(spec.Branch))), 0o755); err != nil {
-		b.Close()
-		return nil, err
-	}
-	if data, err := os.ReadFile(own); err == nil {
-		if err := os.WriteFile(filepath.Join(b.logs, filepath.FromSlash(spec.Branch)), data, 0o644); err != nil {
-			b.Close()
-			return nil, err
-		}
-		b.reflogN = int64(len(data))
-	}
-	// The mount points bwrap binds over must exist.
-	for _, d := range []string{filepath.Join(spec.CommonDir, "logs", "refs", "heads"), spec.TaskLogs} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			b.Close()
-			return nil, err
-		}
-	}
-	return b, nil
+// Run is one prepared run.
+type Run struct {
+	spec Spec
+	Info
+	dir string
+	// ns holds the run's PID namespace open once started under
+	// bubblewrap: while it is held the kernel cannot give its number to
+	// another namespace, so a scan by that number finds only this run's.
+	ns     *os.File
+	nsName string
+	// redirected: the worktree's .git names the run's git dir (none).
+	redirected bool
+	// fixed is the burl-owned part of the run's git dir as Prepare wrote
+	// it (snapshot).
+	fixed map[string]string
 }
 
-// Wrap is argv run under bubblewrap: the file system as the user has it,
-// the repository read-only except what the task may write, network kept.
-// The PID namespace stays the host's: process IDs an agent reports (and
-// InWatchRun's ancestry) must mean what they mean outside; what the run
-// starts is ended by watch (KillMarked) and by bwrap dying with it.
-func (b *Box) Wrap(argv []string) []string {
-	s := b.spec
-	out := []string{"bwrap", "--dev-bind", "/", "/", "--die-with-parent",
-		"--ro-bind", s.Root, s.Root}
-	if !within(s.CommonDir, s.Root) {
-		out = append(out, "--ro-bind", s.CommonDir, s.CommonDir)
+// File names inside a run directory.
+const (
+	runJSON  = "run.json"
+	dotGit   = "dotgit"
+	outDir   = "out"
+	pidnsTxt = "pidns"
+	// UsageName is the usage file in the run's out folder
+	// (BURL_USAGE_FILE).
+	UsageName = "usage.json"
+)
+
+var runSeq atomic.Int64
+
+// Prepare makes the run directory and the agent's git dir, and, without
+// bubblewrap, points the worktree's .git at it. Runs a dead watcher left
+// on this worktree are cleaned first.
+func Prepare(spec Spec) (*Run, error) {
+	r := spec.Repo
+	Sweep(r, spec.Worktree)
+	admin, err := AdminDir(r, spec.Worktree)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range s.ReadOnly {
+	name := fmt.Sprintf("%s-%d-%d", spec.Task, os.Getpid(), runSeq.Add(1))
+	dir := filepath.Join(r.RunsDir(), name)
+	_ = os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Join(dir, outDir), 0o755); err != nil {
+		return nil, err
+	}
+	run := &Run{spec: spec, dir: dir}
+	start, _, _ := osx.ProcessStart(os.Getpid())
+	run.Info = Info{Task: spec.Task, Run: name, Branch: spec.Branch, Worktree: spec.Worktree,
+		GitDir: repo.RunGitDir(dir), Out: filepath.Join(dir, outDir), Admin: admin, Sandbox: "none",
+		WatcherPID: os.Getpid(), WatcherStart: start, Boot: osx.BootID()}
+	if spec.Bwrap {
+		run.Sandbox = "bwrap"
+	}
+	fail := func(err error) (*Run, error) {
+		run.Close()
+		return nil, err
+	}
+	if run.Before, err = makeGitDir(r, run.GitDir, spec, admin); err != nil {
+		return fail(err)
+	}
+	run.fixed = snapshot(run.GitDir)
+	data, _ := json.MarshalIndent(run.Info, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, runJSON), append(data, '\n'), 0o644); err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, dotGit), []byte("gitdir: "+run.GitDir+"\n"), 0o644); err != nil {
+		return fail(err)
+	}
+	if spec.Bwrap {
+		// The mount point the run's description is bound over: empty
+		// outside every sandbox.
+		if err := emptyFile(r.ActiveRunFile()); err != nil {
+			return fail(err)
+		}
+		return run, nil
+	}
+	if err := setGitfile(spec.Worktree, run.GitDir); err != nil {
+		return fail(err)
+	}
+	run.redirected = true
+	return run, nil
+}
+
+// emptyFile makes p an empty regular file.
+func emptyFile(p string) error {
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		return nil
+	}
+	return fsx.WriteFile(p, nil)
+}
+
+// UsageFile is where the agent may write its usage (BURL_USAGE_FILE).
+func (run *Run) UsageFile() string { return filepath.Join(run.Out, UsageName) }
+
+// Bwrap reports whether the run goes under bubblewrap.
+func (run *Run) Bwrap() bool { return run.spec.Bwrap }
+
+// Dir is the run directory.
+func (run *Run) Dir() string { return run.dir }
+
+// Wrap is argv run under bubblewrap: the file system as the user has it;
+// of the repository only the task's worktree, the run's git dir and its
+// out folder writable; every directory above what is protected a mount
+// point of its own, so that it cannot be renamed aside and replaced; the
+// worktree's .git naming the run's git dir; the run's description at the
+// active-run file.
+func (run *Run) Wrap(argv []string) []string {
+	r := run.spec.Repo
+	out := append([]string{"bwrap"}, confinement...)
+	out = append(out, "--info-fd", strconv.Itoa(infoFD))
+	// The shared repository: every directory above it a mount point of
+	// its own, so that it cannot be renamed aside and replaced by one the
+	// run made, which burl's git would then work in after the run.
+	protected := []string{r.Root}
+	if !within(r.CommonDir, r.Root) {
+		protected = append(protected, r.CommonDir)
+	}
+	for _, a := range ancestors(protected) {
+		out = append(out, "--bind", a, a)
+	}
+	// Burl's state and local remotes: read-only; a directory above them
+	// renamed aside is found by the Guard by its identity (DESIGN §19).
+	for _, p := range run.spec.ReadOnly {
 		if _, err := os.Stat(p); err == nil {
-			out = append(out, "--ro-bind", p, p)
+			protected = append(protected, p)
 		}
+	}
+	for _, p := range protected {
+		out = append(out, "--ro-bind", p, p)
+	}
+	wt := run.spec.Worktree
+	out = append(out,
+		"--bind", wt, wt,
+		"--ro-bind", filepath.Join(run.dir, dotGit), filepath.Join(wt, ".git"),
+		"--bind", run.GitDir, run.GitDir)
+	for _, name := range fixed {
+		p := filepath.Join(run.GitDir, name)
+		out = append(out, "--ro-bind", p, p)
 	}
 	out = append(out,
-		"--bind", s.Worktree, s.Worktree,
-		"--bind", b.gitDir, b.gitDir,
-		"--bind", filepath.Join(s.CommonDir, "objects"), filepath.Join(s.CommonDir, "objects"),
-		"--bind", b.refs, filepath.Join(s.CommonDir, "refs", "heads"),
-		"--bind", b.logs, filepath.Join(s.CommonDir, "logs", "refs", "heads"),
-		"--bind", s.TaskLogs, s.TaskLogs)
-	for _, p := range append(append([]string{}, s.Hide...), s.Private...) {
+		"--bind", run.Out, run.Out,
+		"--ro-bind", filepath.Join(run.dir, runJSON), r.ActiveRunFile())
+	for _, p := range append(append([]string{}, run.spec.Hide...), run.spec.Private...) {
 		out = append(out, HideArgs(p)...)
 	}
-	out = append(out, "--chdir", s.Worktree, "--")
+	out = append(out, "--chdir", wt, "--")
 	return append(out, argv...)
 }
 
-// Finish carries the run's own branch back (a compare-and-swap from where
-// it was at the start) with its new reflog lines, and removes the copies.
-// It names the refs the agent changed in its copy besides its own: they
-// changed for nobody else, and are reported as what it tried.
-func (b *Box) Finish(g gitx.Git) (tried []string, err error) {
-	defer b.Close()
-	after, rerr := os.ReadFile(filepath.Join(b.refs, filepath.FromSlash(b.spec.Branch)))
-	if rerr == nil {
-		now := strings.TrimSpace(string(after))
-		if gitx.ValidObjectID(now) && now != b.before {
-			if _, err := g.Run("update-ref", "-m", "burl: the agent's commits, from its sandbox", "refs/heads/"+b.spec.Branch, now, b.before); err != nil {
-				return nil, err
+// ancestors are the directories above the protected paths that this user
+// could rename (their parent is writable), shallowest first; the paths
+// themselves are mount points already.
+func ancestors(protected []string) []string {
+	seen := map[string]bool{}
+	for _, p := range protected {
+		seen[filepath.Clean(p)] = true
+	}
+	var out []string
+	for _, p := range protected {
+		var chain []string
+		for a := filepath.Dir(filepath.Clean(p)); a != filepath.Dir(a); a = filepath.Dir(a) {
+			chain = append(chain, a)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			a := chain[i]
+			if !seen[a] && osx.CanRename(a) {
+				seen[a] = true
+				out = append(out, a)
 			}
 		}
 	}
-	// The branch's reflog: what the run appended to the copy.
-	rel := filepath.FromSlash(b.spec.Branch)
-	if data, err := os.ReadFile(filepath.Join(b.logs, rel)); err == nil && int64(len(data)) > b.reflogN {
-		if f, err := os.OpenFile(filepath.Join(b.spec.CommonDir, "logs", "refs", "heads", rel), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
-			_, _ = f.Write(data[b.reflogN:])
-			f.Close()
-		}
-	}
-	for name, v := range readRefs(b.refs) {
-		if name != b.spec.Branch && b.start[name] != v {
-			tried = append(tried, "refs/heads/"+name)
-		}
-	}
-	for name := range b.start {
-		if _, err := os.Stat(filepath.Join(b.refs, filepath.FromSlash(name))); err != nil && name != b.spec.Branch {
-			tried = append(tried, "refs/heads/"+name+" (deleted)")
-		}
-	}
-	sort.Strings(tried)
-	return tried, nil
-}
-
-// Close removes the copies.
-func (b *Box) Close() { _ = os.RemoveAll(b.tmp) }
-
-// readRefs is the loose refs under dir, by name, with their contents.
-func readRefs(dir string) map[string]string {
-	out := map[string]string{}
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if data, err := os.ReadFile(p); err == nil {
-			out[filepath.ToSlash(rel)] = strings.TrimSpace(string(data))
-		}
-		return nil
-	})
 	return out
-}
-
-// copyTree copies the regular files under src into dst (created).
-func copyTree(src, dst string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() || strings.HasSuffix(p, ".lock") {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil // packed or deleted meanwhile
-			}
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }
 
 func within(p, dir string) bool {
 	r, err := filepath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// bwrapInfo is what bubblewrap reports on its info descriptor.
+type bwrapInfo struct {
+	ChildPID int    `json:"child-pid"`
+	PidNS    uint64 `json:"pid-namespace"`
+}
+
+// readInfo reads bubblewrap's report: one JSON object (the descriptor may
+// stay open after it).
+func readInfo(f *os.File) (bwrapInfo, error) {
+	var info bwrapInfo
+	_ = f.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := json.NewDecoder(f).Decode(&info); err != nil {
+		return info, err
+	}
+	if info.ChildPID <= 0 || info.PidNS == 0 {
+		return info, errors.New("no child pid or PID namespace in its report")
+	}
+	return info, nil
+}
+
+// Start starts cmd, made from Wrap's argv, and learns the run's PID
+// namespace from bubblewrap. When the namespace is already gone (the run
+// ended at once) Namespace is "".
+func (run *Run) Start(cmd *exec.Cmd) error {
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	cmd.ExtraFiles = []*os.File{wr}
+	err = cmd.Start()
+	wr.Close()
+	if err != nil {
+		return err
+	}
+	info, err := readInfo(rd)
+	if err != nil {
+		return nil // bwrap failed to set up: its exit status says why
+	}
+	// Held open, the namespace keeps its number until Close.
+	f, err := os.Open("/proc/" + strconv.Itoa(info.ChildPID) + "/ns/pid")
+	if err != nil {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || osx.Inode(st) != info.PidNS {
+		f.Close()
+		return nil
+	}
+	run.ns, run.nsName = f, osx.PidNamespaceName(info.PidNS)
+	_ = os.WriteFile(filepath.Join(run.dir, pidnsTxt), []byte(run.nsName+"\n"), 0o644)
+	return nil
+}
+
+// Changed names what the run changed in the part of its git dir that is
+// burl's (its config, hooks and info): nothing burl reads, but what no
+// run may change (read-only under bubblewrap); and its HEAD when it no
+// longer names the task's branch: burl takes in that branch only, never
+// what HEAD names, so such a HEAD is the attack of a run that wants its
+// leftovers committed elsewhere (issue 31 item 1), said as one.
+func (run *Run) Changed() []string {
+	now := snapshot(run.GitDir)
+	var out []string
+	head := filepath.Join(run.GitDir, "HEAD")
+	if f, err := osx.OpenInside(run.GitDir, "HEAD", false); err != nil {
+		out = append(out, head+" changed (unreadable)")
+	} else {
+		data, _ := io.ReadAll(io.LimitReader(f, 4096))
+		f.Close()
+		if want := "ref: refs/heads/" + run.Branch; strings.TrimSpace(string(data)) != want {
+			out = append(out, head+" changed (it names "+oneLine(string(data))+", not "+want+")")
+		}
+	}
+	for p, v := range now {
+		if was, ok := run.fixed[p]; !ok {
+			out = append(out, filepath.Join(run.GitDir, p)+" added")
+		} else if was != v {
+			out = append(out, filepath.Join(run.GitDir, p)+" changed")
+		}
+	}
+	for p := range run.fixed {
+		if _, ok := now[p]; !ok {
+			out = append(out, filepath.Join(run.GitDir, p)+" removed")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Namespace is the run's PID namespace ("" without bubblewrap).
+func (run *Run) Namespace() string { return run.nsName }
+
+// Restore puts the worktree's .git file back (sandbox: none), whatever
+// the run left at its place. Receive and Close call it; it is for the
+// callers that must see the worktree as git knows it before that (the
+// Guard).
+func (run *Run) Restore() error {
+	if !run.redirected {
+		return nil
+	}
+	if err := restoreGitfile(run.spec.Worktree, run.Admin); err != nil {
+		return err
+	}
+	run.redirected = false
+	return nil
+}
+
+// Close ends the run: the worktree's .git file as git made it, the
+// namespace let go, the run directory removed.
+func (run *Run) Close() error {
+	err := run.Restore()
+	if run.ns != nil {
+		run.ns.Close()
+		run.ns = nil
+	}
+	if err == nil {
+		err = os.RemoveAll(run.dir)
+	}
+	return err
+}
+
+// gitIn runs burl's own git on the shared repository, with the
+// environment that names it and nothing inherited.
+func gitIn(dir string, env ...string) gitx.Git {
+	return gitx.Git{Dir: dir, OwnRepo: true, Env: env}
+}
+
+// Active is the run this process is inside, when it is a sandboxed one:
+// the description watch mounted at the repository's active-run file.
+func Active(r *repo.Repo) (*Info, bool) {
+	data, err := os.ReadFile(r.ActiveRunFile())
+	if err != nil || len(data) == 0 {
+		return nil, false
+	}
+	var info Info
+	if json.Unmarshal(data, &info) != nil || info.Out == "" {
+		return nil, false
+	}
+	return &info, true
 }

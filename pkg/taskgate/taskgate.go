@@ -155,7 +155,7 @@ func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
 		where = w.Rel(found[0].Path)
 	}
 	cmd := ScopeCommand(id, files)
-	if osx.InWatchRun() {
+	if w.Repo.InWatchRun() {
 		// The worker is an agent: nothing it runs lifts its own gate
 		// (DESIGN §15), and it must not be told otherwise. The human
 		// reads their own fix where watch blocks the task.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
-	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -364,7 +363,7 @@ func Grant(r *repo.Repo, cmds ...Command) error {
 // "user" may be an agent: there nothing is trusted implicitly, and
 // granted is false.
 func Implicit(r *repo.Repo, cmds ...Command) (granted bool, err error) {
-	if osx.InWatchRun() {
+	if r.InWatchRun() {
 		return false, nil
 	}
 	// An empty text typed or written by init weakens nothing: recorded,

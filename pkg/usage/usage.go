@@ -73,6 +73,19 @@ func FromFile(path string) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
+	return FromBytes(data, path)
+}
+
+// MaxFile bounds a usage file: a line per model call of a long run is
+// far less.
+const MaxFile = 16 << 20
+
+// FromBytes is FromFile on the file's content; name names it in errors.
+func FromBytes(data []byte, name string) (Usage, error) {
+	path := name
+	if len(data) > MaxFile {
+		return Usage{}, fmt.Errorf("%s: larger than %d bytes: not read as usage", path, MaxFile)
+	}
 	var sum Usage
 	found := false
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -249,11 +262,27 @@ func parseCodex(line []byte) (Usage, bool) {
 // A malformed usage file is returned as an error with the log's usage, so
 // the caller can report it and still record what is known.
 func Of(usageFile, runLog string) (Usage, error) {
-	u, err := FromFile(usageFile)
+	return of(func() (Usage, error) { return FromFile(usageFile) }, func() (Usage, error) { return FromLog(runLog) })
+}
+
+// OfRun is Of on what a run left, as watch holds it: the usage file's
+// content (nil when it wrote none) and the run log.
+func OfRun(usageFile []byte, name string, runLog io.Reader) (Usage, error) {
+	file := func() (Usage, error) {
+		if usageFile == nil {
+			return Usage{}, ErrNone
+		}
+		return FromBytes(usageFile, name)
+	}
+	return of(file, func() (Usage, error) { return Scan(runLog) })
+}
+
+func of(file, log func() (Usage, error)) (Usage, error) {
+	u, err := file()
 	if err == nil {
 		return u, nil
 	}
-	lu, lerr := FromLog(runLog)
+	lu, lerr := log()
 	if errors.Is(err, ErrNone) {
 		return lu, lerr
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/scope"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -57,7 +58,7 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
 	for _, p := range c.Affects {
-		if err := checkScopeArg("--affects", p, false, "Cannot add the task"); err != nil {
+		if err := scope.CheckArg("--affects", p, false, "Cannot add the task"); err != nil {
 			return nil, err
 		}
 		spec.Affects = append(spec.Affects, p)
@@ -68,7 +69,7 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		out  *[]string
 	}{{"--affects-glob", c.AffectsGlobs, &spec.AffectsGlobs}, {"--must-not-touch", c.MustNotTouch, &spec.MustNotTouch}} {
 		for _, g := range list.in {
-			if err := checkScopeArg(list.flag, g, true, "Cannot add the task"); err != nil {
+			if err := scope.CheckArg(list.flag, g, true, "Cannot add the task"); err != nil {
 				return nil, err
 			}
 			*list.out = append(*list.out, g)

@@ -10,7 +10,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/burl-dev/burl/pkg/cli"
-	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -105,9 +104,9 @@ func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			WithFix("run git burl trust on a terminal to answer for each, or git burl trust --yes to trust them all")
 	}
 	// An agent runs as the user and could run this very command: inside a
-	// watch run (by process ancestry, which it cannot unset) nothing is
+	// watch run (decided by what it cannot unset, DESIGN §19) nothing is
 	// trusted, so a pushed command still waits for a person.
-	if osx.InWatchRun() {
+	if w.Repo.InWatchRun() {
 		return nil, trust.Refusal(w.Repo, pending).WithTitle("git burl trust does not trust anything inside a watch run").
 			WithFix("a person runs git burl trust outside watch (its agents cannot trust commands)")
 	}

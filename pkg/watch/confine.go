@@ -8,7 +8,6 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
-	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -69,67 +68,56 @@ func (s *supervisor) sandboxChanged(f *agents.File) {
 	s.mode = f.Sandbox
 }
 
-// confine records what the run must not change and, with bubblewrap,
-// prepares its box: the user's credentials hidden, burl's pinned git
-// config hidden, the trust store and local remotes read-only.
-func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt, taskLogs string) (*sandbox.Guard, *sandbox.Box, error) {
+// confine prepares the run's own git dir and out folder (DESIGN §19),
+// under bubblewrap with the user's credentials, burl's pinned git config
+// hidden and the trust store and local remotes read-only, or without; and
+// records what the run must not change.
+func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt string) (*sandbox.Guard, *sandbox.Run, error) {
 	bwrap, err := s.sandboxFor(a)
 	if err != nil {
 		return nil, nil, err
 	}
-	gitDir, err := gitx.In(wt).Run("rev-parse", "--absolute-git-dir")
+	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: wt, Branch: t.Branch(), Bwrap: bwrap}
+	if bwrap {
+		hide, err := s.hidden(w, a, wt)
+		if err != nil {
+			return nil, nil, err
+		}
+		if st, err := trust.DefaultStore(); err == nil {
+			// An agent must not trust commands for the watcher.
+			spec.ReadOnly = append(spec.ReadOnly, filepath.Dir(st.Path))
+		}
+		spec.ReadOnly = append(spec.ReadOnly, hide.LocalRemotes...)
+		spec.Hide = hide.Paths
+		if s.pin != nil {
+			spec.Private = []string{s.pin.Dir}
+		}
+	}
+	state := stateDirs(w)
+	run, err := sandbox.Prepare(spec)
 	if err != nil {
 		return nil, nil, err
 	}
 	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: gitDir, Branch: t.Branch(), State: stateDirs(w)})
+		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
 	if err != nil {
+		run.Close()
 		return nil, nil, err
 	}
-	if !bwrap {
-		return guard, nil, nil
-	}
-	hide, err := s.hidden(w, a, wt)
-	if err != nil {
-		return nil, nil, err
-	}
-	var ro []string
-	if st, err := trust.DefaultStore(); err == nil {
-		// An agent must not trust commands for the watcher.
-		ro = append(ro, filepath.Dir(st.Path))
-	}
-	ro = append(ro, hide.LocalRemotes...)
-	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: wt,
-		Branch: t.Branch(), TaskLogs: taskLogs, ReadOnly: ro, Hide: hide.Paths}
-	if s.pin != nil {
-		spec.Private = []string{s.pin.Dir}
-	}
-	box, err := sandbox.Prepare(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	return guard, box, nil
+	return guard, run, nil
 }
 
-// unconfine carries the boxed run's branch back and checks the Guard under
-// the workflow lock (only transitions, which hold it, change .burl/). A
-// change fails the run: event run_tampered, and the reason it returns. A
+// unconfine checks the Guard under the workflow lock (only transitions,
+// which hold it, change .burl/), and the part of the run's own git dir
+// that is burl's (which the run is discarded with: "put back"). A change
+// fails the run: event run_tampered, and the reason it returns. A
 // replaced state directory also stops every command of this watcher
-// (halt).
-func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.Guard, box *sandbox.Box) string {
-	if box != nil {
-		tried, err := box.Finish(w.Repo.Git)
-		if err != nil {
-			s.logf("%s: cannot carry the run's branch out of its sandbox: %v", id, err)
-		}
-		if len(tried) > 0 {
-			s.logf("%s: the agent moved %s inside its sandbox; nothing changed outside it", id, strings.Join(tried, ", "))
-		}
-	}
+// (halt), and then nothing of the run may be taken in (intact false).
+func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.Guard, box *sandbox.Run) (reason string, intact bool) {
 	wl, err := w.LockWorkflow("run_tampered")
 	if err != nil {
 		s.logf("%s: cannot check what the run changed: %v", id, err)
-		return ""
+		return "", true
 	}
 	var explain sandbox.Explain
 	if guard.Spec().Unconfined {
@@ -137,7 +125,7 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 	}
 	rep := guard.Changes(explain)
 	wl.Release()
-	changes, undone := rep.Changes, rep.Undone
+	changes, undone := append(rep.Changes, box.Changed()...), rep.Undone
 	if len(rep.Replaced) > 0 {
 		s.halt(rep.Replaced)
 		// Recording it runs no notifier: whether one is trusted is the
@@ -148,7 +136,7 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		}
 	}
 	if len(changes) == 0 {
-		return ""
+		return "", true
 	}
 	for i, c := range changes {
 		changes[i] = w.Rel(c)
@@ -172,5 +160,5 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		what = "not all of it could be put back: look at it by hand"
 	}
 	s.logf("%s: the agent changed what no run may change (%s); %s", id, strings.Join(changes, "; "), what)
-	return fmt.Sprintf("the agent changed what no run may change: %s; %s. An agent works in its worktree only: never in .burl/, .git/, other refs, the global git config or burl's state", strings.Join(changes, "; "), what)
+	return fmt.Sprintf("the agent changed what no run may change: %s; %s. An agent works in its worktree only: never in .burl/, .git/, other refs, the global git config or burl's state", strings.Join(changes, "; "), what), len(rep.Replaced) == 0
 }

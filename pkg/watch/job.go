@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -15,7 +16,10 @@ import (
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/reason"
+	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/scope"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -98,8 +102,9 @@ func (s *supervisor) job(a agents.Agent, id string) {
 }
 
 // run is one run of a on id: run_start (which grants the lease), the
-// prompt, the agent under a renewed lease, commit, submit, run_end. It
-// returns the run and, when it failed, what the next prompt must say.
+// prompt, the agent under a renewed lease in its sandbox, its work taken
+// in, submit, run_end. It returns the run and, when it failed, what the
+// next prompt must say.
 func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string) (r Run, failure string) {
 	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
 	began := time.Now()
@@ -112,7 +117,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	w.Actor = actor
 	stamp := began.UTC().Format("20060102T150405.000Z")
 	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, a.Name, attempt))
-	logPath, promptPath, usagePath := base+".log", base+".prompt.md", base+".usage.json"
+	logPath, promptPath := base+".log", base+".prompt.md"
 	r.Log = w.Rel(logPath)
 	leaseSecs := w.Config.LeaseSeconds
 	// The holder ties the run to the lease: the board shows it running
@@ -128,7 +133,8 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		}
 		return r, ""
 	}
-	defer func() { s.runEnd(w, a.Name, id, &r, details, began, usagePath, logPath) }()
+	var used runUsage
+	defer func() { s.runEnd(w, a.Name, id, &r, details, began, used) }()
 
 	e, err := w.Get(id)
 	if err != nil {
@@ -146,12 +152,24 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// Watch keeps this descriptor: the log is capped and read through it
+	// after the run, never again by its path.
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_RDWR|os.O_EXCL, 0o644)
 	if err != nil {
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
 	defer log.Close()
+	guard, box, err := s.confine(w, a, t, wt)
+	if err != nil {
+		r.Result = ResultFailed
+		return r, "the run could not be confined: " + err.Error()
+	}
+	defer func() {
+		if err := box.Close(); err != nil {
+			s.logf("%s: cannot clean up after the run: %v", id, err)
+		}
+	}()
 	taskFile := e.Path
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
 		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt), "prompt": prompt}
@@ -159,7 +177,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	env := append(s.agentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
-		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+usagePath)
+		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+box.UsageFile())
 	if p := t.Int(task.KeyPort); p != 0 {
 		env = append(env, "BURL_PORT="+strconv.Itoa(p))
 	}
@@ -187,33 +205,44 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		}
 		close(stop)
 	}()
-	guard, box, err := s.confine(w, a, t, wt, filepath.Dir(logPath))
-	if err != nil {
-		close(quitRenew)
-		<-renewed
-		r.Result = ResultFailed
-		return r, "the run could not be confined: " + err.Error()
+	o := runAgent(argv, wt, env, log, a.Timeout, stop, box)
+	if o.left > 0 {
+		s.logf("%s: %d process(es) of the run were still there after it ended: killed", id, o.left)
 	}
-	if box != nil {
-		argv = box.Wrap(argv)
-	}
-	o := runAgent(argv, wt, env, log, a.Timeout, stop)
-	if err := capLog(logPath, int64(w.Config.LogMaxBytes)); err != nil {
+	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {
 		s.logf("%s: cannot cap the run log %s: %v", id, w.Rel(logPath), err)
 	}
-	tampered := s.unconfine(w, id, guard, box)
+	used = readUsage(box, log)
+	if err := box.Restore(); err != nil {
+		s.logf("%s: %v", id, err)
+	}
+	tampered, intact := s.unconfine(w, id, guard, box)
 	close(quitRenew)
 	<-renewed
 	r.Exit = o.exit
+	gone := false
+	select {
+	case <-lost:
+		gone = true
+	default:
+	}
+	// Its commits come in whatever its exit (the next run goes on from
+	// them), and what it left uncommitted when it succeeded untampered;
+	// nothing when the task was lost, or the run replaced a directory on
+	// the way to the repository.
+	var received error
+	if intact && !gone {
+		succeeded := tampered == "" && !o.stopped && o.err == nil && !o.timedOut && o.exit == 0
+		_, received = box.Receive(succeeded, t.Title()+"\n\nBurl-Task: "+t.ID()+"\n")
+		s.scopeRequests(w, actor, id, box)
+	}
 	if tampered != "" {
 		r.Result = ResultTampered
 		return r, tampered
 	}
-	select {
-	case <-lost:
+	if gone {
 		r.Result = ResultLost
 		return r, ""
-	default:
 	}
 	switch {
 	case o.stopped:
@@ -222,19 +251,18 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	case o.err != nil:
 		r.Result = ResultFailed
 		return r, fmt.Sprintf("the agent could not be started: %v", o.err)
+	case received != nil:
+		r.Result = ResultGates
+		return r, received.Error()
 	case o.timedOut:
 		r.Result = ResultTimeout
-		return r, fmt.Sprintf("the agent timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(logPath))
+		return r, fmt.Sprintf("the agent timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(log))
 	case o.exit != 0:
 		r.Result = ResultFailed
-		return r, fmt.Sprintf("the agent exited with code %d; its last output:\n%s", o.exit, tail(logPath))
+		return r, fmt.Sprintf("the agent exited with code %d; its last output:\n%s", o.exit, tail(log))
 	}
-	g := gitx.In(wt)
-	if err := commitLeftovers(g, t); err != nil {
-		r.Result = ResultGates
-		return r, "committing what the agent left failed:\n" + err.Error()
-	}
-	if n, err := g.Run("rev-list", "--count", t.BaseSHA()+"..HEAD"); err == nil && strings.TrimSpace(n) == "0" {
+	g := gitx.In(w.Repo.Root)
+	if n, err := g.Run("rev-list", "--count", t.BaseSHA()+"..refs/heads/"+t.Branch()); err == nil && strings.TrimSpace(n) == "0" {
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
@@ -259,13 +287,67 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	return r, ""
 }
 
-func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, usagePath, logPath string) {
+// runUsage is what a run reported spending.
+type runUsage struct {
+	u   usage.Usage
+	err error
+}
+
+// readUsage reads what the run reported: its usage file (in its out
+// folder, opened as a regular file only) or the agent CLI's lines in its
+// log, read through watch's own descriptor.
+func readUsage(box *sandbox.Run, log *os.File) runUsage {
+	var data []byte
+	if f, err := osx.OpenInside(box.Out, sandbox.UsageName, false); err == nil {
+		data, err = io.ReadAll(io.LimitReader(f, usage.MaxFile+1))
+		f.Close()
+		if err != nil {
+			return runUsage{err: err}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return runUsage{err: fmt.Errorf("$BURL_USAGE_FILE: %w", err)}
+	}
+	st, err := log.Stat()
+	if err != nil {
+		return runUsage{err: err}
+	}
+	u, err := usage.OfRun(data, "$BURL_USAGE_FILE", io.NewSectionReader(log, 0, st.Size()))
+	return runUsage{u, err}
+}
+
+// scopeRequests records the scope requests a sandboxed run left in its
+// out folder (it cannot write the workflow itself): each checked as the
+// command line is, and recorded as scope_request, as the agent's.
+func (s *supervisor) scopeRequests(w *workflow.Workflow, actor, id string, box *sandbox.Run) {
+	reqs, bad := scope.Requests(box.Out)
+	for _, b := range bad {
+		s.logf("%s: a scope request of the run is not one: %s", id, b)
+	}
+	for _, q := range reqs {
+		if q.ID != id {
+			s.logf("%s: the run asked for the scope of %s: not recorded (a run asks for its own task only)", id, q.ID)
+			continue
+		}
+		w.Actor = actor
+		err := retryLocked(func() error {
+			_, _, err := scope.Apply(w, q, true)
+			return err
+		})
+		if err != nil {
+			s.logf("%s: the run's scope request not recorded: %v", id, err)
+			continue
+		}
+		s.logf("%s: the agent asked for wider scope (scope_request): %s", id, oneLine(q.Reason, 200))
+	}
+}
+
+func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, used runUsage) {
 	r.DurationMS = time.Since(began).Milliseconds()
 	d := map[string]any{"exit": r.Exit, "duration_ms": r.DurationMS, "result": r.Result}
 	for k, v := range details {
 		d[k] = v
 	}
-	u, err := usage.Of(usagePath, logPath)
+	u, err := used.u, used.err
 	switch {
 	case err == nil:
 		d["usage"] = u
@@ -378,19 +460,6 @@ func stillDoing(w *workflow.Workflow, id string) bool {
 	return err == nil && e.Bucket == workflow.Doing
 }
 
-// commitLeftovers commits what the agent left uncommitted: the task title
-// as subject, a Burl-Task trailer.
-func commitLeftovers(g gitx.Git, t *task.Task) error {
-	if _, err := g.Run("add", "-A"); err != nil {
-		return err
-	}
-	if st, err := g.Run("status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(st) == "" {
-		return err
-	}
-	_, err := g.Run("commit", "-q", "-m", t.Title()+"\n\nBurl-Task: "+t.ID())
-	return err
-}
-
 // Expand substitutes {placeholders} inside each argv element. Values are
 // inserted as they are: no element is split or passed to a shell.
 func Expand(argv []string, vals map[string]string) []string {
@@ -406,13 +475,8 @@ func Expand(argv []string, vals map[string]string) []string {
 	return out
 }
 
-// tail is the last lines of a run log.
-func tail(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
+// tail is the last lines of a run log, read through watch's descriptor.
+func tail(f *os.File) string {
 	const max = 8 << 10
 	st, err := f.Stat()
 	if err != nil {

@@ -11,13 +11,10 @@ import (
 // much was cut. An agent's 60 MB of output is then not a 60 MB file on
 // every machine that keeps its logs. The run is over and its processes are
 // gone, so nothing writes the file meanwhile; the tail is copied down in
-// place, chunk by chunk, without holding it in memory.
-func capLog(path string, max int64) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
+// place, chunk by chunk, without holding it in memory. It works on the
+// descriptor watch opened before the run (DESIGN §19), never on the path,
+// where a run could have left a link to something else.
+func capLog(f *os.File, max int64) error {
 	st, err := f.Stat()
 	if err != nil || st.Size() <= max {
 		return err

@@ -7,12 +7,14 @@ import (
 	"os/exec"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/sandbox"
 )
 
-// Grace is how long an agent's process group has between SIGTERM and
+// Grace is how long an agent's processes have between SIGTERM and
 // SIGKILL, on timeout and on a stop.
 const Grace = 10 * time.Second
 
@@ -25,46 +27,65 @@ type outcome struct {
 	timedOut bool
 	stopped  bool // watch was told to stop, or lost the task
 	err      error
+	// left is how many processes of the run's PID namespace were still
+	// there after it ended and had to be killed.
+	left int
 }
 
-// runAgent runs argv in its own process group with the run log as stdout
-// and stderr. The log is an *os.File, not a pipe: a grandchild that keeps
-// the descriptor open cannot make Wait hang. The goroutine stays locked to
+// runAgent runs argv in the task's worktree with the run log as stdout
+// and stderr: under bubblewrap (box wraps it) in a PID namespace of its
+// own, whose every process is the run's; without, in its own process
+// group. The log is an *os.File, not a pipe: a grandchild that keeps the
+// descriptor open cannot make Wait hang. The goroutine stays locked to
 // its OS thread from start to wait because Linux sends the parent-death
 // signal when the creating thread exits, not the process.
-func runAgent(argv []string, dir string, env []string, log *os.File, timeout time.Duration, stop <-chan struct{}) outcome {
+func runAgent(argv []string, dir string, env []string, log *os.File, timeout time.Duration, stop <-chan struct{}, box *sandbox.Run) outcome {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	// Every process of the run carries the marker in its environment, the
-	// thread KillMarked follows to the ones that left its process group.
-	marker := fmt.Sprintf("BURL_RUN_ID=%d.%d", os.Getpid(), runSeq.Add(1))
+	bwrap := box.Bwrap()
+	if bwrap {
+		argv = box.Wrap(argv)
+	} else {
+		// Without a namespace, the marker in every process's environment
+		// is the thread KillMarked follows to the ones that left the
+		// process group (which an agent can cut: nothing better exists
+		// without namespaces).
+		env = append(env[:len(env):len(env)], fmt.Sprintf("BURL_RUN_ID=%d.%d", os.Getpid(), runSeq.Add(1)))
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, append(env[:len(env):len(env)], marker)
+	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdout, cmd.Stderr = log, log
 	osx.SetProcessGroup(cmd)
 	osx.SetParentDeath(cmd)
-	if err := cmd.Start(); err != nil {
+	var err error
+	if bwrap {
+		err = box.Start(cmd)
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
 		return outcome{exit: -1, err: err}
+	}
+	p := runProcs{cmd: cmd, ns: box.Namespace(), marker: env[len(env)-1]}
+	if bwrap {
+		p.marker = ""
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var o outcome
-	var err error
 	select {
 	case err = <-done:
 	case <-timer.C:
 		o.timedOut = true
-		err = stopGroup(cmd, done)
+		err = p.stop(done)
 	case <-stop:
 		o.stopped = true
-		err = stopGroup(cmd, done)
+		err = p.stop(done)
 	}
-	// Whatever the leader did, nothing it started outlives the run: its
-	// process group, and what left it (setsid, a double fork).
-	_ = osx.KillProcessGroup(cmd)
-	osx.KillMarked(marker)
+	// Whatever the leader did, nothing it started outlives the run.
+	o.left = p.end()
 	o.exit = 0
 	var ee *exec.ExitError
 	switch {
@@ -76,15 +97,58 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	return o
 }
 
-// stopGroup is SIGTERM to the group, Grace, then SIGKILL to the group; it
-// returns the leader's Wait result.
-func stopGroup(cmd *exec.Cmd, done <-chan error) error {
-	_ = osx.TermProcessGroup(cmd)
+// runProcs are the processes of one run: its PID namespace under
+// bubblewrap (ns), else its process group and environment marker.
+type runProcs struct {
+	cmd    *exec.Cmd
+	ns     string
+	marker string
+}
+
+// stop is SIGTERM to every process of the run, Grace, then SIGKILL; it
+// returns the leader's Wait result. Under bubblewrap the signal goes to
+// the namespace's processes, not to bwrap itself, which would take them
+// all down at once with no time to end well.
+func (p runProcs) stop(done <-chan error) error {
+	if p.ns != "" {
+		osx.SignalPidNamespace(p.ns, syscall.SIGTERM)
+	} else {
+		_ = osx.TermProcessGroup(p.cmd)
+	}
 	select {
 	case err := <-done:
 		return err
 	case <-time.After(Grace):
 	}
-	_ = osx.KillProcessGroup(cmd)
+	p.kill()
 	return <-done
+}
+
+func (p runProcs) kill() {
+	if p.ns != "" {
+		osx.SignalPidNamespace(p.ns, syscall.SIGKILL)
+	}
+	_ = osx.KillProcessGroup(p.cmd)
+}
+
+// end kills what is left of the run and, under bubblewrap, makes sure by
+// the namespace that nothing is: it returns how many processes were still
+// there. When bwrap's first process ends the kernel ends the rest of the
+// namespace; this is the check that it did.
+func (p runProcs) end() int {
+	_ = osx.KillProcessGroup(p.cmd)
+	if p.ns == "" {
+		if p.marker != "" {
+			osx.KillMarked(p.marker)
+		}
+		return 0
+	}
+	left := len(osx.InPidNamespace(p.ns))
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if len(osx.InPidNamespace(p.ns)) == 0 {
+			return left
+		}
+		osx.SignalPidNamespace(p.ns, syscall.SIGKILL)
+	}
+	return left
 }

@@ -134,7 +134,8 @@ func (s *supervisor) haltReason() string {
 // pull request, or any of these while its lock is held (a transition
 // under way); the workflow branch fast-forwarded; a remote-tracking ref
 // set to what the remote has; and the branches of the other tasks this
-// watcher runs. Everything else is the run's.
+// watcher runs. Everything else is the run's, its own branch included
+// (its commits reach that only through Receive, after this check).
 func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time) sandbox.Explain {
 	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
 	landed := map[string]bool{}
@@ -189,7 +190,11 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 	}
 	s.mu.Lock()
 	for id := range s.held {
-		note(branchOf(id), id, "held")
+		// The run's own branch is not moved while it lives: its commits
+		// go to the run's git dir, taken in after the check.
+		if b := branchOf(id); b != own {
+			note(b, id, "held")
+		}
 	}
 	s.mu.Unlock()
 	mainRef := "refs/heads/" + w.Config.MainBranch
@@ -197,8 +202,6 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 	remotes := map[string]map[string]string{}
 	return func(c sandbox.RefChange) bool {
 		switch {
-		case c.Name == "refs/heads/"+own:
-			return true
 		case strings.HasPrefix(c.Name, "refs/remotes/"):
 			return remoteHas(w, remotes, c)
 		case c.Name == mainRef:

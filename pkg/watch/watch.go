@@ -133,6 +133,7 @@ func Watch(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer s.pin.Close()
+	s.sweep(w)
 	stopped := false
 	for !stopped {
 		active, pending := s.tick()
@@ -158,6 +159,14 @@ func Watch(opt Options) (*Summary, error) {
 	close(s.stop)
 	s.wg.Wait()
 	return s.summary(stopped), nil
+}
+
+// sweep ends the runs of watchers that are gone (sandbox.Sweep) and says
+// what it did.
+func (s *supervisor) sweep(w *workflow.Workflow) {
+	for _, n := range sandbox.Sweep(w.Repo, "") {
+		s.logf("%s", n)
+	}
 }
 
 func (s *supervisor) logf(format string, args ...any) {
@@ -339,13 +348,17 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 		if took {
 			s.logf("%s: %s; released it (branch kept)", e.ID, st.Describe())
 			released = true
-			// A watcher of this host that died (kill -9) left its runs'
-			// processes to nobody: its daemons, a sandbox caught half
-			// set up. They go before anyone works in that worktree again.
+			// A watcher of this host that died (kill -9) left its runs
+			// to nobody. Sandboxed, they died with it (their PID
+			// namespace, by the parent-death signal); Sweep checks that
+			// by the namespace, takes in their commits and puts the
+			// worktree back. Unsandboxed daemons are found by their
+			// marker, the only thread there is without a namespace.
 			if st.State == lease.Dead {
 				if n := osx.KillMarkedPrefix(fmt.Sprintf("BURL_RUN_ID=%d.", st.PID)); n > 0 {
 					s.logf("%s: stopped %d process(es) left by the dead watcher %s", e.ID, n, lease.Display(st.Holder))
 				}
+				s.sweep(w)
 			}
 		}
 	}

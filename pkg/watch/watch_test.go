@@ -48,7 +48,12 @@ func TestCapLogKeepsHeadAndTailWithAMarker(t *testing.T) {
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := capLog(p, 8192); err != nil {
+	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := capLog(f, 8192); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
@@ -63,7 +68,7 @@ func TestCapLogKeepsHeadAndTailWithAMarker(t *testing.T) {
 		t.Fatalf("capped log is %d bytes", len(got))
 	}
 	// A log under the cap is left alone.
-	if err := capLog(p, 1<<20); err != nil {
+	if err := capLog(f, 1<<20); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := os.ReadFile(p); string(again) != s {
