@@ -118,11 +118,16 @@ AGENT_PID='"$(readlink /proc/self/ns/pid) $$"'
 AGENT_BG='"$(readlink /proc/self/ns/pid) $!"'
 export AGENT_PID AGENT_BG
 
-# in_pid_ns NS: some process of this machine is in the PID namespace NS.
+# in_pid_ns NS: a live process of this machine is in the PID namespace NS
+# and in a run of $REPO: its own view of the active-run file names one
+# (a namespace's number is reused once it is gone, maybe by another
+# sandbox on this machine).
 in_pid_ns() {
 	local p
 	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$1" ] && return 0
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$1" ] || continue
+		grep -q '^State:.*zombie' "$p/status" 2>/dev/null && continue
+		grep -qsF "$REPO" "$p/root$REPO/.git/burl/active-run" && return 0
 	done
 	return 1
 }
@@ -141,4 +146,12 @@ procs_gone() {
 		fi
 	done <"$1"
 	return 0
+}
+
+# need_bwrap: skip where bubblewrap cannot confine a run (fail on CI,
+# which installs it).
+need_bwrap() {
+	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
+	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
+	skip "bwrap does not work here (.ci/run installs bubblewrap)"
 }

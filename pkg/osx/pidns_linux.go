@@ -7,6 +7,9 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // PidNamespace is the PID namespace of pid as the kernel names it
@@ -70,3 +73,44 @@ func KillPidNamespaceIf(ns string, is func(pid int) bool) int {
 	}
 	return n
 }
+
+// Process is a handle on one process (a pidfd): it names that process
+// and no other, even once its pid is reused.
+type Process struct{ fd int }
+
+// OpenProcess takes a handle on pid.
+func OpenProcess(pid int) (*Process, error) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return nil, err
+	}
+	unix.CloseOnExec(fd)
+	return &Process{fd: fd}, nil
+}
+
+// Wait waits up to timeout for the process to end and reaps it when it
+// is this process's child (a subreaper inherits the orphans of its
+// children: bwrap's first process in a sandbox, whose parent does not
+// wait for it). It reports whether the process is gone.
+func (p *Process) Wait(timeout time.Duration) bool {
+	fds := []unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLIN}}
+	for deadline := time.Now().Add(timeout); ; {
+		left := time.Until(deadline)
+		if left < 0 {
+			left = 0
+		}
+		n, err := unix.Poll(fds, int(left.Milliseconds()))
+		if err == unix.EINTR {
+			continue
+		}
+		if n <= 0 {
+			return false
+		}
+		break
+	}
+	_ = unix.Waitid(unix.P_PIDFD, p.fd, nil, unix.WEXITED|unix.WNOHANG, nil)
+	return true
+}
+
+// Close lets the handle go.
+func (p *Process) Close() { unix.Close(p.fd) }

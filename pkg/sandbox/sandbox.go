@@ -149,6 +149,7 @@ type Run struct {
 	// another namespace, so a scan by that number finds only this run's.
 	ns     *os.File
 	nsName string
+	init   *osx.Process
 	// redirected: the worktree's .git names the run's git dir (none).
 	redirected bool
 	// fixed is the burl-owned part of the run's git dir as Prepare wrote
@@ -369,7 +370,26 @@ func (run *Run) Start(cmd *exec.Cmd) error {
 	}
 	run.ns, run.nsName = f, osx.PidNamespaceName(info.PidNS)
 	_ = os.WriteFile(filepath.Join(run.dir, pidnsTxt), []byte(run.nsName+"\n"), 0o644)
+	// bwrap's first process, the namespace's init: bwrap does not wait
+	// for it, so watch (a subreaper) inherits it and must.
+	if p, err := osx.OpenProcess(info.ChildPID); err == nil {
+		if osx.PidNamespace(info.ChildPID) == run.nsName {
+			run.init = p
+		} else {
+			p.Close()
+		}
+	}
 	return nil
+}
+
+// WaitInit waits up to timeout for the end of the run's first process,
+// whose end ends every other process of its namespace, and reaps it. It
+// reports whether it ended.
+func (run *Run) WaitInit(timeout time.Duration) bool {
+	if run.init == nil {
+		return true
+	}
+	return run.init.Wait(timeout)
 }
 
 // Changed names what the run changed in the part of its git dir that is
@@ -432,6 +452,10 @@ func (run *Run) Close() error {
 	if run.ns != nil {
 		run.ns.Close()
 		run.ns = nil
+	}
+	if run.init != nil {
+		run.init.Close()
+		run.init = nil
 	}
 	if err == nil {
 		err = os.RemoveAll(run.dir)

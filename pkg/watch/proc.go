@@ -66,9 +66,9 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	if err != nil {
 		return outcome{exit: -1, err: err}
 	}
-	p := runProcs{cmd: cmd, ns: box.Namespace(), marker: env[len(env)-1]}
-	if bwrap {
-		p.marker = ""
+	p := runProcs{cmd: cmd, box: box, ns: box.Namespace()}
+	if !bwrap {
+		p.marker = env[len(env)-1]
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -101,6 +101,7 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 // bubblewrap (ns), else its process group and environment marker.
 type runProcs struct {
 	cmd    *exec.Cmd
+	box    *sandbox.Run
 	ns     string
 	marker string
 }
@@ -132,9 +133,9 @@ func (p runProcs) kill() {
 }
 
 // end kills what is left of the run and, under bubblewrap, makes sure by
-// the namespace that nothing is: it returns how many processes were still
-// there. When bwrap's first process ends the kernel ends the rest of the
-// namespace; this is the check that it did.
+// the namespace that nothing is: it returns how many processes had to be
+// killed. bwrap reports its command's exit before its first process has
+// ended the rest of the namespace; that end is waited for first.
 func (p runProcs) end() int {
 	_ = osx.KillProcessGroup(p.cmd)
 	if p.ns == "" {
@@ -143,12 +144,13 @@ func (p runProcs) end() int {
 		}
 		return 0
 	}
+	p.box.WaitInit(5 * time.Second)
 	left := len(osx.InPidNamespace(p.ns))
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if len(osx.InPidNamespace(p.ns)) == 0 {
-			return left
-		}
+	for deadline := time.Now().Add(5 * time.Second); left > 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		osx.SignalPidNamespace(p.ns, syscall.SIGKILL)
+		if len(osx.InPidNamespace(p.ns)) == 0 {
+			break
+		}
 	}
 	return left
 }
