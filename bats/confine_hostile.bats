@@ -267,3 +267,27 @@ mv '"$REPO"' '"$REPO"'.aside 2>>'"$ERR"'; echo "repo $?" >>'"$ERR"'
 	[ -d "$HOME/.local/state/burl" ] && [ ! -e "$HOME/.local/state.aside" ]
 	ran TASK-001
 }
+
+@test "without a sandbox, a watcher killed during a run leaves the worktree naming the run's git dir: doctor names it, release puts it back with the run's commits" {
+	agent committer 'echo one >src/one.txt && git add src && git commit -qm "step one" && echo go >'"$AGENTS"'/ready; sleep 300'
+	SANDBOX=none one_agent committer
+	git-burl watch --interval 100ms >"$BATS_TEST_TMPDIR/w.log" 2>&1 &
+	local pid=$!
+	wait_until 20 test -s "$AGENTS/ready"
+	kill -KILL "$pid"
+	wait "$pid" || true
+	wt="$REPO/.worktrees/task-001-feature"
+	admin=$(dirname "$(grep -lx "$wt/.git" "$REPO"/.git/worktrees/*/gitdir)")
+	grep -q '/.git/burl/runs/' "$wt/.git"
+	run git burl doctor --json
+	assert_failure 2
+	jq -e '.findings[] | select(.kind == "interrupted_run" and .task == "TASK-001" and .repairable)' <<<"$output" >/dev/null
+	run git burl release TASK-001
+	assert_success
+	[ "$(cat "$wt/.git")" = "gitdir: $admin" ]
+	git -C "$wt" log -1 --format=%s | grep -qx "step one"
+	[ -z "$(git -C "$wt" status --porcelain)" ]
+	[ -z "$(ls "$REPO/.git/burl/runs")" ]
+	run git burl doctor
+	assert_success
+}

@@ -58,6 +58,7 @@ const (
 	DoneNotOnRemote    Kind = "done_not_on_remote_main"
 	BadLease           Kind = "bad_lease"
 	HolderDead         Kind = "holder_dead"
+	InterruptedRun     Kind = "interrupted_run"
 )
 
 // Finding is one problem: what, where, and the command that repairs it.
@@ -157,6 +158,7 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	if err := c.sparseDisk(); err != nil {
 		return nil, err
 	}
+	c.interruptedRuns()
 	for _, id := range c.ids {
 		c.checkTask(id, c.byID[id])
 	}

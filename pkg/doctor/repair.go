@@ -42,7 +42,7 @@ type Result struct {
 // side, and the commit of leftover changes last, once every task file it
 // includes is settled.
 var rank = map[Kind]int{
-	MissingOnDisk: 0, TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
+	MissingOnDisk: 0, InterruptedRun: 0, TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
 	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5, RebaseInProgress: 5,
 	UncommittedChange: 9, StaleApproveIntent: 10, UnpushedMain: 11, DoneNotOnRemote: 11, UnpushedWorkflow: 12,
 }

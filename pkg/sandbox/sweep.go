@@ -26,11 +26,50 @@ const sweepPrefix = ".sweep-"
 // run directory removed. A watcher's own runs, and those of live
 // watchers, are left alone. It returns what it did, to be said.
 func Sweep(r *repo.Repo, wt string) []string {
+	var notes []string
+	for _, d := range stale(r) {
+		if wt != "" && (d.info == nil || d.info.Worktree != wt) {
+			continue
+		}
+		dir := filepath.Join(r.RunsDir(), d.name)
+		mine := filepath.Join(r.RunsDir(), fmt.Sprintf("%s%s-%d", sweepPrefix, d.base, os.Getpid()))
+		if os.Rename(dir, mine) != nil {
+			continue // taken by another sweeper
+		}
+		notes = append(notes, sweepOne(r, mine, d.info)...)
+		if err := os.RemoveAll(mine); err != nil {
+			notes = append(notes, fmt.Sprintf("cannot remove %s: %v", mine, err))
+		}
+	}
+	return notes
+}
+
+// Stale are the runs whose watcher is gone (what Sweep ends): their task,
+// and the worktree they were on.
+func Stale(r *repo.Repo) []Info {
+	var out []Info
+	for _, d := range stale(r) {
+		if d.info != nil {
+			out = append(out, *d.info)
+		} else {
+			out = append(out, Info{Run: d.base})
+		}
+	}
+	return out
+}
+
+type deadRun struct {
+	name, base string
+	info       *Info
+}
+
+// stale lists the run directories no live process owns.
+func stale(r *repo.Repo) []deadRun {
 	ents, err := os.ReadDir(r.RunsDir())
 	if err != nil {
 		return nil
 	}
-	var notes []string
+	var out []deadRun
 	for _, e := range ents {
 		name := e.Name()
 		base, owner := runOwner(name)
@@ -44,21 +83,10 @@ func Sweep(r *repo.Repo, wt string) []string {
 		case owner == os.Getpid() || !deadWatcher(r, name, owner):
 			continue
 		}
-		dir := filepath.Join(r.RunsDir(), name)
-		info, _ := readRunInfo(dir)
-		if wt != "" && (info == nil || info.Worktree != wt) {
-			continue
-		}
-		mine := filepath.Join(r.RunsDir(), fmt.Sprintf("%s%s-%d", sweepPrefix, base, os.Getpid()))
-		if os.Rename(dir, mine) != nil {
-			continue // taken by another sweeper
-		}
-		notes = append(notes, sweepOne(r, mine, info)...)
-		if err := os.RemoveAll(mine); err != nil {
-			notes = append(notes, fmt.Sprintf("cannot remove %s: %v", mine, err))
-		}
+		info, _ := readRunInfo(filepath.Join(r.RunsDir(), name))
+		out = append(out, deadRun{name: name, base: base, info: info})
 	}
-	return notes
+	return out
 }
 
 // runOwner is a run directory's name without a sweeper's marks, and the

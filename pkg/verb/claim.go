@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -364,6 +365,14 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 				m.Behind = true
 				if base, err = m.BaseFrom(tips[w.Config.MainBranch]); err != nil {
 					return err
+				}
+			}
+			if have {
+				// A watcher killed during a run on this worktree left
+				// it naming the run's git dir (sandbox: none): put back
+				// first, its commits taken in.
+				for _, n := range sandbox.Sweep(w.Repo, wtPath) {
+					fmt.Fprintf(w.Stderr, "burl: %s\n", n)
 				}
 			}
 			createdBranch, createdWT, err := workspace.EnsureKnown(g, wtPath, branch, base, have)

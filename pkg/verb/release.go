@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/cli"
+	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -27,6 +28,11 @@ func (c *releaseCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	id, err := w.TaskArgOrCurrent(args, ctx.Dir, "release")
 	if err != nil {
 		return nil, err
+	}
+	// A watcher killed during a run leaves it to whoever releases its
+	// task: the worktree's .git put back, the run's commits taken in.
+	for _, n := range sandbox.Sweep(w.Repo, "") {
+		fmt.Fprintf(ctx.Stderr, "burl: %s\n", n)
 	}
 	return move{verb: "release", label: "Released", from: []workflow.Bucket{workflow.Doing}, to: workflow.Ready,
 		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
