@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Watch's cost, reported not asserted (DESIGN §8, issue 10):
 #   1. overhead per task: watch --once with a trivial agent, against the
-#      same work done by hand (claim, agent, commit, submit, approve);
+#      same work done by hand (claim, agent, commit, submit, approve), with
+#      the sandbox on (bubblewrap, where it works) and off; and what the
+#      sandbox's own work costs per run (its git dir made, the run's commit
+#      taken in through the quarantine, what it left committed: the Go
+#      benchmark BenchmarkPrepareReceive, when go and the source are here);
 #   2. throughput: 8 parallel trivial agents over BENCH_WATCH_TASKS tasks;
 #   3. peak RSS of the watch process over BENCH_WATCH_RSS_TASKS tasks.
 # Needs git-burl on PATH and GNU time. Prints markdown rows.
@@ -9,6 +13,7 @@ set -euo pipefail
 N1=${BENCH_WATCH_N:-30}
 N2=${BENCH_WATCH_TASKS:-200}
 N3=${BENCH_WATCH_RSS_TASKS:-1000}
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-watch-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 # shellcheck source=contrib/bench/lib.sh
@@ -22,7 +27,7 @@ echo "$BURL_TASK" >"f-$BURL_TASK.txt"
 SH
 chmod +x "$W/agent.sh"
 
-# repo DIR N PARALLEL: a repository with N tasks and agents.yaml.
+# repo DIR N PARALLEL [SANDBOX]: a repository with N tasks and agents.yaml.
 repo() {
 	git init -q "$1"
 	(
@@ -33,7 +38,10 @@ repo() {
 		sed -i 's/^max_parallel:.*/max_parallel: 0/; s/^build_command:.*/build_command: ""/' .burl/.workflow/config.yaml
 		git -C .burl commit -q -am config
 		for i in $(seq 1 "$2"); do git burl add "Task $i" --affects "f-$(printf "TASK-%03d" "$i").txt" >/dev/null; done
-		printf 'auto_approve: true\nagents:\n  - name: a\n    command: ["%s"]\n    max_parallel: %s\n    timeout: 1m\n' "$W/agent.sh" "$3" >.burl/.workflow/agents.yaml
+		{
+			[ -z "${4:-}" ] || printf 'sandbox: %s\n' "$4"
+			printf 'auto_approve: true\nagents:\n  - name: a\n    command: ["%s"]\n    max_parallel: %s\n    timeout: 1m\n' "$W/agent.sh" "$3"
+		} >.burl/.workflow/agents.yaml
 		git -C .burl add .workflow/agents.yaml && git -C .burl commit -q -m agents
 		git burl trust --yes >/dev/null
 	)
@@ -52,12 +60,27 @@ for i in $(seq 1 "$N1"); do
 done
 hand=$(echo "($(now) - $t0) * 1000 / $N1" | bc -l)
 
-repo "$W/watch1" "$N1" 1
-cd "$W/watch1"
-t0=$(now)
-git burl watch --once --interval 50ms 2>/dev/null >/dev/null
-watch=$(echo "($(now) - $t0) * 1000 / $N1" | bc -l)
-printf '| watch --once, 1 agent, per task (%d tasks) | %.0f ms | by hand claim+commit+submit+approve %.0f ms | %.2f× | ≤ 1.2× |\n' "$N1" "$watch" "$hand" "$(echo "$watch / $hand" | bc -l)"
+# watch_per_task NAME SANDBOX: ms per task of watch --once over N1 tasks.
+watch_per_task() {
+	repo "$W/$1" "$N1" 1 "$2"
+	cd "$W/$1"
+	local t0
+	t0=$(now)
+	git burl watch --once --interval 50ms 2>/dev/null >/dev/null
+	echo "($(now) - $t0) * 1000 / $N1" | bc -l
+}
+if bwrap --dev-bind / / --unshare-user --unshare-pid --proc /proc true 2>/dev/null; then
+	watch=$(watch_per_task watch-bwrap bwrap)
+	printf '| watch --once, 1 agent, sandbox on (bwrap), per task (%d tasks) | %.0f ms | by hand claim+commit+submit+approve %.0f ms | %.2f× | ≤ 1.3× |\n' "$N1" "$watch" "$hand" "$(echo "$watch / $hand" | bc -l)"
+else
+	printf '| watch --once, 1 agent, sandbox on (bwrap), per task | bubblewrap does not work here | — | — | ≤ 1.3× |\n'
+fi
+watch=$(watch_per_task watch-none none)
+printf '| watch --once, 1 agent, sandbox: none, per task (%d tasks) | %.0f ms | by hand %.0f ms | %.2f× | — |\n' "$N1" "$watch" "$hand" "$(echo "$watch / $hand" | bc -l)"
+if command -v go >/dev/null && [ -f "$SRC/go.mod" ]; then
+	ns=$(cd "$SRC" && go test -run '^$' -bench '^BenchmarkPrepareReceive$' -benchtime "${BENCH_SANDBOX_N:-30}x" ./pkg/sandbox | awk '$1 ~ /^BenchmarkPrepareReceive/ { print $3 }')
+	printf '| the sandbox'"'"'s own work per run: its git dir made, one commit taken in through the quarantine, a left file committed | %.1f ms | — | — | — |\n' "$(echo "$ns / 1000000" | bc -l)"
+fi
 
 repo "$W/watch8" "$N2" 8
 cd "$W/watch8"
@@ -69,4 +92,4 @@ printf '| watch --once, 8 parallel trivial agents, %d tasks | %.0f tasks/min | %
 repo "$W/rss" "$N3" 4
 cd "$W/rss"
 /usr/bin/time -f '%M' -o "$W/rss.kb" git-burl watch --once --interval 50ms 2>/dev/null >/dev/null
-printf '| watch peak RSS after %d tasks | %.1f MiB | — | — | ≤ 40 MiB |\n' "$N3" "$(echo "$(cat "$W/rss.kb") / 1024" | bc -l)"
+printf '| watch peak RSS after %d tasks | %.1f MiB | — | — | ≤ 30 MiB |\n' "$N3" "$(echo "$(cat "$W/rss.kb") / 1024" | bc -l)"

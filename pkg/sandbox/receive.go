@@ -42,11 +42,11 @@ func refuse(format string, args ...any) error { return &Refused{Reason: fmt.Spri
 // copied into a quarantine, the commits new to the shared store packed
 // from there and indexed strictly (fsck) into a second quarantine, whose
 // connectivity from the tip is checked before it moves into the shared
-// store and the task branch moves by compare-and-swap from where it was
-// when the run began. With commit set, what the run left uncommitted in
-// the worktree is then committed onto that tip, as message, by burl's own
-// git with its own index (and onto the task branch only); that index
-// becomes the worktree's, so that its status is clean. No git burl runs
+// store. With commit set, what the run left uncommitted in the worktree
+// is then committed onto that tip, as message, by burl's own git with its
+// own index; that index becomes the worktree's, so that its status is
+// clean. The task branch moves once, by compare-and-swap from where it
+// was when the run began, and only the task branch. No git burl runs
 // reads the run's git dir, config, hooks, attributes or alternates.
 func (run *Run) Receive(commit bool, message string) (Received, error) {
 	res := Received{Before: run.Before, Tip: run.Before, Head: run.Before}
@@ -57,19 +57,26 @@ func (run *Run) Receive(commit bool, message string) (Received, error) {
 	if err != nil {
 		return res, err
 	}
+	tree := ""
 	if tip != run.Before {
-		n, err := run.take(tip)
-		if err != nil {
+		if res.Objects, tree, err = run.take(tip); err != nil {
 			return res, err
 		}
-		res.Tip, res.Head, res.Objects = tip, tip, n
+		res.Tip = tip
 	}
-	head, err := run.settleIndex(tip, commit, message)
+	head, err := run.settleIndex(tip, tree, commit, message)
 	if err != nil {
 		return res, err
 	}
+	if head != run.Before {
+		common := run.spec.Repo.CommonDir
+		if _, err := gitIn(common, "GIT_DIR="+common).Run("update-ref", "-m", "burl: the work of run "+run.Run,
+			"refs/heads/"+run.Branch, head, run.Before); err != nil {
+			return res, fmt.Errorf("the task branch %s moved during the run (it was at %s): %w", run.Branch, gitx.Short(run.Before), err)
+		}
+	}
 	res.Head = head
-	return res, nil
+	return res, run.installIndex()
 }
 
 // readTip is the run's branch as its git dir holds it: the loose ref (a
@@ -126,20 +133,20 @@ func oneLine(s string) string {
 }
 
 // take brings the objects of tip that the shared store lacks through the
-// quarantine into it, and moves the task branch from Before to tip. It
-// returns how many objects came in.
-func (run *Run) take(tip string) (int, error) {
+// quarantine into it. It returns how many objects came in, and tip's
+// tree.
+func (run *Run) take(tip string) (int, string, error) {
 	common := run.spec.Repo.CommonDir
 	shared := filepath.Join(common, "objects")
 	in := filepath.Join(run.dir, "in")
 	defer os.RemoveAll(in)
 	copyDir, incoming := filepath.Join(in, "copy"), filepath.Join(in, "incoming")
 	if err := os.MkdirAll(filepath.Join(incoming, "pack"), 0o755); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	packs, err := copyObjects(filepath.Join(run.GitDir, "objects"), copyDir, len(tip))
 	if err != nil {
-		return 0, refuse("its objects cannot be copied: %v", err)
+		return 0, "", refuse("its objects cannot be copied: %v", err)
 	}
 	// quarantine is git with only the shared store and dir, which no
 	// ref update may leave (GIT_QUARANTINE_PATH).
@@ -151,7 +158,7 @@ func (run *Run) take(tip string) (int, error) {
 	for _, p := range packs {
 		// The index is burl's, made from the pack's bytes.
 		if _, err := fromCopy.Run("index-pack", p); err != nil {
-			return 0, refuse("a pack it wrote does not index: %v", err)
+			return 0, "", refuse("a pack it wrote does not index: %v", err)
 		}
 	}
 	// What is new: reachable from tip, not from where the branch was nor
@@ -159,38 +166,34 @@ func (run *Run) take(tip string) (int, error) {
 	exclude := []string{"--not", run.Before, "--branches", "--tags", "--remotes"}
 	list, err := fromCopy.RunInput(nil, append([]string{"rev-list", "--objects", tip}, exclude...)...)
 	if err != nil {
-		return 0, refuse("its commits are not complete: %v", err)
+		return 0, "", refuse("its commits are not complete: %v", err)
 	}
 	objects := 0
 	if len(list) > 0 {
 		objects = strings.Count(string(list), "\n")
 		pack := filepath.Join(in, "incoming.pack")
 		if err := packTo(fromCopy, list, pack); err != nil {
-			return 0, refuse("its objects cannot be packed: %v", err)
+			return 0, "", refuse("its objects cannot be packed: %v", err)
 		}
 		if err := indexStrict(quarantine(incoming), pack); err != nil {
-			return 0, refuse("its objects are malformed: %v", err)
+			return 0, "", refuse("its objects are malformed: %v", err)
 		}
 	}
 	// The connectivity check, against what came through index-pack only.
 	checked := quarantine(incoming)
 	if _, err := checked.Run(append([]string{"rev-list", "--objects", "--quiet", tip}, exclude...)...); err != nil {
-		return 0, refuse("its commits are not complete: %v", err)
+		return 0, "", refuse("its commits are not complete: %v", err)
 	}
-	if t, err := checked.Run("cat-file", "-t", tip); err != nil || t != "commit" {
-		return 0, refuse("its branch names %s, a %s, not a commit", gitx.Short(tip), orUnknown(t, err))
+	c, err := checked.Run("cat-file", "commit", tip)
+	tree, ok := strings.CutPrefix(c, "tree ")
+	if err != nil || !ok || len(tree) < len(tip) {
+		t, _ := checked.Run("cat-file", "-t", tip)
+		return 0, "", refuse("its branch names %s, a %s, not a commit", gitx.Short(tip), orUnknown(t, nil))
 	}
 	if err := migrate(filepath.Join(incoming, "pack"), filepath.Join(shared, "pack")); err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	g := gitIn(common, "GIT_DIR="+common)
-	if t, err := g.Run("cat-file", "-t", tip); err != nil || t != "commit" {
-		return 0, fmt.Errorf("the run's commit %s is not in the shared store after its import: %v", gitx.Short(tip), err)
-	}
-	if _, err := g.Run("update-ref", "-m", "burl: the commits of run "+run.Run, "refs/heads/"+run.Branch, tip, run.Before); err != nil {
-		return 0, fmt.Errorf("the task branch %s moved during the run (it was at %s): %w", run.Branch, gitx.Short(run.Before), err)
-	}
-	return objects, nil
+	return objects, tree[:len(tip)], nil
 }
 
 func orUnknown(t string, err error) string {
@@ -283,15 +286,17 @@ func migrate(from, to string) error {
 	return nil
 }
 
-// settleIndex gives the worktree an index of the task branch: the task's
-// own index (its file stats still valid for what did not change) moved
-// to tip, then, with commit, everything in the worktree added, written
-// as a tree and committed onto tip by burl (returned as the new head).
-// The index is made aside and replaces the task's in one rename.
-func (run *Run) settleIndex(tip string, commit bool, message string) (string, error) {
+// settleIndex gives the worktree an index of tip: the task's own index
+// (its file stats still valid for what did not change) moved to tip,
+// then, with commit, everything in the worktree added, written as a tree
+// and, when that is not tip's tree (given, or "" to look it up),
+// committed onto tip by burl: the head it returns. The index is made
+// aside (installIndex puts it in place).
+func (run *Run) settleIndex(tip, tree string, commit bool, message string) (string, error) {
 	common, wt := run.spec.Repo.CommonDir, run.Worktree
 	idx := filepath.Join(run.dir, "index")
 	_ = os.Remove(idx)
+	copied := false
 	if m, _ := filepath.Glob(filepath.Join(run.Admin, "sharedindex.*")); len(m) == 0 {
 		if f, err := osx.OpenInside(run.Admin, "index", false); err == nil {
 			out, err := os.Create(idx)
@@ -300,18 +305,22 @@ func (run *Run) settleIndex(tip string, commit bool, message string) (string, er
 				out.Close()
 			}
 			f.Close()
-			if err != nil {
+			copied = err == nil
+			if !copied {
 				_ = os.Remove(idx)
 			}
 		}
 	}
 	g := gitIn(wt, "GIT_DIR="+common, "GIT_WORK_TREE="+wt, "GIT_INDEX_FILE="+idx)
-	// --reset, not -m: the worktree's files differ from the index (the
-	// run changed them), which -m refuses.
-	if _, err := g.Run("read-tree", "--reset", tip); err != nil {
-		_ = os.Remove(idx)
-		if _, err := g.Run("read-tree", tip); err != nil {
-			return "", err
+	// The task's index is one of where the run began; a run that made
+	// commits needs one of its tip. --reset, not -m: the worktree's files
+	// differ from the index (the run changed them), which -m refuses.
+	if !copied || tip != run.Before {
+		if _, err := g.Run("read-tree", "--reset", tip); err != nil {
+			_ = os.Remove(idx)
+			if _, err := g.Run("read-tree", tip); err != nil {
+				return "", err
+			}
 		}
 	}
 	head := tip
@@ -319,29 +328,31 @@ func (run *Run) settleIndex(tip string, commit bool, message string) (string, er
 		if _, err := g.Run("add", "-A"); err != nil {
 			return "", fmt.Errorf("adding what the agent left: %w", err)
 		}
-		tree, err := g.Run("write-tree")
+		now, err := g.Run("write-tree")
 		if err != nil {
 			return "", err
 		}
-		was, err := g.Run("rev-parse", tip+"^{tree}")
-		if err != nil {
-			return "", err
+		if tree == "" {
+			if tree, err = g.Run("rev-parse", tip+"^{tree}"); err != nil {
+				return "", err
+			}
 		}
-		if tree != was {
-			c, err := g.RunInput([]byte(message), "commit-tree", tree, "-p", tip)
+		if now != tree {
+			c, err := g.RunInput([]byte(message), "commit-tree", now, "-p", tip)
 			if err != nil {
 				return "", fmt.Errorf("committing what the agent left: %w", err)
 			}
 			head = strings.TrimSpace(string(c))
-			if _, err := g.Run("update-ref", "-m", "burl: what run "+run.Run+" left uncommitted", "refs/heads/"+run.Branch, head, tip); err != nil {
-				return "", fmt.Errorf("the task branch %s moved during the run: %w", run.Branch, err)
-			}
-		}
-	}
-	if st, err := os.Lstat(run.Admin); err == nil && st.IsDir() {
-		if err := os.Rename(idx, filepath.Join(run.Admin, "index")); err != nil {
-			return head, err
 		}
 	}
 	return head, nil
+}
+
+// installIndex makes the index settleIndex made the worktree's, in one
+// rename, once the task branch is at its head.
+func (run *Run) installIndex() error {
+	if st, err := os.Lstat(run.Admin); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is no longer a directory: the worktree's index is left as it was", run.Admin)
+	}
+	return os.Rename(filepath.Join(run.dir, "index"), filepath.Join(run.Admin, "index"))
 }
