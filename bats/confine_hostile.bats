@@ -291,3 +291,25 @@ mv '"$REPO"' '"$REPO"'.aside 2>>'"$ERR"'; echo "repo $?" >>'"$ERR"'
 	run git burl doctor
 	assert_success
 }
+
+@test "inside a sandboxed run git burl trust trusts nothing, and the trust store is out of reach" {
+	need_bwrap
+	agent truster 'git burl trust --yes >'"$AGENTS"'/trust.out 2>&1; echo "exit $?" >>'"$AGENTS"'/trust.out
+{ echo junk >>'"$HOME"'/.local/state/burl/trust; } 2>>'"$ERR"'
+'"$OK"
+	agents_yaml "sandbox: bwrap
+agents:
+  - name: bot
+    command: [\"$AGENTS/truster\"]"
+	# A build command someone committed and this user has not trusted.
+	sed -i 's|^build_command:.*|build_command: "touch '"$AGENTS"'/built2"|' .burl/.workflow/config.yaml
+	git -C .burl commit -qam "another build command nobody here trusted"
+	run git burl watch --once --interval 100ms
+	grep -qx 'exit 1' "$AGENTS/trust.out"
+	grep -q 'does not trust anything inside a watch run' "$AGENTS/trust.out"
+	grep -q 'Read-only file system' "$ERR"
+	run git burl trust --json
+	jq -e '.commands | length == 1 and (.[0].trusted | not)' <<<"$output" >/dev/null
+	[ ! -e "$AGENTS/built2" ]
+	ran TASK-001
+}

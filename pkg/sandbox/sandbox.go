@@ -32,7 +32,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
@@ -155,6 +154,9 @@ type Run struct {
 	// fixed is the burl-owned part of the run's git dir as Prepare wrote
 	// it (snapshot).
 	fixed map[string]string
+	// Swept is what Prepare did to the runs a dead watcher left on the
+	// worktree (Sweep), to be said.
+	Swept []string
 }
 
 // File names inside a run directory.
@@ -175,7 +177,7 @@ var runSeq atomic.Int64
 // on this worktree are cleaned first.
 func Prepare(spec Spec) (*Run, error) {
 	r := spec.Repo
-	Sweep(r, spec.Worktree)
+	swept := Sweep(r, spec.Worktree)
 	admin, err := AdminDir(r, spec.Worktree)
 	if err != nil {
 		return nil, err
@@ -186,7 +188,7 @@ func Prepare(spec Spec) (*Run, error) {
 	if err := os.MkdirAll(filepath.Join(dir, outDir), 0o755); err != nil {
 		return nil, err
 	}
-	run := &Run{spec: spec, dir: dir}
+	run := &Run{spec: spec, dir: dir, Swept: swept}
 	start, _, _ := osx.ProcessStart(os.Getpid())
 	run.Info = Info{Task: spec.Task, Run: name, Branch: spec.Branch, Worktree: spec.Worktree,
 		GitDir: repo.RunGitDir(dir), Out: filepath.Join(dir, outDir), Admin: admin, Sandbox: "none",
@@ -224,12 +226,25 @@ func Prepare(spec Spec) (*Run, error) {
 	return run, nil
 }
 
-// emptyFile makes p an empty regular file.
+// emptyFile makes p an empty regular file, in place: running sandboxes
+// have their run mounted over it, and replacing the file would detach
+// those mounts.
 func emptyFile(p string) error {
 	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
 		return nil
+	} else if err == nil && !st.Mode().IsRegular() {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
 	}
-	return fsx.WriteFile(p, nil)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // UsageFile is where the agent may write its usage (BURL_USAGE_FILE).

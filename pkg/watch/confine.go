@@ -71,7 +71,9 @@ func (s *supervisor) sandboxChanged(f *agents.File) {
 // confine prepares the run's own git dir and out folder (DESIGN §19),
 // under bubblewrap with the user's credentials, burl's pinned git config
 // hidden and the trust store and local remotes read-only, or without; and
-// records what the run must not change.
+// records what the run must not change. The runs a dead watcher left on
+// the worktree are ended first (Prepare), so that what they bring in is
+// not taken for this run's.
 func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt string) (*sandbox.Guard, *sandbox.Run, error) {
 	bwrap, err := s.sandboxFor(a)
 	if err != nil {
@@ -97,6 +99,9 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 	run, err := sandbox.Prepare(spec)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, n := range run.Swept {
+		s.logf("%s", n)
 	}
 	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
 		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
