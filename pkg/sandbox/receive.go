@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 )
@@ -279,7 +280,8 @@ func migrate(from, to string) error {
 		if _, err := os.Lstat(dst); err == nil {
 			continue // the same pack, by its name
 		}
-		if err := os.Rename(filepath.Join(from, e.Name()), dst); err != nil {
+		var copied *fsx.Degraded
+		if err := fsx.Move(filepath.Join(from, e.Name()), dst); err != nil && !errors.As(err, &copied) {
 			return err
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -473,9 +474,24 @@ func (run *Run) Close() error {
 		run.init = nil
 	}
 	if err == nil {
-		err = os.RemoveAll(run.dir)
+		err = removeAll(run.dir)
 	}
 	return err
+}
+
+// removeAll removes dir, also where the run took the permissions off its
+// own folders.
+func removeAll(dir string) error {
+	if os.RemoveAll(dir) == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
 }
 
 // gitIn runs burl's own git on the shared repository, with the

@@ -37,7 +37,7 @@ func Sweep(r *repo.Repo, wt string) []string {
 			continue // taken by another sweeper
 		}
 		notes = append(notes, sweepOne(r, mine, d.info)...)
-		if err := os.RemoveAll(mine); err != nil {
+		if err := removeAll(mine); err != nil {
 			notes = append(notes, fmt.Sprintf("cannot remove %s: %v", mine, err))
 		}
 	}
