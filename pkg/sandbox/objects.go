@@ -21,15 +21,10 @@ const MaxRunObjects int64 = 4 << 30
 // regular files only, each opened without following a link or waiting on
 // a FIFO. Any other name is left behind. It returns the packs copied.
 func copyObjects(src, dst string, hexLen int) (packs []string, err error) {
-	root, err := osx.OpenInside(src, ".", true)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
+	ents, err := readDirInside(src, ".")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
 	}
-	ents, err := root.ReadDir(-1)
-	root.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -68,12 +63,7 @@ func copyObjects(src, dst string, hexLen int) (packs []string, err error) {
 		name := e.Name()
 		switch {
 		case e.IsDir() && len(name) == 2 && isHex(name):
-			d, err := osx.OpenInside(src, name, true)
-			if err != nil {
-				return nil, err
-			}
-			objs, err := d.ReadDir(-1)
-			d.Close()
+			objs, err := readDirInside(src, name)
 			if err != nil {
 				return nil, err
 			}
@@ -85,12 +75,7 @@ func copyObjects(src, dst string, hexLen int) (packs []string, err error) {
 				}
 			}
 		case e.IsDir() && name == "pack":
-			d, err := osx.OpenInside(src, name, true)
-			if err != nil {
-				return nil, err
-			}
-			files, err := d.ReadDir(-1)
-			d.Close()
+			files, err := readDirInside(src, name)
 			if err != nil {
 				return nil, err
 			}
@@ -107,6 +92,17 @@ func copyObjects(src, dst string, hexLen int) (packs []string, err error) {
 		}
 	}
 	return packs, nil
+}
+
+// readDirInside lists the directory rel below dir, reached without
+// following a link.
+func readDirInside(dir, rel string) ([]os.DirEntry, error) {
+	d, err := osx.OpenInside(dir, rel, true)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
 }
 
 func isHex(s string) bool {
