@@ -18,11 +18,11 @@ import (
 
 // Received is what Receive took in.
 type Received struct {
-	Before string `json:"before"` // the task branch when the run began
-	Tip    string `json:"tip"`    // the run's own commits' tip (Before when it made none)
-	Head   string `json:"head"`   // the task branch now (Tip, or burl's commit of what was left)
+	Before string // the task branch when the run began
+	Tip    string // the run's own commits' tip (Before when it made none)
+	Head   string // the task branch now (Tip, or burl's commit of what was left)
 	// Objects is how many objects came into the shared store.
-	Objects int `json:"objects"`
+	Objects int
 }
 
 // Refused is work a run handed back that burl does not take in: an
