@@ -112,11 +112,11 @@ remote_events() {
 # its own process ($$) or its last background one ($!): "NAMESPACE PID".
 # Under bubblewrap a run has a PID namespace of its own, where pids mean
 # nothing outside; the namespace does.
-# shellcheck disable=SC2016 # expanded by the agent, not here
+# They are text for a script, quotes included.
+# shellcheck disable=SC2016,SC2089,SC2034 # expanded by the agent; used by the .bats files
 AGENT_PID='"$(readlink /proc/self/ns/pid) $$"'
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2089,SC2034
 AGENT_BG='"$(readlink /proc/self/ns/pid) $!"'
-export AGENT_PID AGENT_BG
 
 # in_pid_ns NS: a live process of this machine is in the PID namespace NS
 # and in a run of $REPO: its own view of the active-run file names one
