@@ -147,11 +147,3 @@ procs_gone() {
 	done <"$1"
 	return 0
 }
-
-# need_bwrap: skip where bubblewrap cannot confine a run (fail on CI,
-# which installs it).
-need_bwrap() {
-	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
-	skip "bwrap does not work here (.ci/run installs bubblewrap)"
-}
