@@ -95,9 +95,9 @@ func makeGitDir(r *repo.Repo, gd string, spec Spec, admin string) (string, error
 }
 
 // fixed are the parts of the run's git dir that are burl's, not the
-// run's: its config, hooks and info. Under bubblewrap they are read-only;
-// without, a change there fails the run as any tampering does.
-var fixed = []string{"config", "hooks", "info"}
+// run's: its config, hooks, info and alternates. Under bubblewrap they are
+// read-only; without, a change there fails the run as any tampering does.
+var fixed = []string{"config", "hooks", "info", "objects/info/alternates"}
 
 // snapshot is every regular file under the fixed parts of gd, by path
 // below gd, with its bytes (a link or anything else as its kind).

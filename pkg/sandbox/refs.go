@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,8 +49,23 @@ func ReadRefs(commonDir string) (Refs, error) {
 	return out, err
 }
 
+// readLoose reads a loose ref. What is not a regular file (a link, a
+// FIFO a run left to hang the reader) is not opened: it reads as its kind,
+// which no ref's value is, and so as a change.
 func readLoose(p string) (string, bool) {
-	b, err := os.ReadFile(p)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", false
+	}
+	if !fi.Mode().IsRegular() {
+		return "not a ref file: " + fi.Mode().Type().String(), true
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
 		return "", false
 	}

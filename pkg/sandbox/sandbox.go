@@ -155,6 +155,9 @@ type Run struct {
 	// fixed is the burl-owned part of the run's git dir as Prepare wrote
 	// it (snapshot).
 	fixed map[string]string
+	// refs are the run's git dir's refs as Prepare wrote them, kept
+	// without bubblewrap only (Changed).
+	refs Refs
 	// Swept is what Prepare did to the runs a dead watcher left on the
 	// worktree (Sweep), to be said.
 	Swept []string
@@ -205,6 +208,11 @@ func Prepare(spec Spec) (*Run, error) {
 		return fail(err)
 	}
 	run.fixed = snapshot(run.GitDir)
+	if !spec.Bwrap {
+		if run.refs, err = ReadRefs(run.GitDir); err != nil {
+			return fail(err)
+		}
+	}
 	data, _ := json.MarshalIndent(run.Info, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, runJSON), append(data, '\n'), 0o644); err != nil {
 		return fail(err)
@@ -409,14 +417,31 @@ func (run *Run) WaitInit(timeout time.Duration) bool {
 }
 
 // Changed names what the run changed in the part of its git dir that is
-// burl's (its config, hooks and info): nothing burl reads, but what no
-// run may change (read-only under bubblewrap); and its HEAD when it no
-// longer names the task's branch: burl takes in that branch only, never
-// what HEAD names, so such a HEAD is the attack of a run that wants its
-// leftovers committed elsewhere (issue 31 item 1), said as one.
-func (run *Run) Changed() []string {
+// burl's (its config, hooks, info and alternates): nothing burl reads,
+// but what no run may change (read-only under bubblewrap); and its HEAD
+// when it no longer names the task's branch: burl takes in that branch
+// only, never what HEAD names, so such a HEAD is the attack of a run that
+// wants its leftovers committed elsewhere (issue 31 item 1), said as one.
+// Without bubblewrap it also names every other ref of its git dir the run
+// moved and explain does not give to burl (a fetch): a run that cannot be
+// confined is judged by what it tried on what it took for the
+// repository's refs (DESIGN §19: the tamper check covers every ref). The
+// run's git dir is discarded with it: nothing there needs putting back.
+func (run *Run) Changed(explain Explain) []string {
 	now := snapshot(run.GitDir)
 	var out []string
+	if run.refs != nil {
+		after, err := ReadRefs(run.GitDir)
+		if err != nil {
+			out = append(out, "the refs of "+run.GitDir+" could not be read after the run: "+err.Error())
+		}
+		for _, c := range run.refs.Diff(after) {
+			if c.Name == "HEAD" || c.Name == "refs/heads/"+run.Branch || explain != nil && explain(c) {
+				continue
+			}
+			out = append(out, c.String()+" (in the run's git dir)")
+		}
+	}
 	head := filepath.Join(run.GitDir, "HEAD")
 	if f, err := osx.OpenInside(run.GitDir, "HEAD", false); err != nil {
 		out = append(out, head+" changed (unreadable)")

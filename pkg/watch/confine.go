@@ -130,7 +130,7 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 	}
 	rep := guard.Changes(explain)
 	wl.Release()
-	changes, undone := append(rep.Changes, box.Changed()...), rep.Undone
+	changes, undone := append(rep.Changes, box.Changed(explain)...), rep.Undone
 	if len(rep.Replaced) > 0 {
 		s.halt(rep.Replaced)
 		// Recording it runs no notifier: whether one is trusted is the
