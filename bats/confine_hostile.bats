@@ -54,19 +54,21 @@ main_untouched() {
 { echo "ref: refs/heads/main" >"$gd/HEAD"; } 2>>'"$ERR"'
 '"$OWN"'
 { echo "ref: refs/heads/main" >"$own/HEAD"; } 2>>'"$ERR"'
-echo sneaky >outside.txt; '"$OK"
+echo sneaky >outside.txt; echo ran >'"$AGENTS"'/ran-$BURL_TASK'
 	ID=TASK-001
 	for mode in bwrap none; do
 		if [ "$mode" = none ]; then next_task none; else need_bwrap; fi
 		SANDBOX=$mode RETRIES=0 one_agent headhack
 		run git burl watch --once --interval 100ms
 		assert_failure 2
+		[ -s "$AGENTS/ran-$ID" ]
 		[ "$(bucket_of "$ID")" = BLOCKED ]
+		# A HEAD naming anything but the task branch fails the run; what
+		# it left is committed nowhere, main is where it was.
+		all_events | grep '"action":"run_tampered"' | grep "\"task\":\"$ID\"" | grep -q 'HEAD changed' || { all_events | grep "$ID" >&2; false; }
 		[ "$(git rev-parse main)" = "$MAIN" ]
-		! git cat-file -e main:outside.txt 2>/dev/null || false
-		ran "$ID"
-		# What it left was committed by burl, onto its own branch only.
-		[ -n "$(git log --all --format=%H -- outside.txt)" ]
+		[ -z "$(git log --all --format=%H -- outside.txt)" ]
+		[ "$(git -C "$(git burl worktree "$ID")" symbolic-ref HEAD)" = "refs/heads/$(field "$ID" branch)" ]
 	done
 	# Under bubblewrap the task's real git dir was out of its reach.
 	grep -q 'Read-only file system' "$ERR"
@@ -250,21 +252,21 @@ echo changed >base.go; '"$OK"
 	done
 }
 
-@test "item 4: inside the sandbox no directory above the repository or the trust store can be renamed aside" {
+# The directories above burl's state (the trust store's) are checked by
+# identity after the run instead: confine_reach.bats.
+@test "item 4: inside the sandbox neither the repository nor a directory above it can be renamed aside" {
 	need_bwrap
-	agent mover 'mv '"$HOME"'/.local/state '"$HOME"'/.local/state.aside 2>>'"$ERR"'; echo "state $?" >>'"$ERR"'
-mv '"$HOME"' '"$HOME"'.aside 2>>'"$ERR"'; echo "home $?" >>'"$ERR"'
+	up=$(dirname "$REPO")
+	agent mover 'mv '"$up"' '"$up"'.aside 2>>'"$ERR"'; echo "up $?" >>'"$ERR"'
 mv '"$REPO"' '"$REPO"'.aside 2>>'"$ERR"'; echo "repo $?" >>'"$ERR"'
 '"$OK"
-	mkdir -p "$HOME/.local/state/burl"
 	SANDBOX=bwrap one_agent mover
 	run git burl watch --once --interval 100ms
 	assert_success
-	grep -qx 'state 1' "$ERR"
-	grep -qx 'home 1' "$ERR"
+	grep -qx 'up 1' "$ERR"
 	grep -qx 'repo 1' "$ERR"
 	grep -q 'Device or resource busy' "$ERR"
-	[ -d "$HOME/.local/state/burl" ] && [ ! -e "$HOME/.local/state.aside" ]
+	[ ! -e "$up.aside" ] && [ ! -e "$REPO.aside" ]
 	ran TASK-001
 }
 

@@ -127,8 +127,9 @@ mkdir -p src && echo ok >src/ok.txt"
 @test "a trusted change of sandbox: and sandbox_hide: reaches a running watch at its next run" {
 	need_bwrap
 	export MY_SECRET=s3cret
-	agent prober 'common=$(git rev-parse --git-common-dir)
-if touch "$common/probe-$BURL_TASK" 2>/dev/null; then w=writable; else w=read-only; fi
+	# The shared git dir: the agent's own (git rev-parse --git-common-dir)
+	# is its run's, writable either way.
+	agent prober 'if touch '"$REPO"'/.git/probe-$BURL_TASK 2>/dev/null; then w=writable; else w=read-only; fi
 echo "$w ${MY_SECRET:-unset}" >'"$AGENTS"'/seen-$BURL_TASK
 d=src
 [ "$BURL_TASK" = TASK-001 ] || d=task-002
