@@ -75,7 +75,6 @@ echo sneaky >outside.txt; echo ran >'"$AGENTS"'/ran-$BURL_TASK'
 }
 
 @test "item 2: an agent that points commondir at a config with a clean filter never makes burl's git run it" {
-	need_bwrap
 	PWNED="$REPO/.git/hooks/pwned"
 	EVIL="$AGENTS/evil"
 	# The filter writes the real hooks folder: only from outside the
@@ -88,6 +87,7 @@ gd=$(git rev-parse --absolute-git-dir)
 '"$OWN"'
 { echo '"$EVIL"' >"$own/commondir"; } 2>>'"$ERR"'
 echo left >src/left.txt; '"$OK"
+	need_bwrap
 	SANDBOX=bwrap one_agent commondir
 	run git burl watch --once --interval 100ms
 	[ ! -e "$PWNED" ]
@@ -98,6 +98,19 @@ echo left >src/left.txt; '"$OK"
 	done
 	ran TASK-001
 	git show main:src/left.txt | grep -qx left
+	main_untouched
+	# Without a sandbox the task's real git dir is writable: its commondir
+	# is found after the run and put back before any git of burl's runs.
+	next_task none
+	SANDBOX=none RETRIES=0 one_agent commondir
+	run git burl watch --once --interval 100ms
+	[ ! -e "$PWNED" ]
+	assert_failure 2
+	[ "$(bucket_of "$ID")" = BLOCKED ]
+	grep -q "blocked_reason: .*commondir changed" "$(task_file "$ID")"
+	for c in "$REPO"/.git/worktrees/*/commondir; do
+		[ "$(cat "$c")" = "../.." ]
+	done
 	main_untouched
 }
 

@@ -33,6 +33,22 @@ mkdir -p src && echo ok >src/ok.txt'
 	grep -q 'blocked_reason: .*refs/heads/main moved' "$(task_file TASK-001)"
 }
 
+@test "sandbox: none: main moved in the shared git dir itself (not the run's) is run_tampered and put back" {
+	main=$(git rev-parse main)
+	agent sharedmover 'export GIT_DIR='"$REPO"'/.git
+c=$(git commit-tree -p main -m ungated "$(git rev-parse "main^{tree}")")
+git update-ref refs/heads/main "$c" && echo moved >'"$AGENTS"'/moved
+unset GIT_DIR
+mkdir -p src && echo ok >src/ok.txt'
+	SANDBOX=none RETRIES=0 one_agent sharedmover
+	run git burl watch --once --interval 100ms
+	assert_failure 2
+	[ -s "$AGENTS/moved" ]
+	[ "$(git rev-parse main)" = "$main" ]
+	grep -q 'blocked_reason: .*refs/heads/main moved' "$(task_file TASK-001)"
+	! grep -q 'blocked_reason: .*in the run.s git dir' "$(task_file TASK-001)" || false
+}
+
 @test "sandbox: none: a packed tag deleted, another task's branch moved, a stash, a new tag and alternates written are each run_tampered and put back" {
 	git tag v1 && git pack-refs --all
 	git burl add "Other" >/dev/null
