@@ -471,3 +471,32 @@ func BenchmarkPrepareReceive(b *testing.B) {
 		run.Close()
 	}
 }
+
+// Changed names a HEAD of the run's git dir left off the task branch, in
+// both modes; without bubblewrap also the refs the run moved there (its
+// own branch is its work, not a change), less those explain gives away.
+func TestChangedNamesHeadAndUnconfinedRefs(t *testing.T) {
+	for _, bwrap := range []bool{true, false} {
+		f := newFixture(t)
+		run := f.prepare(t, bwrap)
+		os.WriteFile(filepath.Join(f.wt, "a.txt"), []byte("a\n"), 0o644)
+		f.agent(t, run, "add", "a.txt")
+		f.agent(t, run, "commit", "-qm", "the work")
+		if c := run.Changed(nil); len(c) != 0 {
+			t.Fatalf("bwrap %v: a run that only committed changed %q", bwrap, c)
+		}
+		f.agent(t, run, "update-ref", "refs/heads/main", "HEAD")
+		f.agent(t, run, "tag", "v9")
+		f.agent(t, run, "symbolic-ref", "HEAD", "refs/heads/main")
+		got := strings.Join(run.Changed(func(c RefChange) bool { return c.Name == "refs/tags/v9" }), "\n")
+		if !strings.Contains(got, "HEAD changed (it names ref: refs/heads/main") {
+			t.Fatalf("bwrap %v: HEAD off the branch not named: %q", bwrap, got)
+		}
+		if moved := strings.Contains(got, "refs/heads/main moved"); moved == bwrap {
+			t.Fatalf("bwrap %v: main moved in the run's git dir named %v: %q", bwrap, moved, got)
+		}
+		if strings.Contains(got, "v9") {
+			t.Fatalf("bwrap %v: a ref explain gives away named: %q", bwrap, got)
+		}
+	}
+}
