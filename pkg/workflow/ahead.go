@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
 
@@ -26,7 +27,7 @@ import (
 // what HEAD is then.
 type ahead struct {
 	head  string
-	trees map[string]map[string]treeEntry
+	trees map[string]map[string]gitobj.Entry
 }
 
 // errNotAhead: what was read ahead does not serve this commit.
@@ -99,13 +100,13 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 	g, root := w.gitWT(), w.Repo.Worktree
 	rawLen := len(a.head) / 2
 	dirs := dirsOf(rels)
-	trees := map[string]map[string]treeEntry{}
+	trees := map[string]map[string]gitobj.Entry{}
 	for _, d := range dirs {
 		ents, ok := a.trees[d]
 		if !ok {
 			return "", errNotAhead
 		}
-		cp := make(map[string]treeEntry, len(ents))
+		cp := make(map[string]gitobj.Entry, len(ents))
 		for n, e := range ents {
 			cp[n] = e
 		}
@@ -123,7 +124,7 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 		if err != nil {
 			return "", err
 		}
-		blobs[rel] = objectID("blob", data, rawLen)
+		blobs[rel] = gitobj.ID("blob", data, rawLen)
 	}
 	place(trees, root, rels, blobs)
 	tree, writes, err := buildTrees(dirs, trees, rawLen)
@@ -138,12 +139,12 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 	}
 	// As git commit-tree writes it, message as given.
 	body := fmt.Sprintf("tree %s\nparent %s\nauthor %s\ncommitter %s\n\n%s\n", tree, a.head, author, committer, strings.TrimRight(msg, "\n"))
-	commit := objectID("commit", []byte(body), rawLen)
+	commit := gitobj.New("commit", []byte(body), rawLen)
 	staged := alongside(func() error {
 		_, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...)
 		return err
 	})
-	err = writeObjects(g, append(writes, object{"commit", commit, []byte(body)}), rawLen)
+	err = gitobj.Write(g, append(writes, commit), rawLen)
 	if serr := staged(); err == nil {
 		err = serr
 	}
@@ -155,7 +156,7 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 			return "", errNotAhead
 		}
 	}
-	return updateHead(g, commit, a.head, msg)
+	return updateHead(g, commit.OID, a.head, msg)
 }
 
 // haveObject reports whether the object oid exists: as a loose object

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/internal/gittest"
-	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
 
@@ -165,37 +164,6 @@ func TestCommitAheadFallsBackWhenGitFiltersTheFile(t *testing.T) {
 	}
 	if got := wtGit(t, w, "cat-file", "-p", "HEAD:.workflow/READY/TASK-001-a.md"); got != "$Id$" {
 		t.Fatalf("HEAD holds %q, not what git stores", got)
-	}
-}
-
-// Objects sent through writeObjects get the ids computed here, whatever
-// their size (the pack's size field takes one to several bytes), in a
-// SHA-1 and in a SHA-256 repository (whose pack ends in a SHA-256).
-func TestWriteObjectsIDs(t *testing.T) {
-	for _, format := range []string{"sha1", "sha256"} {
-		t.Run(format, func(t *testing.T) {
-			gittest.Isolate(t)
-			dir := t.TempDir()
-			gittest.Git(t, dir, "init", "-q", "--object-format="+format, ".")
-			rawLen := 20
-			if format == "sha256" {
-				rawLen = 32
-			}
-			var objs []object
-			for _, n := range []int{0, 15, 16, 2047, 2048, 300000} {
-				body := bytes.Repeat([]byte("x"), n)
-				objs = append(objs, object{"blob", objectID("blob", body, rawLen), body})
-			}
-			if err := writeObjects(gitx.In(dir), objs, rawLen); err != nil {
-				t.Fatal(err)
-			}
-			for _, o := range objs {
-				out := gittest.Output(t, dir, "cat-file", "blob", o.oid)
-				if !bytes.Equal(out, o.body) {
-					t.Fatalf("object %s: %d bytes back, wrote %d", o.oid, len(out), len(o.body))
-				}
-			}
-		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
 
@@ -212,7 +213,7 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 		_, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...)
 		return err
 	})
-	err = writeObjects(g, writes, len(head)/2)
+	err = gitobj.Write(g, writes, len(head)/2)
 	if serr := staged(); err == nil {
 		err = serr
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -188,7 +189,7 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 	}
 	texts := make([]string, len(cs))
 	vals := make([]map[string]any, len(cs))
-	err = catBatch(g, names, func(n int, oid, kind string, body []byte) error {
+	err = gitobj.CatBatch(g, names, func(n int, oid, kind string, body []byte) error {
 		i := owner[n]
 		if kind != "blob" || vals[i] != nil {
 			// The old path of a move: the file is under its new name.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
 
@@ -420,7 +421,7 @@ func (w *Workflow) writeBlobs(commit string, rels []string) error {
 	for i, rel := range rels {
 		names[i] = commit + ":" + rel
 	}
-	return catBatch(w.gitWT(), names, func(i int, _, kind string, body []byte) error {
+	return gitobj.CatBatch(w.gitWT(), names, func(i int, _, kind string, body []byte) error {
 		if kind != "blob" {
 			return fmt.Errorf("%s is a %s in the workflow branch, not a file", names[i], kind)
 		}
