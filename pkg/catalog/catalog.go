@@ -39,6 +39,7 @@ var Verbs = []Verb{
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},
 	{"clean", "[--yes] [--force]", "Remove worktrees and branches of DONE tasks and orphans"},
+	{"verify", "[A..B | REV] [--allow REV]... [--signed] [--json]", "Check that every commit of main's first-parent history came through burl: its landing record, the gated tree, the workflow's record of it"},
 	{"sync", "[--pull | --push | --settle]", "Fetch and push the workflow branch and task branches, to pause here and resume elsewhere"},
 	{"hook", "commit-msg FILE | pre-push REMOTE URL", "Entry points called by the installed git hooks"},
 	{"hooks", "install [--force] | uninstall | status", "Install the commit-msg and pre-push hooks that enforce the gates"},

@@ -201,3 +201,32 @@ func Read(dir string, f Filter) ([]Event, int, error) {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].TS.Before(out[j].TS) })
 	return out, bad, nil
 }
+
+// ForTask reads the events of task id from the log's files since since's
+// day, decoding only the lines that name it: a task's history costs what
+// its days of the log cost, not what the whole log does.
+func ForTask(dir, id string, since time.Time) ([]Event, error) {
+	files, err := Files(dir, since)
+	if err != nil {
+		return nil, err
+	}
+	key := []byte(`"task":"` + id + `"`)
+	var out []Event
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if !bytes.Contains(line, key) {
+				continue
+			}
+			var e Event
+			if json.Unmarshal(line, &e) == nil && e.TaskID() == id {
+				out = append(out, e)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].TS.Before(out[j].TS) })
+	return out, nil
+}

@@ -45,7 +45,58 @@ func New(kind string, body []byte, rawLen int) Object {
 // --batch and hands each to each in order: its id, its type ("missing"
 // when there is none) and its content. The request is one name a line, so
 // a name with a line break is refused before git could misread it.
+//
+// Unlike a Reader's conversation, git buffers its answers (--buffer):
+// one write per pipe's worth instead of one per object, which for
+// thousands of small objects is most of the cost.
 func CatBatch(g gitx.Git, names []string, each func(i int, oid, kind string, body []byte) error) error {
+	if len(names) == 0 {
+		return nil
+	}
+	p, in, err := g.Pipe("cat-file", "--batch", "--buffer")
+	if err != nil {
+		return err
+	}
+	rd := &Reader{p: p, in: in, r: bufio.NewReaderSize(p.Stdout(), 64<<10), closeAfter: true}
+	if err := rd.Batch(names, each); err != nil {
+		rd.Kill()
+		return err
+	}
+	return rd.Close()
+}
+
+// Reader is one git cat-file --batch that answers requests as they come:
+// a reader of trees asks for a folder once it has read its parent.
+type Reader struct {
+	p  *gitx.Proc
+	in io.WriteCloser
+	r  *bufio.Reader
+	// closeAfter: git answers only once its input ends (CatBatch).
+	closeAfter bool
+}
+
+// NewReader starts git cat-file --batch in g's repository.
+func NewReader(g gitx.Git) (*Reader, error) {
+	p, in, err := g.Pipe("cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{p: p, in: in, r: bufio.NewReaderSize(p.Stdout(), 64<<10)}, nil
+}
+
+// Read is one object: its id, its type ("missing" when there is none)
+// and its content.
+func (rd *Reader) Read(name string) (oid, kind string, body []byte, err error) {
+	err = rd.Batch([]string{name}, func(_ int, o, k string, b []byte) error {
+		oid, kind, body = o, k, b
+		return nil
+	})
+	return oid, kind, body, err
+}
+
+// Batch asks for every name at once and hands each answer to each, in
+// order (see CatBatch).
+func (rd *Reader) Batch(names []string, each func(i int, oid, kind string, body []byte) error) error {
 	var req strings.Builder
 	for _, n := range names {
 		if strings.ContainsAny(n, "\n\r") {
@@ -53,28 +104,40 @@ func CatBatch(g gitx.Git, names []string, each func(i int, oid, kind string, bod
 		}
 		req.WriteString(n + "\n")
 	}
-	p, in, err := g.Pipe("cat-file", "--batch")
-	if err != nil {
-		return err
-	}
 	// Written while the answers are read: a request larger than the pipe
 	// would otherwise wait for a reader that waits for it.
+	wrote := make(chan error, 1)
 	go func() {
-		_, _ = io.WriteString(in, req.String())
-		in.Close()
+		_, err := io.WriteString(rd.in, req.String())
+		if rd.closeAfter {
+			rd.in.Close()
+		}
+		wrote <- err
 	}()
-	r := bufio.NewReaderSize(p.Stdout(), 64<<10)
 	for i, name := range names {
-		oid, kind, body, err := readBatch(r, name)
+		oid, kind, body, err := readBatch(rd.r, name)
 		if err == nil {
 			err = each(i, oid, kind, body)
 		}
 		if err != nil {
-			p.Kill()
+			// The writer may be blocked on a full pipe: the caller's Kill
+			// unblocks it.
 			return err
 		}
 	}
-	return p.Wait()
+	return <-wrote
+}
+
+// Close ends git and reports how it ended.
+func (rd *Reader) Close() error {
+	rd.in.Close()
+	return rd.p.Wait()
+}
+
+// Kill stops git, for a conversation given up half-way.
+func (rd *Reader) Kill() {
+	rd.in.Close()
+	rd.p.Kill()
 }
 
 // readBatch reads one answer of git cat-file --batch to a request for name.

@@ -55,6 +55,11 @@ type Repo struct {
 // burl builds them.
 func (r *Repo) CommitTreeOnly() bool { return r.signs || r.encodes }
 
+// Signs reports whether the user's git signs commits (commit.gpgSign):
+// burl's own commits, the workflow's and the landing records', are then
+// signed too (DESIGN §22).
+func (r *Repo) Signs() bool { return r.signs }
+
 // ObjectsDir is where git writes this repository's objects.
 func (r *Repo) ObjectsDir() string { return filepath.Join(r.CommonDir, "objects") }
 

@@ -40,6 +40,7 @@ var constructors = map[string]func() cli.Command{
 	"unblock":    Unblock,
 	"trust":      Trust,
 	"validate":   Validate,
+	"verify":     Verify,
 	"watch":      Watch,
 	"worktree":   Worktree,
 }

@@ -123,6 +123,10 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	// The holder ties the run to the lease: the board shows it running
 	// only while that watcher lives (DESIGN §20).
 	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log, "holder": lease.Holder(actor)}
+	if a.Preset != "" {
+		// The landing record names the tool, not only the entry's name.
+		details["preset"] = a.Preset
+	}
 	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", leaseSecs, details) })
 	if err != nil {
 		r.Result = ResultLost

@@ -181,6 +181,11 @@ func Init(r *repo.Repo, opts InitOptions) (*InitResult, *Workflow, error) {
 		}
 		w.Config = c
 		details := map[string]any{"how": how, "files": len(created)}
+		// Where git burl verify's default range starts: main's history
+		// from here on came through burl (DESIGN §22).
+		if sha, err := r.Git.Run("rev-parse", "-q", "--verify", "refs/heads/"+c.MainBranch+"^{commit}"); err == nil && sha != "" {
+			details["main_sha"] = sha
+		}
 		if n > 0 {
 			details["migrated_events"] = n
 		}

@@ -1,0 +1,207 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitobj"
+	"github.com/burl-dev/burl/pkg/notes"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// Landing is what the landing itself knows, beyond the task and the
+// workflow: how the work got onto main, and what the gates did there.
+type Landing struct {
+	Kind      string
+	Recovered bool
+	// Merged is the commit on main's first-parent history that holds the
+	// work (the event's merged_sha); Base is main before it. The landed
+	// commits are main's first-parent commits in Base..Merged, or the
+	// Count last of them (a merge commit or a squash: 1).
+	Merged, Base string
+	Count        int
+	// Gates as they ran for this landing (Land fills the inputs' hashes).
+	Gates Gates
+	// GatedTree is the tree the gates passed when it is not Merged's.
+	GatedTree  string
+	MergeStyle string
+	How        string
+	PR         *PR
+	// ApprovedBy is who approved, when not the transition's actor (a pull
+	// request: who ran the approve that opened it).
+	ApprovedBy string
+}
+
+// KeyRecord is the landing event's detail holding the record's sha256.
+const KeyRecord = "record_sha256"
+
+// KeyGates is the detail of pr_open holding the gates approve ran, which
+// the landing's record carries once the forge merges.
+const KeyGates = "gates"
+
+// Land writes the landing record of tx's task as a note on each landed
+// commit, in one notes commit, and puts its sha256 in the landing's event
+// (record_sha256). Landing transitions call it from Apply, once main
+// holds the work: the notes ref goes back with a transition rolled back,
+// and with workflow_auto_push it is pushed atomically with DONE.
+func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
+	g := w.Repo.Git
+	rng := l.Base + ".." + l.Merged
+	args := []string{"log", "--first-parent", "--format=%H %T"}
+	if l.Count > 0 || l.Base == "" {
+		n := l.Count
+		if n <= 0 {
+			n = 1
+		}
+		args, rng = append(args, "-n", strconv.Itoa(n)), l.Merged
+	}
+	out, err := g.Run(append(args, rng, "--")...)
+	if err != nil {
+		return fmt.Errorf("listing the landed commits %s: %w", rng, err)
+	}
+	if out == "" {
+		return fmt.Errorf("no commit landed in %s", rng)
+	}
+	lines := strings.Split(out, "\n")
+	r := build(w, tx, l)
+	for i := len(lines) - 1; i >= 0; i-- {
+		c, _, _ := strings.Cut(lines[i], " ")
+		r.Commits = append(r.Commits, c)
+	}
+	_, r.Tree, _ = strings.Cut(lines[0], " ")
+	if l.GatedTree != r.Tree {
+		r.GatedTree = l.GatedTree
+	}
+	note, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	blob := gitobj.New("blob", note, len(r.Commits[0])/2)
+	m := notes.Map{}
+	for _, c := range r.Commits {
+		m[c] = blob.OID
+	}
+	tip, was, err := notes.Write(w.Repo, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
+		Message: fmt.Sprintf("burl: landing record of %s (%d commit(s))", r.Task, len(r.Commits))})
+	if err != nil {
+		return fmt.Errorf("writing the landing record of %s to %s: %w", r.Task, notes.Ref, err)
+	}
+	tx.OnRollback(func() error { return notes.Restore(g, tip, was) })
+	tx.Details[KeyRecord] = Hash(note)
+	return nil
+}
+
+// build is the record of tx's task without its commits.
+func build(w *workflow.Workflow, tx *workflow.Tx, l Landing) *Record {
+	t := tx.Task
+	r := &Record{
+		Version: Version, Task: t.ID(), Title: t.Title(), MainBranch: w.Config.MainBranch, Base: l.Base,
+		Landing:   Via{Kind: l.Kind, Recovered: l.Recovered, MergeStyle: l.MergeStyle, How: l.How, PR: l.PR},
+		Submitted: t.Str(task.KeySubmittedSHA), Gates: l.Gates, Worker: t.Str(task.KeyAssignedTo),
+		Attempts: Attempts{QA: t.Int(task.KeyQAAttempts)}, ApprovedBy: l.ApprovedBy, LandedAt: stamp(tx.Now),
+	}
+	if r.ApprovedBy == "" {
+		r.ApprovedBy = w.Actor
+	}
+	if sum := t.Usage().Total(); sum.Runs > 0 {
+		r.Cost = &Cost{InputTokens: sum.InputTokens, OutputTokens: sum.OutputTokens, CostUSD: sum.CostUSD}
+	}
+	since, err := time.Parse(time.RFC3339, t.Str(task.KeyCreated))
+	if err != nil {
+		since = tx.Now.AddDate(0, 0, -1)
+	}
+	// The log may not have the day's shard yet (the transition writes it):
+	// what the task did before is all there.
+	evs, _ := events.ForTask(w.EventsDir(), t.ID(), since)
+	for _, e := range evs {
+		switch e.Action {
+		case "run_start":
+			r.Attempts.Runs++
+			r.Agent = &Agent{Name: str(e.Details["agent"]), Preset: str(e.Details["preset"])}
+		case "run_end":
+			if u, ok := e.Details["usage"].(map[string]any); ok && r.Agent != nil && str(e.Details["agent"]) == r.Agent.Name {
+				r.Agent.Model = str(u["model"])
+			}
+		case "pr_open":
+			if l.Kind != KindPR {
+				continue
+			}
+			if r.ApprovedBy == w.Actor {
+				r.ApprovedBy = e.Actor
+			}
+			if raw, err := json.Marshal(e.Details[KeyGates]); err == nil {
+				var gs Gates
+				if json.Unmarshal(raw, &gs) == nil && gs.Scope.Result != "" {
+					r.Gates = gs
+				}
+			}
+		}
+	}
+	if r.Gates.Scope.Result == "" {
+		// A landing that ran no gate of its own (a pull request opened by
+		// a burl that did not record them): what approve's pass means.
+		r.Gates = Gates{Scope: Gate{Result: Pass}, Stubs: Gate{Result: Pass}, Build: Gate{Result: Pass}, Verify: Gate{Result: Pass}}
+	}
+	hashInputs(&r.Gates, t, w.Config)
+	return r
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// GatesOf are the gate results of an approve of t whose scope and stub
+// gates passed on its range and whose build and verify ran as runs say,
+// with the hashes of their inputs; buildOn is the commit the build ran on
+// when it is not the landed tip. A gate with nothing to run is "none".
+func GatesOf(c *config.Config, t *task.Task, runs []gate.RunResult, buildOn string) Gates {
+	gs := Gates{Scope: Gate{Result: Pass}, Stubs: Gate{Result: Pass}, Build: Gate{Result: None}, Verify: Gate{Result: None}}
+	for _, run := range runs {
+		gt := &gs.Build
+		if run.Name == "verify" {
+			gt = &gs.Verify
+		}
+		exit := run.ExitCode
+		*gt = Gate{Result: Pass, Command: run.Command, Exit: &exit, Seconds: run.Seconds}
+		if run.Name == "build" {
+			gt.On = buildOn
+		}
+	}
+	hashInputs(&gs, t, c)
+	return gs
+}
+
+// hashInputs fills each gate's InputsSHA256 that is not filled yet from
+// the task and config the gates read (committed state, DESIGN §15).
+func hashInputs(gs *Gates, t *task.Task, c *config.Config) {
+	for _, h := range []struct {
+		gate   *Gate
+		inputs map[string]any
+	}{
+		{&gs.Scope, map[string]any{task.KeyAffects: list(t.List(task.KeyAffects)), task.KeyAffectsGlobs: list(t.List(task.KeyAffectsGlobs)),
+			task.KeyMustNotTouch: list(t.List(task.KeyMustNotTouch))}},
+		{&gs.Stubs, map[string]any{"stub_patterns": list(c.StubPatterns), "stub_check_extensions": list(c.StubCheckExtensions)}},
+		{&gs.Build, map[string]any{"build_command": c.BuildCommand, "build_timeout": c.BuildTimeout.String()}},
+		{&gs.Verify, map[string]any{task.KeyVerify: t.Str(task.KeyVerify)}},
+	} {
+		if h.gate.InputsSHA256 == "" {
+			h.gate.InputsSHA256 = InputsHash(h.inputs)
+		}
+	}
+}
+
+// list is a list as JSON has it: empty, not null.
+func list(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}

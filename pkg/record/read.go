@@ -1,0 +1,370 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitobj"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// What verify reads, all of it from git objects: the workflow branch (its
+// config, event log and task files), the notes and main's history. No
+// worktree, no network: any clone that fetched the workflow branch and
+// the notes can run it.
+
+// workflowDir is the workflow's folder on the workflow branch.
+const workflowDir = ".workflow"
+
+// state is the workflow branch as verify reads it.
+type state struct {
+	ref    string // the ref read (local branch or remote-tracking)
+	config *config.Config
+	// shards are the event log's files, oldest first (blob ids).
+	shards []string
+	// tasks maps a task ID to its file's path and blob.
+	tasks map[string]taskFile
+}
+
+type taskFile struct{ path, blob, bucket string }
+
+// landing is a landing event that recorded a landing record.
+type landing struct {
+	task, hash, merged, action string
+}
+
+// logIndex is what verify needs of the event log.
+type logIndex struct {
+	initMain  string    // main's commit when init ran ("" when not recorded)
+	initAt    time.Time // when init ran
+	landings  map[string][]landing
+	byMerged  map[string]landing
+	cancelled map[string]bool
+}
+
+// refs lists the refs verify may read, with one git for-each-ref.
+func refs(g gitx.Git, branch string) (map[string]string, error) {
+	out, err := g.Run("for-each-ref", "--format=%(objectname) %(refname)",
+		"refs/heads/"+branch, "refs/remotes/*/"+branch, notes.Ref, "refs/burl/notes/")
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if sha, ref, ok := strings.Cut(l, " "); ok {
+			m[ref] = sha
+		}
+	}
+	return m, nil
+}
+
+// workflowRef picks the workflow branch to read: the local one, or the
+// remote's when this clone has none (a CI checkout) or when it is behind
+// the remote's (fetched, not pulled).
+func workflowRef(g gitx.Git, branch string, have map[string]string) (string, error) {
+	local := "refs/heads/" + branch
+	var remotes []string
+	for ref := range have {
+		if strings.HasPrefix(ref, "refs/remotes/") && strings.HasSuffix(ref, "/"+branch) {
+			remotes = append(remotes, ref)
+		}
+	}
+	sort.Slice(remotes, func(i, j int) bool {
+		// origin first: the usual name of the remote everyone shares.
+		oi, oj := remotes[i] == "refs/remotes/origin/"+branch, remotes[j] == "refs/remotes/origin/"+branch
+		return oi && !oj || oi == oj && remotes[i] < remotes[j]
+	})
+	if have[local] == "" {
+		if len(remotes) == 0 {
+			return "", errs.New(errs.User, "this clone has no workflow branch %s (nor a remote's copy of it): there is nothing to check the landing records against", branch).
+				WithFix("fetch it: git fetch origin %s:refs/remotes/origin/%s (and the records: git fetch origin %s:%s)", branch, branch, notes.Ref, notes.Ref)
+		}
+		return remotes[0], nil
+	}
+	for _, r := range remotes {
+		if have[r] == have[local] {
+			continue
+		}
+		if behind, err := g.Test("merge-base", "--is-ancestor", have[local], have[r]); err == nil && behind {
+			return r, nil
+		}
+	}
+	return local, nil
+}
+
+// readState lists the workflow branch's files and reads its config.
+func readState(g gitx.Git, rd *gitobj.Reader, ref string) (*state, error) {
+	st := &state{ref: ref, config: config.Default(), tasks: map[string]taskFile{}}
+	out, err := g.RunInput(nil, "ls-tree", "-r", "-z", "--full-tree", ref, "--", workflowDir)
+	if err != nil {
+		return nil, err
+	}
+	cfgBlob := ""
+	for _, ent := range bytes.Split(out, []byte{0}) {
+		meta, p, ok := bytes.Cut(ent, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		if len(f) != 3 || f[1] != "blob" {
+			continue
+		}
+		rel := strings.TrimPrefix(string(p), workflowDir+"/")
+		switch {
+		case rel == "config.yaml":
+			cfgBlob = f[2]
+		case strings.HasPrefix(rel, "events/") && strings.HasSuffix(rel, ".ndjson"):
+			st.shards = append(st.shards, rel+"\x00"+f[2])
+		default:
+			bucket, _, _ := strings.Cut(rel, "/")
+			if id, ok := task.IDFromFileName(path.Base(rel)); ok {
+				if prev, dup := st.tasks[id]; !dup || prev.bucket != "DONE" {
+					st.tasks[id] = taskFile{path: rel, blob: f[2], bucket: bucket}
+				}
+			}
+		}
+	}
+	// The single file of earlier versions first, then the shards by day.
+	sort.Slice(st.shards, func(i, j int) bool {
+		a, b := st.shards[i], st.shards[j]
+		la, lb := strings.HasPrefix(a, "events/events.ndjson"), strings.HasPrefix(b, "events/events.ndjson")
+		return la && !lb || la == lb && a < b
+	})
+	for i, s := range st.shards {
+		_, st.shards[i], _ = strings.Cut(s, "\x00")
+	}
+	if cfgBlob != "" {
+		_, _, body, err := rd.Read(cfgBlob)
+		if err != nil {
+			return nil, err
+		}
+		c, err := config.Parse(workflowDir+"/config.yaml", body)
+		if err != nil {
+			return nil, errs.New(errs.User, "the workflow branch's config.yaml (%s) does not parse: %v", ref, err).
+				WithFix("fix it on the workflow branch, or pass the range to check: git burl verify A..B")
+		}
+		st.config = c
+	}
+	return st, nil
+}
+
+// eventLine is the part of an event verify reads.
+type eventLine struct {
+	ts, task, action                      string
+	record, merged, submitted, mainAtInit string
+}
+
+// decode reads the fields of an event line verify needs (see scan.go).
+func (e *eventLine) decode(line []byte) error {
+	return walkJSON(line, func(p [][]byte, v []byte) error {
+		var dst *string
+		switch {
+		case len(p) == 1 && string(p[0]) == "ts":
+			dst = &e.ts
+		case len(p) == 1 && string(p[0]) == "task":
+			dst = &e.task
+		case len(p) == 1 && string(p[0]) == "action":
+			dst = &e.action
+		case len(p) == 2 && string(p[0]) == "details":
+			switch string(p[1]) {
+			case KeyRecord:
+				dst = &e.record
+			case "merged_sha":
+				dst = &e.merged
+			case "submitted_sha":
+				dst = &e.submitted
+			case "main_sha":
+				dst = &e.mainAtInit
+			}
+		}
+		if dst == nil || v[0] != '"' {
+			return nil
+		}
+		return setString(dst, v)
+	})
+}
+
+var (
+	keyRecord = []byte(`"` + KeyRecord + `"`)
+	keyInit   = []byte(`"action":"init"`)
+	keyCancel = []byte(`"action":"cancel"`)
+)
+
+// scanEvents reads the lines of one log file that verify needs: the
+// others are not decoded.
+func (ix *logIndex) scan(data []byte) {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		init := ix.initAt.IsZero() && bytes.Contains(line, keyInit)
+		if !init && !bytes.Contains(line, keyRecord) && !bytes.Contains(line, keyCancel) {
+			continue
+		}
+		var e eventLine
+		if e.decode(line) != nil {
+			continue
+		}
+		switch {
+		case e.action == "init" && ix.initAt.IsZero():
+			ix.initAt, _ = time.Parse(time.RFC3339, e.ts)
+			ix.initMain = e.mainAtInit
+		case e.record != "" && e.task != "":
+			l := landing{task: e.task, hash: e.record, merged: e.merged, action: e.action}
+			ix.landings[e.task] = append(ix.landings[e.task], l)
+			if l.merged != "" {
+				ix.byMerged[l.merged] = l
+			}
+		case e.action == "cancel" && e.task != "":
+			ix.cancelled[e.task] = true
+		}
+	}
+}
+
+func newLogIndex() *logIndex {
+	return &logIndex{landings: map[string][]landing{}, byMerged: map[string]landing{}, cancelled: map[string]bool{}}
+}
+
+// read scans the log's files (blob ids) with one git cat-file.
+func (ix *logIndex) read(g gitx.Git, shards []string) error {
+	return gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
+		if kind == "blob" {
+			ix.scan(body)
+		}
+		return nil
+	})
+}
+
+// walked is one commit of main's first-parent history, with the hash of
+// its note (note: it has one).
+type walked struct {
+	sha, tree, author, subject, trailer string
+	parents                             int
+	note                                bool
+	hash                                string
+}
+
+// notes are the landing records as walk read them, parsed once each
+// (a landing of several commits gives each the same note): by sha256.
+type noteSet map[string]*parsed
+
+// walk lists the first-parent commits of rng, newest first, with their
+// notes of notesRef, in one git log: the log walk and the notes read that
+// git log --notes does, and no more. Each commit starts with a NUL and a
+// marker drawn for this run, then its fields, NUL-separated (no commit
+// field can hold a NUL); its note comes last, whatever bytes it holds: it
+// cannot forge the next commit's start, as it cannot know the marker.
+func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, error) {
+	marker := fmt.Sprintf("\x00burl-%016x%016x\x00", rand.Uint64(), rand.Uint64())
+	format := "--format=" + strings.ReplaceAll(marker, "\x00", "%x00") +
+		"%H%x00%T%x00%P%x00%an <%ae>%x00%s%x00%(trailers:key=Burl-Task,valueonly,separator=%x2C)%x00%N"
+	args := append([]string{"log", "--first-parent", "--no-show-signature", "--no-notes", "--notes=" + notesRef, format}, rng...)
+	p, err := g.Start(append(args, "--")...)
+	if err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(p.Stdout())
+	sc.Buffer(make([]byte, 64<<10), 256<<20)
+	sep := []byte(marker)
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		start := bytes.Index(data, sep)
+		if start < 0 {
+			if atEOF && len(bytes.TrimSpace(data)) > 0 {
+				return 0, nil, fmt.Errorf("git log: output without the commit marker")
+			}
+			if atEOF {
+				return len(data), nil, nil
+			}
+			return 0, nil, nil
+		}
+		next := bytes.Index(data[start+len(sep):], sep)
+		if next < 0 {
+			if !atEOF {
+				return 0, nil, nil
+			}
+			return len(data), data[start+len(sep):], nil
+		}
+		end := start + len(sep) + next
+		return end, data[start+len(sep) : end], nil
+	})
+	var cs []walked
+	for sc.Scan() {
+		f := bytes.SplitN(sc.Bytes(), []byte{0}, 7)
+		if len(f) != 7 {
+			p.Kill()
+			return nil, fmt.Errorf("git log: a commit with %d fields", len(f))
+		}
+		w := walked{sha: string(f[0]), tree: string(f[1]), parents: len(bytes.Fields(f[2])),
+			author: string(f[3]), subject: string(f[4]), trailer: string(bytes.TrimSpace(f[5]))}
+		// git log ends every commit's text with a line break (tformat).
+		if note := bytes.TrimSuffix(f[6], []byte("\n")); len(note) > 0 {
+			w.note, w.hash = true, Hash(note)
+			if ns[w.hash] == nil {
+				pr := &parsed{hash: w.hash}
+				pr.rec, pr.err = Parse(note)
+				ns[w.hash] = pr
+			}
+		}
+		cs = append(cs, w)
+	}
+	if err := sc.Err(); err != nil {
+		p.Kill()
+		return nil, err
+	}
+	return cs, p.Wait()
+}
+
+// bad is the error of a revision verify cannot resolve.
+func bad(rev string, shallow bool) error {
+	e := errs.New(errs.User, "no commit %q in this clone", rev)
+	if shallow {
+		return e.WithFix("this clone is shallow: fetch the whole history (git fetch --unshallow; in CI, fetch-depth: 0), or name a range inside what it has")
+	}
+	return e.WithFix("name a commit or a range of this clone: git burl verify [A..B | REV]")
+}
+
+// describe names what a commit burl did not land looks like; submitted
+// maps the commits tasks submitted to their task (nil until refine).
+func describe(c walked, submitted map[string]string) (looks, reason string) {
+	switch {
+	case c.trailer != "":
+		return "agent_push", fmt.Sprintf("an agent's commit (Burl-Task: %s) that reached main without burl's approve", c.trailer)
+	case submitted[c.sha] != "":
+		return "task_work", fmt.Sprintf("%s's submitted work, merged into main by hand: no gate ran on it there (git burl approve --accept-landed %s)", submitted[c.sha], submitted[c.sha])
+	case c.parents > 1:
+		return "hand_merge", "a merge by " + c.author + " that burl did not make"
+	}
+	return "hand_commit", "a commit by " + c.author + " that did not come through burl"
+}
+
+var keySubmit = []byte(`"action":"submit"`)
+
+// submittedIn reads the submit events of the log's files: which task
+// submitted which commit. Only a verification that found commits burl did
+// not land pays for it.
+func submittedIn(g gitx.Git, shards []string) (map[string]string, error) {
+	m := map[string]string{}
+	err := gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
+		for _, line := range bytes.Split(body, []byte("\n")) {
+			var e eventLine
+			if bytes.Contains(line, keySubmit) && e.decode(line) == nil && e.action == "submit" && e.task != "" && e.submitted != "" {
+				m[e.submitted] = e.task
+			}
+		}
+		return nil
+	})
+	return m, err
+}

@@ -1,0 +1,438 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitobj"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
+	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/task"
+)
+
+// Options is what git burl verify was asked.
+type Options struct {
+	// Range is "A..B", a single revision (init..REV), or "" (init..main).
+	Range string
+	// Allow names commits accepted whatever they are.
+	Allow []string
+	// Signed also requires good signatures (see signatures).
+	Signed bool
+}
+
+// A commit's status.
+const (
+	Landed    = "landed"     // ✓ landed by burl, its record matches
+	NotLanded = "not_landed" // ✗ no landing record: a hand commit, an agent's push
+	Mismatch  = "mismatch"   // ! a record that does not match
+)
+
+// Commit is what verify says of one commit.
+type Commit struct {
+	Commit  string `json:"commit"`
+	Subject string `json:"subject"`
+	Status  string `json:"status"`
+	// Allowed: named by --allow, so it does not fail the check.
+	Allowed bool   `json:"allowed"`
+	Task    string `json:"task,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Landing string `json:"landing,omitempty"`
+	// Gates are the gates that ran and passed (those with nothing to run
+	// left out).
+	Gates      []string `json:"gates,omitempty"`
+	Agent      string   `json:"agent,omitempty"`
+	Model      string   `json:"model,omitempty"`
+	ApprovedBy string   `json:"approved_by,omitempty"`
+	LandedAt   string   `json:"landed_at,omitempty"`
+	// LooksLike is what a commit burl did not land seems to be:
+	// hand_commit, hand_merge, agent_push or task_work.
+	LooksLike string `json:"looks_like,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Report is a verification.
+type Report struct {
+	// From and To bound the range: main's first-parent commits after
+	// From ("" when the range starts at the root) up to To.
+	From       string   `json:"from"`
+	To         string   `json:"to"`
+	MainBranch string   `json:"main_branch"`
+	Workflow   string   `json:"workflow_ref"`
+	Notes      string   `json:"notes_ref"`
+	Commits    []Commit `json:"commits"`
+	Counts     Counts   `json:"counts"`
+	// Signatures: with --signed, the commits whose signature was checked
+	// and the ones that failed.
+	Signatures *Signatures `json:"signatures,omitempty"`
+	// Verified: every commit is ✓ or allowed (and, with --signed, every
+	// signature is good); the exit code is 0 exactly then.
+	Verified bool `json:"verified"`
+}
+
+// Counts per status.
+type Counts struct {
+	Landed    int `json:"landed"`
+	NotLanded int `json:"not_landed"`
+	Mismatch  int `json:"mismatch"`
+	Allowed   int `json:"allowed"`
+}
+
+// Verify checks main's first-parent commits in o.Range against the landing
+// records and the workflow branch, reading git objects only: one git log
+// walks main and reads the notes (as git log --notes does), one git
+// cat-file reads the event log, one the landed tasks' files.
+func Verify(r *repo.Repo, o Options) (*Report, error) {
+	g := r.Git
+	shallow := shallowCommits(r)
+	have, err := refs(g, r.Branch)
+	if err != nil {
+		return nil, err
+	}
+	wf, err := workflowRef(g, r.Branch, have)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := gitobj.NewReader(g)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if ok {
+			_ = rd.Close()
+		} else {
+			rd.Kill()
+		}
+	}()
+	st, err := readState(g, rd, wf)
+	if err != nil {
+		return nil, err
+	}
+	c := st.config
+	rep := &Report{MainBranch: c.MainBranch, Workflow: wf, Commits: []Commit{}}
+	ix := newLogIndex()
+	// The first file of the log holds init, where the default range starts.
+	if len(st.shards) > 0 {
+		if err := ix.read(g, st.shards[:1]); err != nil {
+			return nil, err
+		}
+	}
+	if rep.From, rep.To, err = bounds(g, rd, o.Range, have, c.MainBranch, c.Remote, ix, shallow != nil); err != nil {
+		return nil, err
+	}
+	rng := []string{rep.To}
+	if rep.From != "" {
+		rng = []string{"^" + rep.From, rep.To}
+	}
+	// The log walk with the notes, and the rest of the event log, side by
+	// side; then the files of the landed tasks.
+	rest := st.shards[min(1, len(st.shards)):]
+	if have[notes.Ref] == "" {
+		// No notes at all: an error only if the workflow says burl landed
+		// something (they were not fetched), else every commit is ✗.
+		if err := ix.read(g, rest); err != nil {
+			return nil, err
+		}
+		rest = nil
+		if len(ix.byMerged) > 0 {
+			return nil, errs.New(errs.User, "this clone has no landing records (%s), though the workflow branch %s records %d landing(s) with one",
+				notes.Ref, wf, len(ix.byMerged)).
+				WithFix("fetch them: git fetch %s %s:%s (git burl sync fetches them with the workflow branch)", c.Remote, notes.Ref, notes.Ref)
+		}
+	}
+	rep.Notes = notes.Ref
+	ns := noteSet{}
+	var cs []walked
+	var walkErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		cs, walkErr = walk(g, rng, notes.Ref, ns)
+	}()
+	err = ix.read(g, rest)
+	v := &verifier{st: st, ix: ix, notes: ns, notesRef: rep.Notes, onMain: map[string]walked{}}
+	if err == nil {
+		err = v.loadTasks(g)
+	}
+	wg.Wait()
+	for _, e := range []error{walkErr, err} {
+		if e != nil {
+			return nil, e
+		}
+	}
+	for _, w := range cs {
+		if shallow[w.sha] {
+			return nil, errs.New(errs.User, "this clone is shallow: main's history is cut at %s, inside the range %s", gitx.Short(w.sha), describeRange(rep)).
+				WithFix("fetch the whole history (git fetch --unshallow; in CI, fetch-depth: 0), or verify a range inside what this clone has: git burl verify A..B")
+		}
+		v.onMain[w.sha] = w
+	}
+	allowed, err := resolveAll(rd, o.Allow, shallow != nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cs {
+		cm := v.judge(w)
+		if allowed[w.sha] && cm.Status != Landed {
+			cm.Allowed = true
+			rep.Counts.Allowed++
+		}
+		switch cm.Status {
+		case Landed:
+			rep.Counts.Landed++
+		case NotLanded:
+			rep.Counts.NotLanded++
+		case Mismatch:
+			rep.Counts.Mismatch++
+		}
+		rep.Commits = append(rep.Commits, cm)
+	}
+	if rep.Counts.NotLanded > 0 {
+		if err := v.refine(g, rep.Commits); err != nil {
+			return nil, err
+		}
+	}
+	rep.Verified = rep.Counts.Landed+rep.Counts.Allowed == len(rep.Commits)
+	if o.Signed {
+		if rep.Signatures, err = signatures(g, rep.Notes, wf); err != nil {
+			return nil, err
+		}
+		rep.Verified = rep.Verified && len(rep.Signatures.Bad) == 0
+	}
+	ok = true
+	return rep, nil
+}
+
+// shallowCommits are the commits whose parents a shallow clone cut off
+// (nil when the clone is whole).
+func shallowCommits(r *repo.Repo) map[string]bool {
+	data, err := os.ReadFile(filepath.Join(r.CommonDir, "shallow"))
+	if err != nil {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, l := range strings.Fields(string(data)) {
+		m[l] = true
+	}
+	return m
+}
+
+// bounds resolves the range: "A..B", a revision (from init to it), or
+// main (local, else the remote's) from init.
+func bounds(g gitx.Git, rd *gitobj.Reader, rng string, have map[string]string, main, remote string, ix *logIndex, shallow bool) (from, to string, err error) {
+	a, b, isRange := strings.Cut(rng, "..")
+	if strings.HasPrefix(b, ".") {
+		return "", "", errs.New(errs.User, "git burl verify takes A..B, not A...B: it checks main's first-parent history").
+			WithFix("git burl verify %s..%s", a, strings.TrimPrefix(b, "."))
+	}
+	if !isRange {
+		a, b = "", rng
+	}
+	if b == "" {
+		b = "refs/heads/" + main
+		if _, kind, _, err := rd.Read(b); err != nil || kind == "missing" {
+			b = gitx.Tracking(remote, main)
+		}
+	}
+	if to, err = resolve(rd, b, shallow); err != nil {
+		return "", "", err
+	}
+	if isRange && a != "" {
+		from, err = resolve(rd, a, shallow)
+		return from, to, err
+	}
+	if isRange {
+		// "..B" is git's HEAD..B.
+		from, err = resolve(rd, "HEAD", shallow)
+		return from, to, err
+	}
+	switch {
+	case ix.initMain != "":
+		from = ix.initMain
+		if _, kind, _, err := rd.Read(from + "^{commit}"); err != nil || kind == "missing" {
+			return "", "", bad(from+" (main when git burl init ran)", shallow)
+		}
+	case !ix.initAt.IsZero():
+		// Initialised before init recorded main: the range starts at main
+		// as it was then, by commit date.
+		from, _ = g.Run("log", "-1", "--first-parent", "--format=%H", "--before="+ix.initAt.Format("2006-01-02T15:04:05Z"), to, "--")
+	}
+	return from, to, nil
+}
+
+// resolve is a revision's commit, read by rd (cat-file takes git's
+// revision syntax).
+func resolve(rd *gitobj.Reader, rev string, shallow bool) (string, error) {
+	if rev == "" || strings.ContainsAny(rev, "\n\r") || strings.HasPrefix(rev, "-") {
+		return "", bad(rev, shallow)
+	}
+	oid, kind, _, err := rd.Read(rev + "^{commit}")
+	if err != nil {
+		return "", err
+	}
+	if kind != "commit" {
+		return "", bad(rev, shallow)
+	}
+	return oid, nil
+}
+
+func resolveAll(rd *gitobj.Reader, revs []string, shallow bool) (map[string]bool, error) {
+	m := map[string]bool{}
+	for _, rev := range revs {
+		c, err := resolve(rd, rev, shallow)
+		if err != nil {
+			return nil, errs.Wrap(err, errs.User, "--allow "+rev)
+		}
+		m[c] = true
+	}
+	return m, nil
+}
+
+func describeRange(rep *Report) string {
+	if rep.From == "" {
+		return "…" + gitx.Short(rep.To)
+	}
+	return gitx.Short(rep.From) + ".." + gitx.Short(rep.To)
+}
+
+// parsed is one note, read and parsed once for every commit carrying it.
+type parsed struct {
+	hash string
+	rec  *Record
+	err  error
+}
+
+// verifier judges commits against what Verify read.
+type verifier struct {
+	st       *state
+	ix       *logIndex
+	notes    noteSet
+	notesRef string
+	onMain   map[string]walked
+	// cancelled are the named tasks whose file says resolution: cancelled.
+	cancelled map[string]bool
+}
+
+// resolutionLine is how a task file written by burl says it was
+// cancelled; only files holding it are parsed.
+var resolutionLine = []byte("\nresolution: ")
+
+// loadTasks finds, among the files of the tasks whose landings the log
+// records, those cancelled, with one git cat-file.
+func (v *verifier) loadTasks(g gitx.Git) error {
+	var ids, files []string
+	for id := range v.ix.landings {
+		if f, ok := v.st.tasks[id]; ok {
+			ids, files = append(ids, id), append(files, f.blob)
+		}
+	}
+	v.cancelled = map[string]bool{}
+	return gitobj.CatBatch(g, files, func(i int, _, kind string, body []byte) error {
+		if kind == "blob" && bytes.Contains(body, resolutionLine) {
+			if t, err := task.Parse(body); err == nil && t.Str("resolution") == "cancelled" {
+				v.cancelled[ids[i]] = true
+			}
+		}
+		return nil
+	})
+}
+
+// refine names more exactly what the commits burl did not land look like,
+// from the log's submit events.
+func (v *verifier) refine(g gitx.Git, cs []Commit) error {
+	submitted, err := submittedIn(g, v.st.shards)
+	if err != nil {
+		return err
+	}
+	for i := range cs {
+		if cs[i].Status == NotLanded {
+			cs[i].LooksLike, cs[i].Reason = describe(v.onMain[cs[i].Commit], submitted)
+		}
+	}
+	return nil
+}
+
+// judge is the verdict on one commit of main.
+func (v *verifier) judge(w walked) Commit {
+	cm := Commit{Commit: w.sha, Subject: w.subject}
+	if !w.note {
+		if l, ok := v.ix.byMerged[w.sha]; ok {
+			cm.Status, cm.Task = Mismatch, l.task
+			cm.Reason = fmt.Sprintf("the workflow recorded %s landing as this commit (record sha256 %s…), but %s has no note on it: the notes were rewritten, or not fetched whole",
+				l.task, l.hash[:12], v.notesRef)
+			return cm
+		}
+		cm.Status = NotLanded
+		cm.LooksLike, cm.Reason = describe(w, nil)
+		return cm
+	}
+	p := v.notes[w.hash]
+	cm.Status = Mismatch
+	if p.err != nil {
+		cm.Reason = p.err.Error()
+		return cm
+	}
+	r := p.rec
+	cm.Task, cm.Title, cm.Landing, cm.ApprovedBy, cm.LandedAt = r.Task, r.Title, r.Landing.Kind, r.ApprovedBy, r.LandedAt
+	if r.Agent != nil {
+		cm.Agent, cm.Model = r.Agent.Name, r.Agent.Model
+	}
+	for _, g := range []struct {
+		name string
+		gate *Gate
+	}{{"scope", &r.Gates.Scope}, {"stubs", &r.Gates.Stubs}, {"build", &r.Gates.Build}, {"verify", &r.Gates.Verify}, {"review", r.Gates.Review}, {"checks", r.Gates.Checks}} {
+		if g.gate != nil && g.gate.Result == Pass {
+			cm.Gates = append(cm.Gates, g.name)
+		}
+	}
+	cm.Reason = v.mismatch(w, r, p.hash)
+	if cm.Reason == "" {
+		cm.Status = Landed
+	}
+	return cm
+}
+
+// mismatch says why a record does not match the commit and the workflow
+// ("" when it does).
+func (v *verifier) mismatch(w walked, r *Record, hash string) string {
+	last := r.Commits[len(r.Commits)-1]
+	in := false
+	for _, c := range r.Commits {
+		in = in || c == w.sha
+	}
+	switch {
+	case !in:
+		return fmt.Sprintf("the note is the record of other commits (%s): it does not name this one", gitx.Short(last))
+	case w.sha == last && w.tree != r.Tree:
+		return fmt.Sprintf("the commit's tree %s is not the tree %s landed (%s): the commit was changed after the gates passed", gitx.Short(w.tree), r.Task, gitx.Short(r.Tree))
+	}
+	if tip, ok := v.onMain[last]; ok && tip.tree != r.Tree {
+		return fmt.Sprintf("%s's last commit %s does not hold the tree the record names", r.Task, gitx.Short(last))
+	}
+	f, ok := v.st.tasks[r.Task]
+	switch {
+	case !ok:
+		return fmt.Sprintf("the record names %s, which the workflow branch does not have", r.Task)
+	case f.bucket != "DONE":
+		return fmt.Sprintf("the record names %s, which is in %s, not DONE", r.Task, f.bucket)
+	case v.ix.cancelled[r.Task] || v.cancelled[r.Task]:
+		return fmt.Sprintf("%s was cancelled (resolution: cancelled): it did not land", r.Task)
+	}
+	ls := v.ix.landings[r.Task]
+	for _, l := range ls {
+		if l.hash == hash {
+			return ""
+		}
+	}
+	if len(ls) == 0 {
+		return fmt.Sprintf("no landing of %s on the workflow branch recorded this note (its events hold no record_sha256 for %s)", r.Task, r.Task)
+	}
+	return fmt.Sprintf("the note was altered: its sha256 %s… is not the one recorded when %s landed (%s…)", hash[:12], r.Task, ls[len(ls)-1].hash[:12])
+}
