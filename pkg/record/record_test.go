@@ -15,7 +15,7 @@ func sample() *Record {
 		Base:    strings.Repeat("a", 40), Commits: []string{strings.Repeat("b", 40), strings.Repeat("c", 40)},
 		Tree: strings.Repeat("d", 40), GatedTree: strings.Repeat("e", 40), Submitted: strings.Repeat("f", 40),
 		Gates: Gates{Scope: Gate{Result: Pass, InputsSHA256: strings.Repeat("1", 64)}, Stubs: Gate{Result: Pass},
-			Build: Gate{Result: Pass, Command: "make test", Exit: &exit, Seconds: 1.25, On: strings.Repeat("9", 40)},
+			Build:  Gate{Result: Pass, Command: "make test", Exit: &exit, Seconds: 1.25, On: strings.Repeat("9", 40)},
 			Verify: Gate{Result: None}, Review: &Gate{Result: Pass, Summary: "fine"}},
 		Worker: "coder@host", Agent: &Agent{Name: "coder", Preset: "claude-code", Model: "m-1"},
 		Attempts: Attempts{Runs: 3, QA: 1}, Cost: &Cost{InputTokens: 1200, OutputTokens: 300, CostUSD: 0.4213},
@@ -50,13 +50,13 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 // A note that is not a landing record says why.
 func TestParseRefuses(t *testing.T) {
 	for note, want := range map[string]string{
-		"not json":                           "not JSON",
-		`{"burl_record":1,"task":`:           "not JSON",
-		`[1,2]`:                              "not a landing record",
-		`{"task":"TASK-1"}`:                  `no "burl_record"`,
-		`{"burl_record":9,"task":"TASK-1"}`:  "version 9",
-		`{"burl_record":1,"task":"TASK-1"}`:  "lacks",
-		`{"burl_record":1,"task":7}`:         "expected a string",
+		"not json":                            "not JSON",
+		`{"burl_record":1,"task":`:            "not JSON",
+		`[1,2]`:                               "not a landing record",
+		`{"task":"TASK-1"}`:                   `no "burl_record"`,
+		`{"burl_record":9,"task":"TASK-1"}`:   "version 9",
+		`{"burl_record":1,"task":"TASK-1"}`:   "lacks",
+		`{"burl_record":1,"task":7}`:          "expected a string",
 		`{"burl_record":1} {"burl_record":1}`: "not JSON",
 	} {
 		_, err := Parse([]byte(note))
