@@ -169,16 +169,19 @@ func lostRace(err error) bool {
 }
 
 // Restore moves the notes ref back from tip to was (deleting it when was
-// is ""), for a landing undone after its note was written. A ref moved
-// on since is left alone.
+// is ""), for a landing undone after its note was written. A ref that
+// moved on since (a pull merged the remote's notes over it) is left as it
+// is: the note stays on commits main no longer has, where no one looks.
 func Restore(g gitx.Git, tip, was string) error {
 	if tip == was {
 		return nil
 	}
+	args := []string{"update-ref", "-m", "burl: landing undone", Ref, was, tip}
 	if was == "" {
-		_, err := g.Run("update-ref", "-d", Ref, tip)
+		args = []string{"update-ref", "-d", Ref, tip}
+	}
+	if _, err := g.Run(args...); err != nil && !lostRace(err) {
 		return err
 	}
-	_, err := g.Run("update-ref", "-m", "burl: landing undone", Ref, was, tip)
-	return err
+	return nil
 }

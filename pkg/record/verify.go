@@ -201,7 +201,13 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 	}
 	rep.Verified = rep.Counts.Landed+rep.Counts.Allowed == len(rep.Commits)
 	if o.Signed {
-		if rep.Signatures, err = signatures(g, rep.Notes, wf); err != nil {
+		tasks := map[string]bool{}
+		for _, cm := range rep.Commits {
+			if cm.Task != "" {
+				tasks[cm.Task] = true
+			}
+		}
+		if rep.Signatures, err = signatures(g, rep.Notes, wf, tasks); err != nil {
 			return nil, err
 		}
 		rep.Verified = rep.Verified && len(rep.Signatures.Bad) == 0

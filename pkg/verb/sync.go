@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/land"
+	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -360,7 +361,13 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 		names = append(names, w.Config.MainBranch)
 	}
 	wb := w.Repo.Branch
-	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) {
+	// The landing records go with the workflow branch (PushWorkflow adds
+	// them): records alone are news too.
+	records, err := notes.Pending(g, w.Config.Remote)
+	if err != nil {
+		return err
+	}
+	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) && records == "" {
 		return nil
 	}
 	before := localTip(g, wb)
@@ -377,5 +384,8 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 		return err
 	}
 	out.Pushed = append(append(out.Pushed, wb), names...)
+	if records != "" {
+		out.Pushed = append(out.Pushed, notes.Ref)
+	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,7 +68,7 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 		// fanout folder, a pack being rewritten) can fail a write for a
 		// moment; the commit is redone rather than left to doctor.
 		for attempt := 1; ; attempt++ {
-			sha, err = commitFiles(g, w.Repo.Worktree, rels, msg)
+			sha, err = commitFiles(g, w.Repo.Worktree, rels, msg, w.Repo.Signs())
 			if err == nil || attempt == 3 || !transient(err) {
 				break
 			}
@@ -77,7 +78,7 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 	// git commit (commitStaged's sparse path) runs maintenance itself.
 	viaGitCommit := false
 	if !files || err == errNoHead {
-		sha, err = commitStaged(g, rels, msg, c != nil)
+		sha, err = commitStaged(g, rels, msg, c != nil, w.Repo.Signs())
 		viaGitCommit = c != nil
 	}
 	if err != nil {
@@ -122,8 +123,9 @@ var errNoHead = fmt.Errorf("the workflow branch has no commit yet")
 // commitStaged stages rels in the index (add's walk for folders) and
 // commits the index. git 2.39's write-tree expands a sparse index to every
 // entry; git commit does not, so a sparse worktree commits with it (no
-// hook of the repository runs, nothing is signed, the message is kept).
-func commitStaged(g gitx.Git, rels []string, msg string, sparse bool) (string, error) {
+// hook of the repository runs, the message is kept). Where the user's git
+// signs commits (sign), burl's are signed too (DESIGN §22).
+func commitStaged(g gitx.Git, rels []string, msg string, sparse, sign bool) (string, error) {
 	stage := []string{"add", "-A", "--"}
 	if sparse {
 		stage = []string{"add", "-A", "--sparse", "--"}
@@ -133,7 +135,7 @@ func commitStaged(g gitx.Git, rels []string, msg string, sparse bool) (string, e
 	}
 	body := []byte(strings.TrimRight(msg, "\n") + "\n")
 	if sparse {
-		if _, err := g.RunInput(body, "-c", "core.hooksPath="+os.DevNull, "-c", "commit.gpgSign=false",
+		if _, err := g.RunInput(body, "-c", "core.hooksPath="+os.DevNull, "-c", "commit.gpgSign="+strconv.FormatBool(sign),
 			"commit", "-q", "--no-verify", "--allow-empty", "--cleanup=verbatim", "-F", "-"); err != nil {
 			return "", err
 		}
@@ -143,11 +145,11 @@ func commitStaged(g gitx.Git, rels []string, msg string, sparse bool) (string, e
 	if err != nil {
 		return "", err
 	}
-	parent := []string{"-p", "HEAD"}
-	if _, herr := g.Run("rev-parse", "-q", "--verify", "HEAD"); herr != nil {
-		parent = nil
+	args := []string{"commit-tree", tree}
+	if _, herr := g.Run("rev-parse", "-q", "--verify", "HEAD"); herr == nil {
+		args = append(args, "-p", "HEAD")
 	}
-	out, err := g.RunInput(body, append([]string{"commit-tree", tree}, parent...)...)
+	out, err := g.RunInput(body, signed(args, sign)...)
 	if err != nil {
 		return "", err
 	}
@@ -179,7 +181,7 @@ func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
 // Its six git processes run as four steps, two at a time where neither
 // needs the other's result: a transition runs them thousands of times a
 // day, and each costs a process start.
-func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, error) {
+func commitFiles(g gitx.Git, root string, rels []string, msg string, sign bool) (string, error) {
 	var present []string
 	for _, rel := range rels {
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
@@ -221,9 +223,19 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string) (string, er
 		return "", err
 	}
 	body := []byte(strings.TrimRight(msg, "\n") + "\n")
-	out, err := g.RunInput(body, "commit-tree", tree, "-p", head)
+	out, err := g.RunInput(body, signed([]string{"commit-tree", tree, "-p", head}, sign)...)
 	if err != nil {
 		return "", err
 	}
 	return updateHead(g, strings.TrimSpace(string(out)), head, msg)
+}
+
+// signed is a git commit-tree argv that signs as git commit would where
+// the user's git signs commits (commit-tree itself ignores
+// commit.gpgSign).
+func signed(args []string, sign bool) []string {
+	if sign {
+		return append(args, "-S")
+	}
+	return args
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
 )
 
 // The git remote is the coordination engine (DESIGN §5): with
@@ -297,6 +298,13 @@ func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
 	target := "refs/heads/" + w.Repo.Branch
 	args := []string{"push", "--porcelain", "--atomic", w.Config.Remote, commit + ":" + target}
 	args = append(args, extra...)
+	// The landing records go with the workflow branch that names their
+	// hashes, in the same atomic push (DESIGN §22).
+	if spec, err := notes.Pending(w.Repo.Git, w.Config.Remote); err != nil {
+		return pushRefused, err
+	} else if spec != "" && !pushesRef(args, spec) {
+		args = append(args, spec)
+	}
 	out, perr := w.Repo.Git.RunInput(nil, args...)
 	lines := porcelain(string(out))
 	l, ok := lines[target]
@@ -322,7 +330,9 @@ func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
 		return pushRefused, perr
 	}
 	for ref, other := range lines {
-		if ref != target && other.flag == '!' && !strings.Contains(other.summary, "atomic push failed") && raceLost(other.summary) {
+		// The notes lost only to another landing's notes, merged by the
+		// next pull: redoing helps, as for the workflow branch.
+		if ref != target && ref != notes.Ref && other.flag == '!' && !strings.Contains(other.summary, "atomic push failed") && raceLost(other.summary) {
 			return pushLostRef, fmt.Errorf("%s %s", ref, other.summary)
 		}
 	}

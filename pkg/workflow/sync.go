@@ -9,6 +9,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
 )
 
 // This file moves the workflow branch to and from the remote: the building
@@ -45,12 +46,12 @@ type PullResult struct {
 func (r *PullResult) Pulled() bool { return r.Before != r.After }
 
 // FetchRemoteBranch fetches branch from the configured remote into its
-// remote-tracking ref and returns the remote's tip, or "" when the remote
-// has no such branch.
-func (w *Workflow) FetchRemoteBranch(branch string) (string, error) {
+// remote-tracking ref (with the extra refspecs, in the same fetch) and
+// returns the remote's tip, or "" when the remote has no such branch.
+func (w *Workflow) FetchRemoteBranch(branch string, extra ...string) (string, error) {
 	g, remote := w.Repo.Git, w.Config.Remote
 	tracking := gitx.Tracking(remote, branch)
-	if err := g.FetchTracking(remote, branch); err != nil {
+	if _, err := g.Run(gitx.Fetch(remote, append([]string{"+refs/heads/" + branch + ":" + tracking}, extra...)...)...); err != nil {
 		// Tell "the remote has no such branch" (exit 2) from an unreachable remote.
 		if _, lerr := g.Run("ls-remote", "--exit-code", "--heads", remote, "refs/heads/"+branch); gitx.ExitCodeOf(lerr) == 2 {
 			return "", nil
@@ -79,8 +80,15 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		return nil, err
 	}
 	res := &PullResult{Before: local, After: local}
-	if res.Remote, err = w.FetchRemoteBranch(branch); err != nil || res.Remote == "" || res.Remote == local {
+	// The landing records travel with the workflow branch (DESIGN §22).
+	if res.Remote, err = w.FetchRemoteBranch(branch, notes.FetchSpec(remote)); err != nil {
 		return res, err
+	}
+	if err := w.mergeNotes(); err != nil {
+		return res, err
+	}
+	if res.Remote == "" || res.Remote == local {
+		return res, nil
 	}
 	if ahead, err := g.Test("merge-base", "--is-ancestor", res.Remote, local); err != nil {
 		return nil, err
@@ -211,6 +219,20 @@ func (w *Workflow) PushWorkflow(extra ...string) error {
 		Reason: fmt.Sprintf("%s moved on since this clone last pulled, so it refused (and, the push being atomic, nothing was pushed): %v", w.Config.Remote, err),
 		Fix:    "git burl sync --pull, then git burl sync --push",
 		Err:    fmt.Errorf("%w: %v", ErrPushRejected, err)}
+}
+
+// mergeNotes brings the landing records just fetched into this clone's,
+// by union: landings on two machines annotate different commits.
+func (w *Workflow) mergeNotes() error {
+	m, err := notes.Merge(w.Repo, w.Config.Remote)
+	if err != nil {
+		return errs.Wrap(err, errs.Git, "Cannot merge the landing records ("+notes.Ref+") of "+w.Config.Remote).
+			WithFix("git burl doctor; git fetch %s %s:%s shows what the remote has", w.Config.Remote, notes.Ref, notes.Tracking(w.Config.Remote))
+	}
+	for _, c := range m.Conflicts {
+		fmt.Fprintf(w.Stderr, "burl: warning: %s and %s hold different landing records for %s; this clone's is kept (git burl verify checks it)\n", notes.Ref, w.Config.Remote, gitx.Short(c))
+	}
+	return nil
 }
 
 func countRange(g gitx.Git, rng string) int {
