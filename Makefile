@@ -9,6 +9,10 @@ TEST_PREFIX := $(CURDIR)/dist/test-prefix
 # `make bats BATS=bats/watch.bats` runs one file; the default is every file.
 BATS ?= bats/
 
+# actionlint checks the contrib CI workflows (and the shell in them); run
+# from the module proxy at a pinned version, so it is no dependency of burl.
+ACTIONLINT ?= $(GO) run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+
 SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
 
 .PHONY: all build test unit cross bats lint install uninstall demo demo-pr bench clean
@@ -42,6 +46,7 @@ lint:
 	$(GO) vet ./...
 	shellcheck $(SHELL_FILES)
 	mandoc -T lint -W warning man/man1/*.1 man/man5/*.5
+	$(ACTIONLINT) contrib/ci/*.yml
 
 install:
 	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./install.sh

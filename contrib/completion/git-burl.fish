@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync hook hooks scope completion
+set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -94,6 +94,7 @@ complete -c git-burl -n __fish_use_subcommand -a lock -d 'List locks, or clear o
 complete -c git-burl -n __fish_use_subcommand -a doctor -d 'Check the workflow for inconsistencies'
 complete -c git-burl -n __fish_use_subcommand -a clean -d 'Remove worktrees and branches of DONE tasks'
 complete -c git-burl -n __fish_use_subcommand -a sync -d 'Fetch and push the workflow and task branches'
+complete -c git-burl -n __fish_use_subcommand -a verify -d 'Check that every commit of main came through burl'
 complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by the installed git hooks'
 complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
 complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
@@ -149,6 +150,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from clean" -l yes -d 'Remove, r
 complete -c git-burl -n "__fish_seen_subcommand_from sync" -l pull -d 'Only fetch'
 complete -c git-burl -n "__fish_seen_subcommand_from sync" -l push -d 'Only push'
 complete -c git-burl -n "__fish_seen_subcommand_from sync" -l settle -d 'Only settle the open pull requests'
+complete -c git-burl -n "__fish_seen_subcommand_from verify" -l allow -x -d 'Accept this commit whatever it is'
+complete -c git-burl -n "__fish_seen_subcommand_from verify" -l signed -d 'Also require good signatures'
 
 complete -c git-burl -n "__fish_seen_subcommand_from hook; and not __fish_seen_subcommand_from commit-msg pre-push" -a 'commit-msg pre-push'
 complete -c git-burl -n "__fish_seen_subcommand_from hooks; and not __fish_seen_subcommand_from install uninstall status" -a 'install uninstall status'
