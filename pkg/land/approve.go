@@ -84,6 +84,9 @@ type approval struct {
 	// commit main never was).
 	onMain    string
 	stackedOn []string
+	// builtOn: in approve --all, the commit the batch's build ran on (the
+	// top of the stack), which the landing record names.
+	builtOn string
 }
 
 // Approve is `git burl approve ID`: PRD 14.4 for one QA task (with
@@ -151,7 +154,7 @@ func approve(w *workflow.Workflow, id string, acceptLanded bool) (Result, error)
 		Verb: "approve", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + id,
 		Prepare: func(tx *workflow.Tx) error { return a.integrate(w, tx) },
-		Apply:   func(tx *workflow.Tx) error { a.record(w, tx); return nil },
+		Apply:   func(tx *workflow.Tx) error { return a.record(w, tx) },
 	})
 	if err != nil {
 		return Result{}, err
@@ -450,7 +453,7 @@ func (a *approval) finishMerged(w *workflow.Workflow, t *task.Task) error {
 }
 
 // record is PRD 14.4 steps 8-9 (or the reject that a conflict becomes).
-func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
+func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 	switch {
 	case a.conflict != nil:
 		var lines []string
@@ -496,14 +499,19 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) {
 			entry = qa.Report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, gitx.Short(a.merged), a.drift),
 				tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs)
 		}
-		done(tx, a.merged, entry)
 		tx.Details["base"] = a.base
 		tx.Details["drift"] = a.drift
 		tx.Details["pushed"] = a.pushed
 		if a.pushMain != "" {
 			tx.PushRefs = append(tx.PushRefs, a.pushMain)
 		}
+		l, err := a.landing(w, t)
+		if err != nil {
+			return err
+		}
+		return done(w, tx, a.merged, entry, l)
 	}
+	return nil
 }
 
 func indentLines(s string) string {

@@ -1,6 +1,7 @@
 package land
 
 import (
+	"github.com/burl-dev/burl/pkg/record"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -10,9 +11,12 @@ import (
 // and a finished interrupted approve take too) or a pull request the
 // forge merged (applySettlement). It runs inside the transition that
 // commits DONE: merged is the commit on main holding the work, entry the
-// QA Report's account of how it got there.
-func done(tx *workflow.Tx, merged, entry string) {
+// QA Report's account of how it got there, l what the landing record
+// (DESIGN §22) says of it, written as notes on the landed commits with
+// its sha256 in this transition's event.
+func done(w *workflow.Workflow, tx *workflow.Tx, merged, entry string, l record.Landing) error {
 	tx.Task.SetTime(task.KeyCompletedAt, tx.Now)
 	tx.Task.AppendToSection("QA Report", entry)
 	tx.Details["merged_sha"] = merged
+	return record.Land(w, tx, l)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/record"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -92,11 +93,10 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 		Prepare: func(tx *workflow.Tx) error { return a.openPR(w, tx, prov, &pr) },
 		Apply: func(tx *workflow.Tx) error {
 			if a.conflict != nil || len(a.failed) > 0 {
-				a.record(w, tx)
 				if a.conflict == nil {
 					tx.Action = "approve"
 				}
-				return nil
+				return a.record(w, tx)
 			}
 			recordPR(w, tx, a, pr)
 			return nil
@@ -228,6 +228,8 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 	tx.Details["number"] = pr.Number
 	tx.Details["head"] = pr.Head
 	tx.Details["base"] = a.base
+	// The landing record, written when the forge merges, carries them.
+	tx.Details[record.KeyGates] = record.GatesOf(w.Config, t, a.runs, "")
 }
 
 // PRNumber is a task's open pull request, 0 when it has none.

@@ -339,7 +339,7 @@ func gateNames(vs gate.Violations) string {
 func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
 	_, err := q.w.Run(workflow.Transition{Verb: "approve", ID: e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + e.ID,
-		Apply:   func(tx *workflow.Tx) error { a.record(q.w, tx); return nil }})
+		Apply:   func(tx *workflow.Tx) error { return a.record(q.w, tx) }})
 	if err != nil {
 		q.fail(e.ID, err)
 		return
@@ -377,6 +377,7 @@ func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, aft
 	if top.OK() {
 		for _, s := range stack {
 			s.a.runs = append(s.a.runs, top)
+			s.a.builtOn = stack[n-1].a.merged
 		}
 		return stack, nil, nil
 	}
@@ -394,6 +395,7 @@ func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, aft
 	for _, s := range stack[:lo] {
 		if pass != nil {
 			s.a.runs = append(s.a.runs, *pass)
+			s.a.builtOn = stack[lo-1].a.merged
 		}
 	}
 	c := stack[hi-1]
@@ -440,7 +442,7 @@ func (q *queue) land(s *stacked) landing {
 			}
 			return a.land(w, tx, q.m)
 		},
-		Apply: func(tx *workflow.Tx) error { a.record(w, tx); return nil },
+		Apply: func(tx *workflow.Tx) error { return a.record(w, tx) },
 	})
 	if err != nil {
 		// Every approve that does not land leaves the branch as submitted.

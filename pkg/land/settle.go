@@ -420,12 +420,15 @@ func applySettlement(w *workflow.Workflow, id string, s Settled) (result, to str
 	switch s.Result {
 	case "merged":
 		tr = workflow.Transition{Verb: "pr_merged", To: workflow.Done, Apply: func(tx *workflow.Tx) error {
-			done(tx, s.MergedSHA, fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
-				s.Number, w.Config.MainBranch, gitx.Short(s.MergedSHA), howSaid(s.How), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor))
+			l, err := prLanding(w, tx.Task, s)
+			if err != nil {
+				return err
+			}
 			tx.Details["how"] = s.How
 			tx.Details["number"] = s.Number
 			tx.Details["url"] = s.URL
-			return nil
+			return done(w, tx, s.MergedSHA, fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
+				s.Number, w.Config.MainBranch, gitx.Short(s.MergedSHA), howSaid(s.How), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor), l)
 		}}
 	case "closed", "changes_requested":
 		verb, reason := "pr_closed", s.Reason

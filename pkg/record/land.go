@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitobj"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -29,8 +30,9 @@ type Landing struct {
 	Count        int
 	// Gates as they ran for this landing (Land fills the inputs' hashes).
 	Gates Gates
-	// GatedTree is the tree the gates passed when it is not Merged's.
-	GatedTree  string
+	// Gated is the commit the gates passed when it is not Merged (the
+	// head of a pull request the forge merged its own way).
+	Gated      string
 	MergeStyle string
 	How        string
 	PR         *PR
@@ -76,8 +78,14 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
 		r.Commits = append(r.Commits, c)
 	}
 	_, r.Tree, _ = strings.Cut(lines[0], " ")
-	if l.GatedTree != r.Tree {
-		r.GatedTree = l.GatedTree
+	if l.Gated != "" && l.Gated != l.Merged {
+		gated, err := g.Run("rev-parse", "--verify", l.Gated+"^{tree}")
+		if err != nil {
+			return fmt.Errorf("reading the tree the gates passed (%s): %w", gitx.Short(l.Gated), err)
+		}
+		if gated != r.Tree {
+			r.GatedTree = gated
+		}
 	}
 	note, err := r.Encode()
 	if err != nil {

@@ -44,9 +44,8 @@ type Record struct {
 	Commits []string `json:"commits"`
 	Tree    string   `json:"tree"`
 	// GatedTree is the tree the gates passed, when it is not Tree: the
-	// forge merged a pull request onto a main that had moved on (the
-	// change was recognised as the gated one), or --accept-landed gated
-	// main as it was.
+	// forge merged a pull request onto a main that had moved on, or made
+	// a merge commit (the change was recognised as the gated one).
 	GatedTree string `json:"gated_tree,omitempty"`
 	Submitted string `json:"submitted_sha,omitempty"`
 	Gates     Gates  `json:"gates"`
