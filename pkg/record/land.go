@@ -78,6 +78,9 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
 		r.Commits = append(r.Commits, c)
 	}
 	_, r.Tree, _ = strings.Cut(lines[0], " ")
+	if r.Gates.Build.On == r.Commits[len(r.Commits)-1] {
+		r.Gates.Build.On = ""
+	}
 	if l.Gated != "" && l.Gated != l.Merged {
 		gated, err := g.Run("rev-parse", "--verify", l.Gated+"^{tree}")
 		if err != nil {
