@@ -114,3 +114,31 @@ git burl status"
 	[ -z "$(git status --porcelain)" ]
 	! git rev-parse -q --verify burl >/dev/null || false
 }
+
+@test "the README's check of what landed runs as written in a reviewer's fresh clone" {
+	load lifecycle
+	load verify
+	new_burl_repo
+	set_config build_command true
+	landed 1
+	landed 2
+	commit_file hotfix.txt "fix" "hotfix"
+	hand=$(git rev-parse --short=10 HEAD)
+	git burl sync >/dev/null
+	git clone -q "$ORIGIN" "$BATS_TEST_TMPDIR/reviewer" 2>/dev/null
+	cd "$BATS_TEST_TMPDIR/reviewer"
+	block=$(readme_block "## Checking what landed" | sed "s/4c1d2e3f5a/$hand/")
+	[ -n "$block" ]
+	run bash -uo pipefail -c "$block"
+	assert_success
+	# The whole history: the hotfix is ✗ (exit 2 for that line), the rest ✓.
+	assert_output_contains "✗ $hand \"hotfix\": a commit by Burl Test <test@burl.invalid> that did not come through burl"
+	assert_output_contains "TASK-002 task 2 — approve; gates scope, stubs, build; approved by tester@bats"
+	assert_output_contains "5 commit(s) of main"
+	assert_output_contains "4 landed by burl, 1 not landed by burl, 0 whose record does not match"
+	# The range with the hotfix allowed, and the record as JSON.
+	assert_output_contains "3 commit(s) of main"
+	assert_output_contains "2 landed by burl, 1 not landed by burl, 0 whose record does not match, 1 allowed"
+	assert_output_contains '"burl_record": 1'
+	assert_output_contains '"task": "TASK-002"'
+}
