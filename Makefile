@@ -72,6 +72,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/queue.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/forge.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/mcp.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
 
 clean:
 	rm -rf bin libexec dist

@@ -32,15 +32,13 @@ type state struct {
 	config *config.Config
 	// shards are the event log's files, oldest first (blob ids).
 	shards []string
-	// tasks maps a task ID to its file's path and blob.
-	tasks map[string]taskFile
+	// buckets maps a task ID to the bucket its file is in.
+	buckets map[string]string
 }
-
-type taskFile struct{ path, blob, bucket string }
 
 // landing is a landing event that recorded a landing record.
 type landing struct {
-	task, hash, merged, action string
+	task, hash, merged string
 }
 
 // logIndex is what verify needs of the event log.
@@ -104,7 +102,7 @@ func workflowRef(g gitx.Git, branch string, have map[string]string) (string, err
 
 // readState lists the workflow branch's files and reads its config.
 func readState(g gitx.Git, rd *gitobj.Reader, ref string) (*state, error) {
-	st := &state{ref: ref, config: config.Default(), tasks: map[string]taskFile{}}
+	st := &state{ref: ref, config: config.Default(), buckets: map[string]string{}}
 	out, err := g.RunInput(nil, "ls-tree", "-r", "-z", "--full-tree", ref, "--", workflowDir)
 	if err != nil {
 		return nil, err
@@ -128,8 +126,8 @@ func readState(g gitx.Git, rd *gitobj.Reader, ref string) (*state, error) {
 		default:
 			bucket, _, _ := strings.Cut(rel, "/")
 			if id, ok := task.IDFromFileName(path.Base(rel)); ok {
-				if prev, dup := st.tasks[id]; !dup || prev.bucket != "DONE" {
-					st.tasks[id] = taskFile{path: rel, blob: f[2], bucket: bucket}
+				if prev, dup := st.buckets[id]; !dup || prev != "DONE" {
+					st.buckets[id] = bucket
 				}
 			}
 		}
@@ -200,37 +198,52 @@ var (
 	keyCancel = []byte(`"action":"cancel"`)
 )
 
-// scanEvents reads the lines of one log file that verify needs: the
-// others are not decoded.
+// scan reads the lines of one log file that verify needs, found by the
+// keys they hold (one search through the file per key, not one per line):
+// the others are not looked at.
 func (ix *logIndex) scan(data []byte) {
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		init := ix.initAt.IsZero() && bytes.Contains(line, keyInit)
-		if !init && !bytes.Contains(line, keyRecord) && !bytes.Contains(line, keyCancel) {
-			continue
-		}
-		var e eventLine
-		if e.decode(line) != nil {
-			continue
-		}
-		switch {
-		case e.action == "init" && ix.initAt.IsZero():
-			ix.initAt, _ = time.Parse(time.RFC3339, e.ts)
-			ix.initMain = e.mainAtInit
-		case e.record != "" && e.task != "":
-			l := landing{task: e.task, hash: e.record, merged: e.merged, action: e.action}
-			ix.landings[e.task] = append(ix.landings[e.task], l)
-			if l.merged != "" {
-				ix.byMerged[l.merged] = l
+	keys := [][]byte{keyRecord, keyCancel}
+	if ix.initAt.IsZero() {
+		keys = append(keys, keyInit)
+	}
+	for _, key := range keys {
+		for rest, off := data, 0; ; {
+			i := bytes.Index(rest, key)
+			if i < 0 {
+				break
 			}
-		case e.action == "cancel" && e.task != "":
-			ix.cancelled[e.task] = true
+			at := off + i
+			start := bytes.LastIndexByte(data[:at], '\n') + 1
+			end := bytes.IndexByte(data[at:], '\n')
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += at
+			}
+			ix.line(data[start:end])
+			rest, off = data[end:], end
 		}
+	}
+}
+
+// line takes one event line in.
+func (ix *logIndex) line(line []byte) {
+	var e eventLine
+	if e.decode(line) != nil {
+		return
+	}
+	switch {
+	case e.action == "init" && ix.initAt.IsZero():
+		ix.initAt, _ = time.Parse(time.RFC3339, e.ts)
+		ix.initMain = e.mainAtInit
+	case e.record != "" && e.task != "":
+		l := landing{task: e.task, hash: e.record, merged: e.merged}
+		ix.landings[e.task] = append(ix.landings[e.task], l)
+		if l.merged != "" {
+			ix.byMerged[l.merged] = l
+		}
+	case e.action == "cancel" && e.task != "":
+		ix.cancelled[e.task] = true
 	}
 }
 
@@ -314,7 +327,10 @@ func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, erro
 			w.note, w.hash = true, Hash(note)
 			if ns[w.hash] == nil {
 				pr := &parsed{hash: w.hash}
-				pr.rec, pr.err = Parse(note)
+				r, err := Parse(note)
+				if pr.err = err; err == nil {
+					pr.sum = summarize(r)
+				}
 				ns[w.hash] = pr
 			}
 		}

@@ -157,9 +157,9 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 		cs, walkErr = walk(g, rng, notes.Ref, ns)
 	}()
 	err = ix.read(g, rest)
-	v := &verifier{st: st, ix: ix, notes: ns, notesRef: rep.Notes, onMain: map[string]walked{}}
+	var cancelled map[string]bool
 	if err == nil {
-		err = v.loadTasks(g)
+		cancelled, err = cancelledTasks(g, st)
 	}
 	wg.Wait()
 	for _, e := range []error{walkErr, err} {
@@ -172,7 +172,10 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 			return nil, errs.New(errs.User, "this clone is shallow: main's history is cut at %s, inside the range %s", gitx.Short(w.sha), describeRange(rep)).
 				WithFix("fetch the whole history (git fetch --unshallow; in CI, fetch-depth: 0), or verify a range inside what this clone has: git burl verify A..B")
 		}
-		v.onMain[w.sha] = w
+	}
+	v := &verifier{st: st, ix: ix, notes: ns, notesRef: rep.Notes, cancelled: cancelled, onMain: make(map[string]*walked, len(cs))}
+	for i := range cs {
+		v.onMain[cs[i].sha] = &cs[i]
 	}
 	allowed, err := resolveAll(rd, o.Allow, shallow != nil)
 	if err != nil {
@@ -308,11 +311,39 @@ func describeRange(rep *Report) string {
 	return gitx.Short(rep.From) + ".." + gitx.Short(rep.To)
 }
 
-// parsed is one note, read and parsed once for every commit carrying it.
+// parsed is one note, read and judged once for every commit carrying it
+// (the commits of one landing share it): what verify shows of it, and
+// the verdict that does not depend on the commit.
 type parsed struct {
 	hash string
-	rec  *Record
 	err  error
+	sum  *summary
+	// verdict: why the record does not match the workflow ("" when it
+	// does); judged tells it was worked out.
+	verdict string
+	judged  bool
+}
+
+// summary is what verify keeps of a record: what it checks and shows.
+type summary struct {
+	task, title, kind, approvedBy, landedAt, agent, model, tree string
+	commits, gates                                              []string
+}
+
+func summarize(r *Record) *summary {
+	s := &summary{task: r.Task, title: r.Title, kind: r.Landing.Kind, approvedBy: r.ApprovedBy, landedAt: r.LandedAt, tree: r.Tree, commits: r.Commits}
+	if r.Agent != nil {
+		s.agent, s.model = r.Agent.Name, r.Agent.Model
+	}
+	for _, g := range []struct {
+		name string
+		gate *Gate
+	}{{"scope", &r.Gates.Scope}, {"stubs", &r.Gates.Stubs}, {"build", &r.Gates.Build}, {"verify", &r.Gates.Verify}, {"review", r.Gates.Review}, {"checks", r.Gates.Checks}} {
+		if g.gate != nil && g.gate.Result == Pass {
+			s.gates = append(s.gates, g.name)
+		}
+	}
+	return s
 }
 
 // verifier judges commits against what Verify read.
@@ -321,33 +352,33 @@ type verifier struct {
 	ix       *logIndex
 	notes    noteSet
 	notesRef string
-	onMain   map[string]walked
-	// cancelled are the named tasks whose file says resolution: cancelled.
+	onMain   map[string]*walked
+	// cancelled are the tasks whose file says resolution: cancelled.
 	cancelled map[string]bool
 }
 
-// resolutionLine is how a task file written by burl says it was
-// cancelled; only files holding it are parsed.
-var resolutionLine = []byte("\nresolution: ")
-
-// loadTasks finds, among the files of the tasks whose landings the log
-// records, those cancelled, with one git cat-file.
-func (v *verifier) loadTasks(g gitx.Git) error {
-	var ids, files []string
-	for id := range v.ix.landings {
-		if f, ok := v.st.tasks[id]; ok {
-			ids, files = append(ids, id), append(files, f.blob)
+// cancelledTasks finds the DONE tasks whose file says resolution:
+// cancelled: one git grep through the workflow branch's DONE files
+// (in git, not here), then the few it names parsed to be sure.
+func cancelledTasks(g gitx.Git, st *state) (map[string]bool, error) {
+	out, err := g.RunInput(nil, "grep", "-l", "-z", "-E", "-e", `^resolution:[[:space:]]*["']?cancelled`, st.ref, "--", workflowDir+"/DONE")
+	if err != nil && gitx.ExitCodeOf(err) != 1 {
+		return nil, err
+	}
+	var names []string
+	for _, n := range bytes.Split(out, []byte{0}) {
+		if len(n) > 0 {
+			names = append(names, string(n))
 		}
 	}
-	v.cancelled = map[string]bool{}
-	return gitobj.CatBatch(g, files, func(i int, _, kind string, body []byte) error {
-		if kind == "blob" && bytes.Contains(body, resolutionLine) {
-			if t, err := task.Parse(body); err == nil && t.Str("resolution") == "cancelled" {
-				v.cancelled[ids[i]] = true
-			}
+	m := map[string]bool{}
+	err = gitobj.CatBatch(g, names, func(_ int, _, kind string, body []byte) error {
+		if t, err := task.Parse(body); kind == "blob" && err == nil && t.Str("resolution") == "cancelled" {
+			m[t.ID()] = true
 		}
 		return nil
 	})
+	return m, err
 }
 
 // refine names more exactly what the commits burl did not land look like,
@@ -359,7 +390,7 @@ func (v *verifier) refine(g gitx.Git, cs []Commit) error {
 	}
 	for i := range cs {
 		if cs[i].Status == NotLanded {
-			cs[i].LooksLike, cs[i].Reason = describe(v.onMain[cs[i].Commit], submitted)
+			cs[i].LooksLike, cs[i].Reason = describe(*v.onMain[cs[i].Commit], submitted)
 		}
 	}
 	return nil
@@ -385,60 +416,62 @@ func (v *verifier) judge(w walked) Commit {
 		cm.Reason = p.err.Error()
 		return cm
 	}
-	r := p.rec
-	cm.Task, cm.Title, cm.Landing, cm.ApprovedBy, cm.LandedAt = r.Task, r.Title, r.Landing.Kind, r.ApprovedBy, r.LandedAt
-	if r.Agent != nil {
-		cm.Agent, cm.Model = r.Agent.Name, r.Agent.Model
-	}
-	for _, g := range []struct {
-		name string
-		gate *Gate
-	}{{"scope", &r.Gates.Scope}, {"stubs", &r.Gates.Stubs}, {"build", &r.Gates.Build}, {"verify", &r.Gates.Verify}, {"review", r.Gates.Review}, {"checks", r.Gates.Checks}} {
-		if g.gate != nil && g.gate.Result == Pass {
-			cm.Gates = append(cm.Gates, g.name)
+	s := p.sum
+	cm.Task, cm.Title, cm.Landing, cm.ApprovedBy, cm.LandedAt = s.task, s.title, s.kind, s.approvedBy, s.landedAt
+	cm.Agent, cm.Model, cm.Gates = s.agent, s.model, s.gates
+	if cm.Reason = v.onCommit(w, s); cm.Reason == "" {
+		if !p.judged {
+			p.verdict, p.judged = v.verdict(s, p.hash), true
 		}
+		cm.Reason = p.verdict
 	}
-	cm.Reason = v.mismatch(w, r, p.hash)
 	if cm.Reason == "" {
 		cm.Status = Landed
 	}
 	return cm
 }
 
-// mismatch says why a record does not match the commit and the workflow
-// ("" when it does).
-func (v *verifier) mismatch(w walked, r *Record, hash string) string {
-	last := r.Commits[len(r.Commits)-1]
+// onCommit says why a record does not match the commit it is on ("" when
+// it does): it names the commit, and the last of its commits has its tree.
+func (v *verifier) onCommit(w walked, s *summary) string {
+	last := s.commits[len(s.commits)-1]
 	in := false
-	for _, c := range r.Commits {
+	for _, c := range s.commits {
 		in = in || c == w.sha
 	}
 	switch {
 	case !in:
 		return fmt.Sprintf("the note is the record of other commits (%s): it does not name this one", gitx.Short(last))
-	case w.sha == last && w.tree != r.Tree:
-		return fmt.Sprintf("the commit's tree %s is not the tree %s landed (%s): the commit was changed after the gates passed", gitx.Short(w.tree), r.Task, gitx.Short(r.Tree))
+	case w.sha == last && w.tree != s.tree:
+		return fmt.Sprintf("the commit's tree %s is not the tree %s landed (%s): the commit was changed after the gates passed", gitx.Short(w.tree), s.task, gitx.Short(s.tree))
 	}
-	if tip, ok := v.onMain[last]; ok && tip.tree != r.Tree {
-		return fmt.Sprintf("%s's last commit %s does not hold the tree the record names", r.Task, gitx.Short(last))
+	if tip, ok := v.onMain[last]; ok && tip.tree != s.tree {
+		return fmt.Sprintf("%s's last commit %s does not hold the tree the record names", s.task, gitx.Short(last))
 	}
-	f, ok := v.st.tasks[r.Task]
+	return ""
+}
+
+// verdict says why a record does not match the workflow branch ("" when
+// it does): its task is there, DONE and not cancelled, and one of its
+// landings recorded this very note.
+func (v *verifier) verdict(s *summary, hash string) string {
+	bucket, ok := v.st.buckets[s.task]
 	switch {
 	case !ok:
-		return fmt.Sprintf("the record names %s, which the workflow branch does not have", r.Task)
-	case f.bucket != "DONE":
-		return fmt.Sprintf("the record names %s, which is in %s, not DONE", r.Task, f.bucket)
-	case v.ix.cancelled[r.Task] || v.cancelled[r.Task]:
-		return fmt.Sprintf("%s was cancelled (resolution: cancelled): it did not land", r.Task)
+		return fmt.Sprintf("the record names %s, which the workflow branch does not have", s.task)
+	case bucket != "DONE":
+		return fmt.Sprintf("the record names %s, which is in %s, not DONE", s.task, bucket)
+	case v.ix.cancelled[s.task] || v.cancelled[s.task]:
+		return fmt.Sprintf("%s was cancelled (resolution: cancelled): it did not land", s.task)
 	}
-	ls := v.ix.landings[r.Task]
+	ls := v.ix.landings[s.task]
 	for _, l := range ls {
 		if l.hash == hash {
 			return ""
 		}
 	}
 	if len(ls) == 0 {
-		return fmt.Sprintf("no landing of %s on the workflow branch recorded this note (its events hold no record_sha256 for %s)", r.Task, r.Task)
+		return fmt.Sprintf("no landing of %s on the workflow branch recorded this note (its events hold no record_sha256 for %s)", s.task, s.task)
 	}
-	return fmt.Sprintf("the note was altered: its sha256 %s… is not the one recorded when %s landed (%s…)", hash[:12], r.Task, ls[len(ls)-1].hash[:12])
+	return fmt.Sprintf("the note was altered: its sha256 %s… is not the one recorded when %s landed (%s…)", hash[:12], s.task, ls[len(ls)-1].hash[:12])
 }
