@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
@@ -90,8 +91,13 @@ func Merge(r *repo.Repo, remote string) (Merged, error) {
 	}
 	sort.Strings(conflicts)
 	msg := fmt.Sprintf("burl: merge the landing records of %s (%d note(s) from there)", remote, len(add))
-	if _, _, err := Write(r, Change{Notes: add, Merge: tracking, Message: msg}); err != nil {
+	rd, err := gitobj.NewReader(g)
+	if err != nil {
 		return Merged{}, err
 	}
-	return Merged{How: "merge", Conflicts: conflicts}, nil
+	if _, _, err := Write(r, rd, Change{Notes: add, Merge: tracking, Message: msg}); err != nil {
+		rd.Kill()
+		return Merged{}, err
+	}
+	return Merged{How: "merge", Conflicts: conflicts}, rd.Close()
 }

@@ -41,7 +41,18 @@ func add(t *testing.T, r *repo.Repo, body string, cs ...string) (tip, was string
 	for _, c := range cs {
 		m[c] = blob.OID
 	}
-	tip, was, err := Write(r, Change{Notes: m, Blobs: []gitobj.Object{blob}, Message: "burl: test"})
+	return write1(t, r, Change{Notes: m, Blobs: []gitobj.Object{blob}, Message: "burl: test"})
+}
+
+// write1 is Write with a reader of its own.
+func write1(t *testing.T, r *repo.Repo, c Change) (tip, was string) {
+	t.Helper()
+	rd, err := gitobj.NewReader(r.Git)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	tip, was, err = Write(r, rd, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +136,7 @@ func TestMergeIsAUnion(t *testing.T) {
 	gittest.Git(t, dir, "update-ref", Tracking("origin"), base)
 	mine := gittest.Git(t, dir, "rev-parse", Ref)
 	gittest.Git(t, dir, "update-ref", Ref, base)
-	if _, _, err := Write(r, Change{Notes: Map{cs[2]: other.OID}, Blobs: []gitobj.Object{other}, Message: "theirs"}); err != nil {
-		t.Fatal(err)
-	}
+	write1(t, r, Change{Notes: Map{cs[2]: other.OID}, Blobs: []gitobj.Object{other}, Message: "theirs"})
 	theirs := gittest.Git(t, dir, "rev-parse", Ref)
 	gittest.Git(t, dir, "update-ref", Tracking("origin"), theirs)
 	gittest.Git(t, dir, "update-ref", Ref, mine)

@@ -26,32 +26,22 @@ type Change struct {
 const casTries = 3
 
 // Write commits c on top of the notes ref as it is and moves the ref from
-// there (compare-and-swap). It returns the new tip and the one it
-// replaced ("" when there was none). A change that sets nothing new and
-// merges nothing writes nothing (tip == was). Where the user's git signs
-// commits, the notes commit is signed as git commit would sign it.
-func Write(r *repo.Repo, c Change) (tip, was string, err error) {
+// there (compare-and-swap), reading what it needs with rd. It returns the
+// new tip and the one it replaced ("" when there was none). A change that
+// sets nothing new and merges nothing writes nothing (tip == was). Where
+// the user's git signs commits, the notes commit is signed as git commit
+// would sign it.
+func Write(r *repo.Repo, rd *gitobj.Reader, c Change) (tip, was string, err error) {
 	for try := 1; ; try++ {
-		tip, was, err = write(r, c)
+		tip, was, err = write(r, rd, c)
 		if err == nil || try == casTries || !lostRace(err) {
 			return tip, was, err
 		}
 	}
 }
 
-func write(r *repo.Repo, c Change) (tip, was string, err error) {
+func write(r *repo.Repo, rd *gitobj.Reader, c Change) (tip, was string, err error) {
 	g := r.Git
-	rd, err := gitobj.NewReader(g)
-	if err != nil {
-		return "", "", err
-	}
-	defer func() {
-		if err != nil {
-			rd.Kill()
-		} else {
-			err = rd.Close()
-		}
-	}()
 	oid, kind, body, err := rd.Read(Ref)
 	if err != nil {
 		return "", "", err

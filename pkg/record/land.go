@@ -3,7 +3,7 @@ package record
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,41 +53,34 @@ const KeyGates = "gates"
 // (record_sha256). Landing transitions call it from Apply, once main
 // holds the work: the notes ref goes back with a transition rolled back,
 // and with workflow_auto_push it is pushed atomically with DONE.
-func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
+func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) (err error) {
 	g := w.Repo.Git
-	rng := l.Base + ".." + l.Merged
-	args := []string{"log", "--first-parent", "--format=%H %T"}
-	if l.Count > 0 || l.Base == "" {
-		n := l.Count
-		if n <= 0 {
-			n = 1
-		}
-		args, rng = append(args, "-n", strconv.Itoa(n)), l.Merged
-	}
-	out, err := g.Run(append(args, rng, "--")...)
+	// One git cat-file reads the landed commits and the notes tree.
+	rd, err := gitobj.NewReader(g)
 	if err != nil {
-		return fmt.Errorf("listing the landed commits %s: %w", rng, err)
+		return err
 	}
-	if out == "" {
-		return fmt.Errorf("no commit landed in %s", rng)
-	}
-	lines := strings.Split(out, "\n")
+	defer func() {
+		if err != nil {
+			rd.Kill()
+		} else {
+			err = rd.Close()
+		}
+	}()
 	r := build(w, tx, l)
-	for i := len(lines) - 1; i >= 0; i-- {
-		c, _, _ := strings.Cut(lines[i], " ")
-		r.Commits = append(r.Commits, c)
+	if r.Commits, r.Tree, err = landed(rd, l); err != nil {
+		return fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
 	}
-	_, r.Tree, _ = strings.Cut(lines[0], " ")
 	if r.Gates.Build.On == r.Commits[len(r.Commits)-1] {
 		r.Gates.Build.On = ""
 	}
 	if l.Gated != "" && l.Gated != l.Merged {
-		gated, err := g.Run("rev-parse", "--verify", l.Gated+"^{tree}")
-		if err != nil {
-			return fmt.Errorf("reading the tree the gates passed (%s): %w", gitx.Short(l.Gated), err)
+		oid, kind, _, err := rd.Read(l.Gated + "^{tree}")
+		if err != nil || kind != "tree" {
+			return fmt.Errorf("reading the tree the gates passed (%s): %v", gitx.Short(l.Gated), err)
 		}
-		if gated != r.Tree {
-			r.GatedTree = gated
+		if oid != r.Tree {
+			r.GatedTree = oid
 		}
 	}
 	note, err := r.Encode()
@@ -99,7 +92,7 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
 	for _, c := range r.Commits {
 		m[c] = blob.OID
 	}
-	tip, was, err := notes.Write(w.Repo, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
+	tip, was, err := notes.Write(w.Repo, rd, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
 		Message: fmt.Sprintf("burl: landing record of %s (%d commit(s))", r.Task, len(r.Commits))})
 	if err != nil {
 		return fmt.Errorf("writing the landing record of %s to %s: %w", r.Task, notes.Ref, err)
@@ -107,6 +100,45 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
 	tx.OnRollback(func() error { return notes.Restore(g, tip, was) })
 	tx.Details[KeyRecord] = Hash(note)
 	return nil
+}
+
+// maxLanded bounds the walk down main's first parents to a landing's
+// base: a landing of more commits than this is not one approve made.
+const maxLanded = 10000
+
+// landed lists the commits l landed, oldest first, and the last one's
+// tree, reading the commit objects down main's first parents from Merged:
+// to Base, or Count of them (one when neither is given).
+func landed(rd *gitobj.Reader, l Landing) ([]string, string, error) {
+	var cs []string
+	tree := ""
+	for c := l.Merged; ; {
+		oid, kind, body, err := rd.Read(c + "^{commit}")
+		if err != nil {
+			return nil, "", err
+		}
+		if kind != "commit" {
+			return nil, "", fmt.Errorf("%s is not a commit", gitx.Short(c))
+		}
+		hdr, _, _ := strings.Cut(string(body), "\n\n")
+		parent := ""
+		for _, line := range strings.Split(hdr, "\n") {
+			if t, ok := strings.CutPrefix(line, "tree "); ok && tree == "" {
+				tree = t
+			} else if p, ok := strings.CutPrefix(line, "parent "); ok && parent == "" {
+				parent = p
+			}
+		}
+		cs = append(cs, oid)
+		switch {
+		case parent == "" || parent == l.Base || l.Base == "" && len(cs) >= max(l.Count, 1) || l.Count > 0 && len(cs) >= l.Count:
+			slices.Reverse(cs)
+			return cs, tree, nil
+		case len(cs) >= maxLanded:
+			return nil, "", fmt.Errorf("%s is not on the first-parent line of %s", gitx.Short(l.Base), gitx.Short(l.Merged))
+		}
+		c = parent
+	}
 }
 
 // build is the record of tx's task without its commits.
