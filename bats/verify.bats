@@ -233,7 +233,7 @@ setup() {
 	assert_output_contains "%G? N"
 }
 
-@test "an accepted hand merge and an interrupted approve finished later verify ✓" {
+@test "an accepted hand merge, and interrupted approves finished by approve or by doctor --repair, verify ✓" {
 	git burl add "merged by hand" --affects f1.txt >/dev/null
 	submitted TASK-001 f1.txt "work 1" >/dev/null
 	git merge -q --no-ff task-001-merged-by-hand -m "hand merge"
@@ -251,9 +251,21 @@ setup() {
 	assert_success
 	note_of main | jq -e '.landing == {"kind":"approve","recovered":true}'
 
+	# An approve killed the same way, finished by doctor's repair instead.
+	git burl add "repaired" --affects f3.txt >/dev/null
+	submitted TASK-003 f3.txt "work 3" >/dev/null
+	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-003
+	[ "$status" -ne 0 ]
+	git burl lock clear TASK-003 --force >/dev/null
+	git burl lock clear main --force >/dev/null
+	run git burl doctor --repair --force
+	[ "$(bucket_of TASK-003)" = DONE ]
+	note_of main | jq -e '.task == "TASK-003" and .landing == {"kind":"approve","recovered":true}'
+
 	run git burl verify
 	assert_success
 	assert_output_contains "— accept_landed;"
+	assert_output_contains "3 landed by burl, 0 not landed by burl"
 }
 
 @test "the contrib CI workflows (GitHub Actions, Gitea/Forgejo Actions) pass actionlint, which catches a broken one" {

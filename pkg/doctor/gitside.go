@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/record"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -184,6 +185,13 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 		// (workflow.StrandedMerged), as for an approve's own DONE.
 		if in := integrate.ReadIntent(c.w.Repo.CommonDir, e.ID); in != nil && in.Merged != "" {
 			details["merged_sha"] = in.Merged
+			// The landing record the approve did not live to write
+			// (DESIGN §22), its sha256 in this repair's event.
+			tx := &workflow.Tx{W: c.w, Action: "repair", Entry: &e, Task: t, To: workflow.Done, Details: details, Now: now}
+			if err := record.Land(c.w, tx, record.Landing{Kind: record.KindApprove, Recovered: true, Base: in.Base, Merged: in.Merged,
+				Gates: record.RecoveredGates(c.w.Config, t)}); err != nil {
+				return nil, err
+			}
 		}
 		// Finishing the approve finishes its push of main too, or the work
 		// would live in this clone only.

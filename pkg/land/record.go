@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/forge"
-	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/record"
@@ -37,7 +36,7 @@ func (a *approval) landing(w *workflow.Workflow, t *task.Task) (record.Landing, 
 		// The killed approve passed every gate before it moved main; its
 		// intent says where main went.
 		l.Recovered = true
-		l.Gates = record.GatesOf(w.Config, t, recoveredRuns(w, t), "")
+		l.Gates = record.RecoveredGates(w.Config, t)
 		if in := integrate.ReadIntent(w.Repo.CommonDir, t.ID()); in != nil && in.Merged != "" && in.Base != "" {
 			l.Base, l.Merged = in.Base, in.Merged
 			return l, nil
@@ -47,18 +46,6 @@ func (a *approval) landing(w *workflow.Workflow, t *task.Task) (record.Landing, 
 		return l, spanOn(w, t, a.merged, &l)
 	}
 	return l, nil
-}
-
-// recoveredRuns stands for the build and verify an interrupted approve
-// passed before it moved main (their output was not kept).
-func recoveredRuns(w *workflow.Workflow, t *task.Task) []gate.RunResult {
-	var runs []gate.RunResult
-	for _, c := range []struct{ name, cmd string }{{"build", w.Config.BuildCommand}, {"verify", t.Str(task.KeyVerify)}} {
-		if c.cmd != "" {
-			runs = append(runs, gate.RunResult{Name: c.name, Command: c.cmd})
-		}
-	}
-	return runs
 }
 
 // spanOn sets l to the commits of main's first-parent history that hold

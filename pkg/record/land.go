@@ -222,6 +222,19 @@ func GatesOf(c *config.Config, t *task.Task, runs []gate.RunResult, buildOn stri
 	return gs
 }
 
+// RecoveredGates are the gates of an approve interrupted after it moved
+// main, finished later: it passed them all before it moved main (their
+// output was not kept).
+func RecoveredGates(c *config.Config, t *task.Task) Gates {
+	var runs []gate.RunResult
+	for _, r := range []gate.RunResult{{Name: "build", Command: c.BuildCommand}, {Name: "verify", Command: t.Str(task.KeyVerify)}} {
+		if r.Command != "" {
+			runs = append(runs, r)
+		}
+	}
+	return GatesOf(c, t, runs, "")
+}
+
 // hashInputs fills each gate's InputsSHA256 that is not filled yet from
 // the task and config the gates read (committed state, DESIGN §15).
 func hashInputs(gs *Gates, t *task.Task, c *config.Config) {
