@@ -333,3 +333,19 @@ agents:
 	run git burl verify
 	assert_output_contains "agent claude (claude-sonnet-4-5-20250929)"
 }
+
+@test "an approve killed after logging its landing, before committing DONE: the note is there already, and once doctor commits the rest it verifies ✓" {
+	git burl add "killed" --affects f1.txt >/dev/null
+	submitted TASK-001 f1.txt "work 1" >/dev/null
+	run env BURL_CRASH_AFTER=approve:log git burl approve TASK-001
+	[ "$status" -ne 0 ]
+	note_of main | jq -e '.task == "TASK-001"'
+	git burl lock clear TASK-001 --force >/dev/null 2>&1 || true
+	git burl lock clear workflow --force >/dev/null 2>&1 || true
+	git burl lock clear main --force >/dev/null 2>&1 || true
+	run git burl doctor --repair --force
+	[ "$(bucket_of TASK-001)" = DONE ]
+	run git burl verify
+	assert_success
+	assert_output_contains "TASK-001 killed"
+}

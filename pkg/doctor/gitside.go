@@ -187,11 +187,12 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 			details["merged_sha"] = in.Merged
 			// The landing record the approve did not live to write
 			// (DESIGN §22), its sha256 in this repair's event.
-			tx := &workflow.Tx{W: c.w, Action: "repair", Entry: &e, Task: t, To: workflow.Done, Details: details, Now: now}
-			if err := record.Land(c.w, tx, record.Landing{Kind: record.KindApprove, Recovered: true, Base: in.Base, Merged: in.Merged,
-				Gates: record.RecoveredGates(c.w.Config, t)}); err != nil {
+			hash, err := record.Repaired(c.w, t, now, record.Landing{Kind: record.KindApprove, Recovered: true, Base: in.Base, Merged: in.Merged,
+				Gates: record.RecoveredGates(c.w.Config, t)})
+			if err != nil {
 				return nil, err
 			}
+			details[record.KeyRecord] = hash
 		}
 		// Finishing the approve finishes its push of main too, or the work
 		// would live in this clone only.

@@ -25,109 +25,135 @@ type Change struct {
 // notes under the workflow lock, so only a hand-run git notes can race it.
 const casTries = 3
 
+// Update is a notes commit made ready: the objects still to write and the
+// move of the notes ref from Was to Tip (Tip == Was: nothing to do). A
+// transition writes it with its own commit, in the same update-ref
+// transaction; Apply writes it alone.
+type Update struct {
+	Objects  []gitobj.Object
+	Tip, Was string
+	Subject  string
+	rawLen   int
+}
+
 // Write commits c on top of the notes ref as it is and moves the ref from
 // there (compare-and-swap), reading what it needs with rd. It returns the
-// new tip and the one it replaced ("" when there was none). A change that
-// sets nothing new and merges nothing writes nothing (tip == was). Where
-// the user's git signs commits, the notes commit is signed as git commit
-// would sign it.
+// new tip and the one it replaced ("" when there was none).
 func Write(r *repo.Repo, rd *gitobj.Reader, c Change) (tip, was string, err error) {
 	for try := 1; ; try++ {
-		tip, was, err = write(r, rd, c)
-		if err == nil || try == casTries || !lostRace(err) {
-			return tip, was, err
+		u, err := Plan(r, rd, c)
+		if err == nil {
+			if err = u.Apply(r.Git); err == nil {
+				return u.Tip, u.Was, nil
+			}
+		}
+		if try == casTries || !lostRace(err) {
+			return "", "", err
 		}
 	}
 }
 
-func write(r *repo.Repo, rd *gitobj.Reader, c Change) (tip, was string, err error) {
-	g := r.Git
+// Apply writes u's objects with one git unpack-objects and moves the notes
+// ref from Was to Tip (compare-and-swap).
+func (u *Update) Apply(g gitx.Git) error {
+	if u.Tip == u.Was {
+		return nil
+	}
+	if len(u.Objects) > 0 {
+		if err := gitobj.Write(g, u.Objects, u.rawLen); err != nil {
+			return err
+		}
+	}
+	_, err := g.Run("update-ref", "-m", u.Subject, Ref, u.Tip, u.Was)
+	return err
+}
+
+// Plan builds the notes commit of c on top of the notes ref as it is: a
+// change that sets nothing new and merges nothing is none (Tip == Was).
+// The commit is built here, as git commit-tree would write it; where git
+// must make it (it signs, or the identity is git's to work out) the
+// objects are written and git makes it now.
+func Plan(r *repo.Repo, rd *gitobj.Reader, c Change) (*Update, error) {
+	u := &Update{Subject: strings.TrimRight(strings.SplitN(c.Message, "\n", 2)[0], " ")}
 	oid, kind, body, err := rd.Read(Ref)
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	rootTree := ""
 	if kind != "missing" {
 		if kind != "commit" {
-			return "", "", fmt.Errorf("%s is a %s, not a commit", Ref, kind)
+			return nil, fmt.Errorf("%s is a %s, not a commit", Ref, kind)
 		}
-		was = oid
+		u.Was = oid
 		rootTree, _, _ = strings.Cut(strings.TrimPrefix(string(body), "tree "), "\n")
 	}
-	rawLen := 0
+	u.Tip = u.Was
 	for commit := range c.Notes {
-		rawLen = len(commit) / 2
+		u.rawLen = len(commit) / 2
 		break
 	}
-	if was != "" {
-		rawLen = len(was) / 2
+	if u.Was != "" {
+		u.rawLen = len(u.Was) / 2
 	}
-	if rawLen == 0 {
-		return was, was, nil
+	if u.rawLen == 0 {
+		return u, nil
 	}
-	e := &editor{rd: rd, rawLen: rawLen, trees: map[string]*tree{}}
+	e := &editor{rd: rd, rawLen: u.rawLen, trees: map[string]*tree{}}
 	if _, err := e.load("", rootTree); err != nil {
-		return "", "", err
+		return nil, err
 	}
 	for commit, blob := range c.Notes {
-		if !gitx.ValidObjectID(commit) || len(commit) != 2*rawLen {
-			return "", "", fmt.Errorf("cannot annotate %q: not a commit id of this repository", commit)
+		if !gitx.ValidObjectID(commit) || len(commit) != 2*u.rawLen {
+			return nil, fmt.Errorf("cannot annotate %q: not a commit id of this repository", commit)
 		}
 		if err := e.set(commit, blob); err != nil {
-			return "", "", err
+			return nil, err
 		}
 	}
 	root, objs, err := e.write()
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	if root == "" {
 		if c.Merge == "" {
-			return was, was, nil
+			return u, nil
 		}
 		root = rootTree
 	}
 	if root == "" {
 		// A merge of two empty notes trees: git's empty tree.
-		o := gitobj.New("tree", nil, rawLen)
+		o := gitobj.New("tree", nil, u.rawLen)
 		root, objs = o.OID, append(objs, o)
 	}
 	objs = append(objs, c.Blobs...)
 	var parents []string
-	for _, p := range []string{was, c.Merge} {
+	for _, p := range []string{u.Was, c.Merge} {
 		if p != "" {
 			parents = append(parents, p)
 		}
 	}
 	msg := strings.TrimRight(c.Message, "\n") + "\n"
-	if commit, ok := commitObject(r, root, parents, msg, rawLen); ok {
-		objs = append(objs, commit)
-		tip = commit.OID
-		if err := gitobj.Write(g, objs, rawLen); err != nil {
-			return "", "", err
-		}
-	} else {
-		if err := gitobj.Write(g, objs, rawLen); err != nil {
-			return "", "", err
-		}
-		args := []string{"commit-tree", root}
-		if r.Signs() {
-			args = append(args, "-S")
-		}
-		for _, p := range parents {
-			args = append(args, "-p", p)
-		}
-		out, err := g.RunInput([]byte(msg), args...)
-		if err != nil {
-			return "", "", err
-		}
-		tip = strings.TrimSpace(string(out))
+	if commit, ok := commitObject(r, root, parents, msg, u.rawLen); ok {
+		u.Objects, u.Tip = append(objs, commit), commit.OID
+		return u, nil
 	}
-	subject, _, _ := strings.Cut(msg, "\n")
-	if _, err := g.Run("update-ref", "-m", subject, Ref, tip, was); err != nil {
-		return "", "", err
+	g := r.Git
+	if err := gitobj.Write(g, objs, u.rawLen); err != nil {
+		return nil, err
 	}
-	return tip, was, nil
+	args := []string{"commit-tree", root}
+	if r.Signs() {
+		args = append(args, "-S")
+	}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	out, err := g.RunInput([]byte(msg), args...)
+	if err != nil {
+		return nil, err
+	}
+	u.Tip = strings.TrimSpace(string(out))
+	return u, nil
 }
 
 // commitObject is the notes commit built here, as git commit-tree would

@@ -51,14 +51,42 @@ const KeyGates = "gates"
 // Land writes the landing record of tx's task as a note on each landed
 // commit, in one notes commit, and puts its sha256 in the landing's event
 // (record_sha256). Landing transitions call it from Apply, once main
-// holds the work: the notes ref goes back with a transition rolled back,
-// and with workflow_auto_push it is pushed atomically with DONE.
-func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) (err error) {
-	g := w.Repo.Git
-	// One git cat-file reads the landed commits and the notes tree.
-	rd, err := gitobj.NewReader(g)
+// holds the work and before the event is logged: whatever point a kill
+// stops the transition at, the note is there before any event names it
+// (doctor commits an event a kill left uncommitted; an approve finished
+// later writes the record again). A transition rolled back takes the note
+// back; with workflow_auto_push the notes go in the push of DONE.
+func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
+	u, hash, err := prepare(w, tx.Task, tx.Now, l)
+	if err == nil {
+		err = u.Apply(w.Repo.Git)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("writing the landing record of %s to %s: %w", tx.Task.ID(), notes.Ref, err)
+	}
+	tx.OnRollback(func() error { return notes.Restore(w.Repo.Git, u.Tip, u.Was) })
+	tx.Details[KeyRecord] = hash
+	return nil
+}
+
+// Repaired is Land for a landing recorded outside a transition (doctor's
+// repair of an interrupted approve): the notes ref moves at once, and the
+// caller puts the sha256 it returns in its event.
+func Repaired(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (string, error) {
+	u, hash, err := prepare(w, t, now, l)
+	if err != nil {
+		return "", err
+	}
+	return hash, u.Apply(w.Repo.Git)
+}
+
+// prepare builds t's landing record and the notes commit that puts it on
+// each landed commit, read with one git cat-file (the landed commits and
+// the notes tree); it returns the notes commit and the record's sha256.
+func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *notes.Update, hash string, err error) {
+	rd, err := gitobj.NewReader(w.Repo.Git)
+	if err != nil {
+		return nil, "", err
 	}
 	defer func() {
 		if err != nil {
@@ -67,9 +95,9 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) (err error) {
 			err = rd.Close()
 		}
 	}()
-	r := build(w, tx, l)
+	r := build(w, t, now, l)
 	if r.Commits, r.Tree, err = landed(rd, l); err != nil {
-		return fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
+		return nil, "", fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
 	}
 	if r.Gates.Build.On == r.Commits[len(r.Commits)-1] {
 		r.Gates.Build.On = ""
@@ -77,7 +105,7 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) (err error) {
 	if l.Gated != "" && l.Gated != l.Merged {
 		oid, kind, _, err := rd.Read(l.Gated + "^{tree}")
 		if err != nil || kind != "tree" {
-			return fmt.Errorf("reading the tree the gates passed (%s): %v", gitx.Short(l.Gated), err)
+			return nil, "", fmt.Errorf("reading the tree the gates passed (%s): %v", gitx.Short(l.Gated), err)
 		}
 		if oid != r.Tree {
 			r.GatedTree = oid
@@ -85,21 +113,19 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) (err error) {
 	}
 	note, err := r.Encode()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	blob := gitobj.New("blob", note, len(r.Commits[0])/2)
 	m := notes.Map{}
 	for _, c := range r.Commits {
 		m[c] = blob.OID
 	}
-	tip, was, err := notes.Write(w.Repo, rd, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
+	u, err = notes.Plan(w.Repo, rd, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
 		Message: fmt.Sprintf("burl: landing record of %s (%d commit(s))", r.Task, len(r.Commits))})
 	if err != nil {
-		return fmt.Errorf("writing the landing record of %s to %s: %w", r.Task, notes.Ref, err)
+		return nil, "", err
 	}
-	tx.OnRollback(func() error { return notes.Restore(g, tip, was) })
-	tx.Details[KeyRecord] = Hash(note)
-	return nil
+	return u, Hash(note), nil
 }
 
 // maxLanded bounds the walk down main's first parents to a landing's
@@ -141,14 +167,13 @@ func landed(rd *gitobj.Reader, l Landing) ([]string, string, error) {
 	}
 }
 
-// build is the record of tx's task without its commits.
-func build(w *workflow.Workflow, tx *workflow.Tx, l Landing) *Record {
-	t := tx.Task
+// build is the record of t's landing at now, without its commits.
+func build(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) *Record {
 	r := &Record{
 		Version: Version, Task: t.ID(), Title: t.Title(), MainBranch: w.Config.MainBranch, Base: l.Base,
 		Landing:   Via{Kind: l.Kind, Recovered: l.Recovered, MergeStyle: l.MergeStyle, How: l.How, PR: l.PR},
 		Submitted: t.Str(task.KeySubmittedSHA), Gates: l.Gates, Worker: t.Str(task.KeyAssignedTo),
-		Attempts: Attempts{QA: t.Int(task.KeyQAAttempts)}, ApprovedBy: l.ApprovedBy, LandedAt: stamp(tx.Now),
+		Attempts: Attempts{QA: t.Int(task.KeyQAAttempts)}, ApprovedBy: l.ApprovedBy, LandedAt: stamp(now),
 	}
 	if r.ApprovedBy == "" {
 		r.ApprovedBy = w.Actor
@@ -158,7 +183,7 @@ func build(w *workflow.Workflow, tx *workflow.Tx, l Landing) *Record {
 	}
 	since, err := time.Parse(time.RFC3339, t.Str(task.KeyCreated))
 	if err != nil {
-		since = tx.Now.AddDate(0, 0, -1)
+		since = now.AddDate(0, 0, -1)
 	}
 	// The log may not have the day's shard yet (the transition writes it):
 	// what the task did before is all there.
