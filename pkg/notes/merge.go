@@ -1,7 +1,10 @@
 package notes
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -11,14 +14,30 @@ import (
 )
 
 // State is this clone's notes ref and remote's as last fetched ("" for
-// one that does not exist), read with one git process.
-func State(g gitx.Git, remote string) (local, tracking string, err error) {
-	out, err := g.Run("for-each-ref", "--format=%(objectname) %(refname)", Ref, Tracking(remote))
+// one that does not exist). Every pull asks it: read from the loose ref
+// files where they are (a fetch or a landing writes them loose), else
+// from git.
+func State(r *repo.Repo, remote string) (local, tracking string, err error) {
+	l, lok := loose(r.CommonDir, Ref)
+	t, tok := loose(r.CommonDir, Tracking(remote))
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
+		lok, tok = false, false // refs are not files there
+	} else if !lok || !tok {
+		// A ref that is not loose is packed (git pack-refs, gc) or does
+		// not exist: packed-refs tells which.
+		packed, _ := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+		lok = lok || !bytes.Contains(packed, []byte(" "+Ref+"\n"))
+		tok = tok || !bytes.Contains(packed, []byte(" "+Tracking(remote)+"\n"))
+	}
+	if lok && tok {
+		return l, t, nil
+	}
+	out, err := r.Git.Run("for-each-ref", "--format=%(objectname) %(refname)", Ref, Tracking(remote))
 	if err != nil {
 		return "", "", err
 	}
-	for _, l := range strings.Split(out, "\n") {
-		sha, ref, _ := strings.Cut(l, " ")
+	for _, line := range strings.Split(out, "\n") {
+		sha, ref, _ := strings.Cut(line, " ")
 		switch ref {
 		case Ref:
 			local = sha
@@ -29,10 +48,17 @@ func State(g gitx.Git, remote string) (local, tracking string, err error) {
 	return local, tracking, nil
 }
 
+// loose is the id a loose ref file holds.
+func loose(commonDir, ref string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(commonDir, filepath.FromSlash(ref)))
+	id := strings.TrimSpace(string(b))
+	return id, err == nil && gitx.ValidObjectID(id)
+}
+
 // Pending reports whether this clone has notes the remote (as last
 // fetched) lacks, and returns the refspec that pushes them.
-func Pending(g gitx.Git, remote string) (string, error) {
-	local, tracking, err := State(g, remote)
+func Pending(r *repo.Repo, remote string) (string, error) {
+	local, tracking, err := State(r, remote)
 	if err != nil || local == "" || local == tracking {
 		return "", err
 	}
@@ -54,7 +80,7 @@ type Merged struct {
 // both with different notes keeps this clone's (listed in Conflicts).
 func Merge(r *repo.Repo, remote string) (Merged, error) {
 	g := r.Git
-	local, tracking, err := State(g, remote)
+	local, tracking, err := State(r, remote)
 	if err != nil || tracking == "" || local == tracking {
 		return Merged{}, err
 	}

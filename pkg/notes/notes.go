@@ -34,8 +34,9 @@ func FetchSpec(remote string) string {
 }
 
 // PushSpec pushes this clone's notes to the remote's (fast-forward only:
-// a remote that moved on is merged first).
-const PushSpec = Ref + ":" + Ref
+// a remote that moved on is merged first). A pattern, so that a push from
+// a clone with no notes yet pushes nothing of them instead of failing.
+const PushSpec = Ref + "*:" + Ref + "*"
 
 // Map is the notes of one notes commit: annotated commit → note blob.
 type Map map[string]string

@@ -163,6 +163,30 @@ func TestMergeIsAUnion(t *testing.T) {
 	}
 }
 
+// State reads the refs from their loose files, and from git once they
+// are packed; a ref in neither does not exist.
+func TestState(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	r := resolve(t, dir)
+	if l, tr, err := State(r, "origin"); err != nil || l != "" || tr != "" {
+		t.Fatalf("no notes: %q %q %v", l, tr, err)
+	}
+	cs := commits(t, dir, 1)
+	tip, _ := add(t, r, "{}\n", cs[0])
+	gittest.Git(t, dir, "update-ref", Tracking("origin"), tip)
+	if l, tr, err := State(r, "origin"); err != nil || l != tip || tr != tip {
+		t.Fatalf("loose: %q %q %v", l, tr, err)
+	}
+	gittest.Git(t, dir, "pack-refs", "--all")
+	if l, tr, err := State(r, "origin"); err != nil || l != tip || tr != tip {
+		t.Fatalf("packed: %q %q %v", l, tr, err)
+	}
+	gittest.Git(t, dir, "update-ref", "-d", Tracking("origin"))
+	if l, tr, err := State(r, "origin"); err != nil || l != tip || tr != "" {
+		t.Fatalf("tracking deleted: %q %q %v", l, tr, err)
+	}
+}
+
 // Where the user's git signs commits, the notes commit is signed.
 func TestWriteSigns(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/ssh-keygen"); err != nil {

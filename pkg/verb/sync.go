@@ -363,7 +363,7 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 	wb := w.Repo.Branch
 	// The landing records go with the workflow branch (PushWorkflow adds
 	// them): records alone are news too.
-	records, err := notes.Pending(g, w.Config.Remote)
+	records, err := notes.Pending(w.Repo, w.Config.Remote)
 	if err != nil {
 		return err
 	}

@@ -299,11 +299,10 @@ func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
 	args := []string{"push", "--porcelain", "--atomic", w.Config.Remote, commit + ":" + target}
 	args = append(args, extra...)
 	// The landing records go with the workflow branch that names their
-	// hashes, in the same atomic push (DESIGN §22).
-	if spec, err := notes.Pending(w.Repo.Git, w.Config.Remote); err != nil {
-		return pushRefused, err
-	} else if spec != "" && !pushesRef(args, spec) {
-		args = append(args, spec)
+	// hashes, in the same atomic push (DESIGN §22): asked every time, as
+	// git tells an unchanged ref in the same round trip, at no cost.
+	if !pushesRef(args, notes.PushSpec) {
+		args = append(args, notes.PushSpec)
 	}
 	out, perr := w.Repo.Git.RunInput(nil, args...)
 	lines := porcelain(string(out))
