@@ -85,8 +85,8 @@ type Counts struct {
 
 // Verify checks main's first-parent commits in o.Range against the landing
 // records and the workflow branch, reading git objects only: one git log
-// walks main and reads the notes (as git log --notes does), one git
-// cat-file reads the event log, one the landed tasks' files.
+// walks main and reads the notes (as git log --notes does) while one git
+// cat-file reads the event log and one git grep finds cancelled tasks.
 func Verify(r *repo.Repo, o Options) (*Report, error) {
 	g := r.Git
 	shallow := shallowCommits(r)
