@@ -35,6 +35,13 @@ setup() {
 	assert_output_contains "(allowed)"
 	assert_output_contains "1 allowed"
 
+	# An agent's commit pushed straight to main is named as such.
+	git commit -q --allow-empty -m "agent work" -m "Burl-Task: TASK-009"
+	run git burl verify --allow "$hand" --json
+	assert_failure 2
+	jq -e '.commits[0] | .status == "not_landed" and .looks_like == "agent_push" and (.reason | contains("Burl-Task: TASK-009"))' <<<"$output"
+	git reset -q --hard HEAD~
+
 	run git burl verify --json
 	assert_failure 2
 	jq -e '.ok == true and .verified == false and .counts == {"landed":4,"not_landed":1,"mismatch":0,"allowed":0}' <<<"$output"
@@ -109,15 +116,20 @@ setup() {
 	assert_failure 2
 	assert_output_contains "! ${c:0:10} TASK-002: the record names TASK-002, which is in READY, not DONE"
 
-	# TASK-001 cancelled by an edit of its file: never counted landed.
-	set_note "$c" "$(note_of "$c~")"
-	f=$(task_file TASK-001)
-	sed -i 's/^port: null$/port: null\nresolution: cancelled/' "$f"
-	git -C .burl commit -q -am "cancel TASK-001 by hand"
+	# TASK-002 cancelled, as git burl cancel records it (DONE with
+	# resolution: cancelled, and its event): named as cancelled, never
+	# counted landed.
+	f=$(task_file TASK-002)
+	mkdir -p .burl/.workflow/DONE/"$(date -u +%Y-%m)"
+	sed 's/^port: null$/port: null\nresolution: cancelled/' "$f" >".burl/.workflow/DONE/$(date -u +%Y-%m)/$(basename "$f")"
+	rm "$f"
+	printf '{"ts":"%s","task":"TASK-002","action":"cancel","actor":"tester@bats","details":{"from":"READY","reason":"not needed","resolution":"cancelled","to":"DONE"}}\n' \
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>".burl/$(event_shard)"
+	git -C .burl add -A .workflow && git -C .burl commit -q -m "cancel TASK-002"
 	run git burl verify
 	assert_failure 2
-	assert_output_contains "TASK-001 was cancelled (resolution: cancelled): it did not land"
-	refute_output_contains "✓"
+	assert_output_contains "TASK-002 was cancelled (resolution: cancelled): it did not land"
+	refute_output_contains "✓ ${c:0:10}"
 }
 
 @test "a notes ref rewritten on the remote: the dropped note is ! in a fresh clone, and the next sync of a clone that has it puts it back" {

@@ -26,12 +26,13 @@ import (
 // workflowDir is the workflow's folder on the workflow branch.
 const workflowDir = ".workflow"
 
-// state is the workflow branch as verify reads it.
+// state is the workflow branch as verify lists it.
 type state struct {
-	ref    string // the ref read (local branch or remote-tracking)
-	config *config.Config
-	// shards are the event log's files, oldest first (blob ids).
+	ref string // the ref read (local branch or remote-tracking)
+	// shards are the event log's files (blob ids) but the first (first),
+	// which verify reads before.
 	shards []string
+	first  string
 	// buckets maps a task ID to the bucket its file is in.
 	buckets map[string]string
 }
@@ -100,14 +101,65 @@ func workflowRef(g gitx.Git, branch string, have map[string]string) (string, err
 	return local, nil
 }
 
-// readState lists the workflow branch's files and reads its config.
-func readState(g gitx.Git, rd *gitobj.Reader, ref string) (*state, error) {
-	st := &state{ref: ref, config: config.Default(), buckets: map[string]string{}}
+// readConfig reads the workflow branch's config.yaml with rd (the
+// defaults when there is none).
+func readConfig(rd *gitobj.Reader, ref string) (*config.Config, error) {
+	_, kind, body, err := rd.Read(ref + ":" + workflowDir + "/config.yaml")
+	if err != nil || kind != "blob" {
+		return config.Default(), err
+	}
+	c, err := config.Parse(workflowDir+"/config.yaml", body)
+	if err != nil {
+		return nil, errs.New(errs.User, "the workflow branch's config.yaml (%s) does not parse: %v", ref, err).
+			WithFix("fix it on the workflow branch, or pass the range to check: git burl verify A..B")
+	}
+	return c, nil
+}
+
+// firstFile is the path of the event log's first file on the workflow
+// branch ("" when it has none): the single file of earlier versions, else
+// the first day's shard, found down the year and month folders with rd
+// (three small trees, not a listing of the log).
+func firstFile(rd *gitobj.Reader, ref string) (string, error) {
+	dir := workflowDir + "/events"
+	if _, kind, _, err := rd.Read(ref + ":" + dir + "/events.ndjson"); err != nil || kind == "blob" {
+		return dir + "/events.ndjson", err
+	}
+	for depth := 0; depth < 3; depth++ {
+		oid, kind, body, err := rd.Read(ref + ":" + dir)
+		if err != nil || kind != "tree" {
+			return "", err
+		}
+		ents, err := gitobj.ParseTree(body, len(oid)/2)
+		if err != nil {
+			return "", err
+		}
+		first := ""
+		for name, e := range ents {
+			day, file := strings.CutSuffix(name, ".ndjson")
+			if depth < 2 && e.Dir() && strings.Trim(name, "0123456789") == "" || depth == 2 && file && !e.Dir() && day != "" {
+				if first == "" || name < first {
+					first = name
+				}
+			}
+		}
+		if first == "" {
+			return "", nil
+		}
+		dir += "/" + first
+	}
+	return dir, nil
+}
+
+// readState lists the workflow branch's files with one git ls-tree: the
+// bucket of every task, and the event log's files other than skip (blob
+// ids).
+func readState(g gitx.Git, ref, skip string) (*state, error) {
+	st := &state{ref: ref, buckets: map[string]string{}}
 	out, err := g.RunInput(nil, "ls-tree", "-r", "-z", "--full-tree", ref, "--", workflowDir)
 	if err != nil {
 		return nil, err
 	}
-	cfgBlob := ""
 	for _, ent := range bytes.Split(out, []byte{0}) {
 		meta, p, ok := bytes.Cut(ent, []byte{'\t'})
 		if !ok {
@@ -118,40 +170,20 @@ func readState(g gitx.Git, rd *gitobj.Reader, ref string) (*state, error) {
 			continue
 		}
 		rel := strings.TrimPrefix(string(p), workflowDir+"/")
-		switch {
-		case rel == "config.yaml":
-			cfgBlob = f[2]
-		case strings.HasPrefix(rel, "events/") && strings.HasSuffix(rel, ".ndjson"):
-			st.shards = append(st.shards, rel+"\x00"+f[2])
-		default:
-			bucket, _, _ := strings.Cut(rel, "/")
-			if id, ok := task.IDFromFileName(path.Base(rel)); ok {
-				if prev, dup := st.buckets[id]; !dup || prev != "DONE" {
-					st.buckets[id] = bucket
-				}
+		if strings.HasPrefix(rel, "events/") && strings.HasSuffix(rel, ".ndjson") {
+			if string(p) == skip {
+				st.first = f[2]
+			} else {
+				st.shards = append(st.shards, f[2])
+			}
+			continue
+		}
+		bucket, _, _ := strings.Cut(rel, "/")
+		if id, ok := task.IDFromFileName(path.Base(rel)); ok {
+			if prev, dup := st.buckets[id]; !dup || prev != "DONE" {
+				st.buckets[id] = bucket
 			}
 		}
-	}
-	// The single file of earlier versions first, then the shards by day.
-	sort.Slice(st.shards, func(i, j int) bool {
-		a, b := st.shards[i], st.shards[j]
-		la, lb := strings.HasPrefix(a, "events/events.ndjson"), strings.HasPrefix(b, "events/events.ndjson")
-		return la && !lb || la == lb && a < b
-	})
-	for i, s := range st.shards {
-		_, st.shards[i], _ = strings.Cut(s, "\x00")
-	}
-	if cfgBlob != "" {
-		_, _, body, err := rd.Read(cfgBlob)
-		if err != nil {
-			return nil, err
-		}
-		c, err := config.Parse(workflowDir+"/config.yaml", body)
-		if err != nil {
-			return nil, errs.New(errs.User, "the workflow branch's config.yaml (%s) does not parse: %v", ref, err).
-				WithFix("fix it on the workflow branch, or pass the range to check: git burl verify A..B")
-		}
-		st.config = c
 	}
 	return st, nil
 }
@@ -164,7 +196,7 @@ type eventLine struct {
 
 // decode reads the fields of an event line verify needs (see scan.go).
 func (e *eventLine) decode(line []byte) error {
-	return walkJSON(line, func(p [][]byte, v []byte) error {
+	return walkJSON(line, func(p [][]byte, v val) error {
 		var dst *string
 		switch {
 		case len(p) == 1 && string(p[0]) == "ts":
@@ -185,30 +217,40 @@ func (e *eventLine) decode(line []byte) error {
 				dst = &e.mainAtInit
 			}
 		}
-		if dst == nil || v[0] != '"' {
+		if dst == nil || v.raw[0] != '"' {
 			return nil
 		}
 		return setString(dst, v)
 	})
 }
 
+// What verify looks for in the event log: the events that recorded a
+// landing record, init, and cancellations (git burl cancel's event; a task
+// is cancelled before it lands, never after).
 var (
-	keyRecord = []byte(`"` + KeyRecord + `"`)
+	keyRecord = []byte(`"` + KeyRecord + `":"`)
 	keyInit   = []byte(`"action":"init"`)
 	keyCancel = []byte(`"action":"cancel"`)
 )
 
-// scan reads the lines of one log file that verify needs, found by the
-// keys they hold (one search through the file per key, not one per line):
-// the others are not looked at.
-func (ix *logIndex) scan(data []byte) {
-	keys := [][]byte{keyRecord, keyCancel}
-	if ix.initAt.IsZero() {
-		keys = append(keys, keyInit)
-	}
+// readLog fills ix from the event log's files (blob ids) with one git
+// cat-file.
+func (ix *logIndex) readLog(g gitx.Git, shards []string) error {
+	return gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
+		if kind == "blob" {
+			scan(body, [][]byte{keyRecord, keyInit, keyCancel}, ix.line)
+		}
+		return nil
+	})
+}
+
+// scan hands each line of data that holds one of keys to each, once,
+// found by one search through data per key (not one per line).
+func scan(data []byte, keys [][]byte, each func(line []byte)) {
+	done := map[int]bool{}
 	for _, key := range keys {
-		for rest, off := data, 0; ; {
-			i := bytes.Index(rest, key)
+		for off := 0; ; {
+			i := bytes.Index(data[off:], key)
 			if i < 0 {
 				break
 			}
@@ -220,8 +262,11 @@ func (ix *logIndex) scan(data []byte) {
 			} else {
 				end += at
 			}
-			ix.line(data[start:end])
-			rest, off = data[end:], end
+			if !done[start] {
+				done[start] = true
+				each(data[start:end])
+			}
+			off = end
 		}
 	}
 }
@@ -233,9 +278,11 @@ func (ix *logIndex) line(line []byte) {
 		return
 	}
 	switch {
-	case e.action == "init" && ix.initAt.IsZero():
-		ix.initAt, _ = time.Parse(time.RFC3339, e.ts)
-		ix.initMain = e.mainAtInit
+	case e.action == "init":
+		// The first init, whatever file order the log is read in.
+		if at, err := time.Parse(time.RFC3339, e.ts); err == nil && (ix.initAt.IsZero() || at.Before(ix.initAt)) {
+			ix.initAt, ix.initMain = at, e.mainAtInit
+		}
 	case e.record != "" && e.task != "":
 		l := landing{task: e.task, hash: e.record, merged: e.merged}
 		ix.landings[e.task] = append(ix.landings[e.task], l)
@@ -247,18 +294,21 @@ func (ix *logIndex) line(line []byte) {
 	}
 }
 
-func newLogIndex() *logIndex {
-	return &logIndex{landings: map[string][]landing{}, byMerged: map[string]landing{}, cancelled: map[string]bool{}}
+// first reads the log's first file (where init is, which the default
+// range starts from) with rd; readLog reads the others.
+func (ix *logIndex) first(rd *gitobj.Reader, ref, file string) error {
+	if file == "" {
+		return nil
+	}
+	_, kind, body, err := rd.Read(ref + ":" + file)
+	if err == nil && kind == "blob" {
+		scan(body, [][]byte{keyRecord, keyInit, keyCancel}, ix.line)
+	}
+	return err
 }
 
-// read scans the log's files (blob ids) with one git cat-file.
-func (ix *logIndex) read(g gitx.Git, shards []string) error {
-	return gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
-		if kind == "blob" {
-			ix.scan(body)
-		}
-		return nil
-	})
+func newLogIndex() *logIndex {
+	return &logIndex{landings: map[string][]landing{}, byMerged: map[string]landing{}, cancelled: map[string]bool{}}
 }
 
 // walked is one commit of main's first-parent history, with the hash of
@@ -368,20 +418,18 @@ func describe(c walked, submitted map[string]string) (looks, reason string) {
 	return "hand_commit", "a commit by " + c.author + " that did not come through burl"
 }
 
-var keySubmit = []byte(`"action":"submit"`)
-
-// submittedIn reads the submit events of the log's files: which task
-// submitted which commit. Only a verification that found commits burl did
-// not land pays for it.
+// submittedIn reads the submit events of the log: which task submitted
+// which commit. Only a verification that found commits burl did not land
+// pays for it.
 func submittedIn(g gitx.Git, shards []string) (map[string]string, error) {
 	m := map[string]string{}
 	err := gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
-		for _, line := range bytes.Split(body, []byte("\n")) {
+		scan(body, [][]byte{[]byte(`"action":"submit"`)}, func(line []byte) {
 			var e eventLine
-			if bytes.Contains(line, keySubmit) && e.decode(line) == nil && e.action == "submit" && e.task != "" && e.submitted != "" {
+			if e.decode(line) == nil && e.action == "submit" && e.task != "" && e.submitted != "" {
 				m[e.submitted] = e.task
 			}
-		}
+		})
 		return nil
 	})
 	return m, err

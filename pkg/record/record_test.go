@@ -74,7 +74,7 @@ func FuzzWalkJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		err := walkJSON(b, func([][]byte, []byte) error { return nil })
+		err := walkJSON(b, func([][]byte, val) error { return nil })
 		if valid := json.Valid(b); valid != (err == nil) {
 			t.Fatalf("walkJSON(%q): %v; json.Valid: %v", b, err, valid)
 		}

@@ -20,18 +20,31 @@ const maxDepth = 64
 // its path: the keys of the objects around it, "" for an array element.
 type scanner struct {
 	b    []byte
+	src  string
 	i    int
 	path [][]byte
-	leaf func(path [][]byte, v []byte) error
+	leaf func(path [][]byte, v val) error
 }
+
+// val is a scalar as the scanner found it: its text, and where it stands
+// in the one string copy made of the document, so that the strings
+// decoded are parts of that copy rather than a copy each.
+type val struct {
+	raw []byte
+	src string
+	at  int
+}
+
+// text is the scalar's text, a part of the document's copy.
+func (v val) text() string { return v.src[v.at : v.at+len(v.raw)] }
 
 // walkJSON checks that b is one JSON value (RFC 8259, white space around
 // it allowed) and hands its scalars to leaf: strings with their quotes,
 // numbers and literals as written. The path's keys are their text, not
 // copied unless they hold an escape (compare them as string(key) == "...",
 // which does not copy either).
-func walkJSON(b []byte, leaf func(path [][]byte, v []byte) error) error {
-	s := &scanner{b: b, leaf: leaf}
+func walkJSON(b []byte, leaf func(path [][]byte, v val) error) error {
+	s := &scanner{b: b, src: string(b), leaf: leaf}
 	if err := s.value(0); err != nil {
 		return err
 	}
@@ -92,7 +105,7 @@ func (s *scanner) value(depth int) error {
 	default:
 		return s.fail(fmt.Sprintf("unexpected %q", c))
 	}
-	return s.leaf(s.path, s.b[start:s.i])
+	return s.leaf(s.path, val{raw: s.b[start:s.i], src: s.src, at: start})
 }
 
 // container reads an object (keyed) or an array up to its close.
@@ -242,61 +255,66 @@ func unquote(raw []byte) (string, error) {
 // field decoders: a value of the wrong type is an error, null leaves the
 // field as it is.
 
-func setString(dst *string, v []byte) error {
-	if string(v) == "null" {
+func setString(dst *string, v val) error {
+	if string(v.raw) == "null" {
 		return nil
 	}
-	if v[0] != '"' {
-		return fmt.Errorf("expected a string, found %s", v)
+	if v.raw[0] != '"' {
+		return fmt.Errorf("expected a string, found %s", v.raw)
 	}
-	s, err := unquote(v)
+	if bytes.IndexByte(v.raw, '\\') < 0 {
+		t := v.text()
+		*dst = t[1 : len(t)-1]
+		return nil
+	}
+	s, err := unquote(v.raw)
 	*dst = s
 	return err
 }
 
-func setInt(dst *int, v []byte) error {
-	if string(v) == "null" {
+func setInt(dst *int, v val) error {
+	if string(v.raw) == "null" {
 		return nil
 	}
-	n, err := strconv.Atoi(string(v))
+	n, err := strconv.Atoi(v.text())
 	if err != nil {
-		return fmt.Errorf("expected an integer, found %s", v)
+		return fmt.Errorf("expected an integer, found %s", v.raw)
 	}
 	*dst = n
 	return nil
 }
 
-func setInt64(dst *int64, v []byte) error {
-	if string(v) == "null" {
+func setInt64(dst *int64, v val) error {
+	if string(v.raw) == "null" {
 		return nil
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
+	n, err := strconv.ParseInt(v.text(), 10, 64)
 	if err != nil {
-		return fmt.Errorf("expected an integer, found %s", v)
+		return fmt.Errorf("expected an integer, found %s", v.raw)
 	}
 	*dst = n
 	return nil
 }
 
-func setFloat(dst *float64, v []byte) error {
-	if string(v) == "null" {
+func setFloat(dst *float64, v val) error {
+	if string(v.raw) == "null" {
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(v), 64)
+	f, err := strconv.ParseFloat(v.text(), 64)
 	if err != nil {
-		return fmt.Errorf("expected a number, found %s", v)
+		return fmt.Errorf("expected a number, found %s", v.raw)
 	}
 	*dst = f
 	return nil
 }
 
-func setBool(dst *bool, v []byte) error {
-	switch string(v) {
+func setBool(dst *bool, v val) error {
+	switch string(v.raw) {
 	case "null":
 	case "true", "false":
-		*dst = string(v) == "true"
+		*dst = string(v.raw) == "true"
 	default:
-		return fmt.Errorf("expected true or false, found %s", v)
+		return fmt.Errorf("expected true or false, found %s", v.raw)
 	}
 	return nil
 }
@@ -304,7 +322,7 @@ func setBool(dst *bool, v []byte) error {
 // decode reads a note into r, field by field: keys this burl does not
 // know are skipped (a later burl may add some within a version).
 func (r *Record) decode(note []byte) error {
-	return walkJSON(note, func(p [][]byte, v []byte) error {
+	return walkJSON(note, func(p [][]byte, v val) error {
 		if len(p) == 0 {
 			return fmt.Errorf("not a JSON object")
 		}
@@ -330,7 +348,7 @@ func pathName(p [][]byte) string {
 	return out
 }
 
-func (r *Record) field(p [][]byte, v []byte) error {
+func (r *Record) field(p [][]byte, v val) error {
 	switch string(p[0]) {
 	case "burl_record":
 		return setInt(&r.Version, v)
@@ -408,7 +426,7 @@ func (r *Record) field(p [][]byte, v []byte) error {
 	return nil
 }
 
-func (l *Via) field(p [][]byte, v []byte) error {
+func (l *Via) field(p [][]byte, v val) error {
 	switch {
 	case len(p) == 1 && string(p[0]) == "kind":
 		return setString(&l.Kind, v)
@@ -432,7 +450,7 @@ func (l *Via) field(p [][]byte, v []byte) error {
 	return nil
 }
 
-func (gs *Gates) field(name, key []byte, v []byte) error {
+func (gs *Gates) field(name, key []byte, v val) error {
 	var g *Gate
 	switch string(name) {
 	case "scope":
@@ -464,7 +482,7 @@ func (gs *Gates) field(name, key []byte, v []byte) error {
 	case "command":
 		return setString(&g.Command, v)
 	case "exit":
-		if string(v) == "null" {
+		if string(v.raw) == "null" {
 			return nil
 		}
 		n := 0

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/repo"
-	"github.com/burl-dev/burl/pkg/task"
 )
 
 // Options is what git burl verify was asked.
@@ -86,7 +84,7 @@ type Counts struct {
 // Verify checks main's first-parent commits in o.Range against the landing
 // records and the workflow branch, reading git objects only: one git log
 // walks main and reads the notes (as git log --notes does) while one git
-// cat-file reads the event log and one git grep finds cancelled tasks.
+// cat-file reads the event log.
 func Verify(r *repo.Repo, o Options) (*Report, error) {
 	g := r.Git
 	shallow := shallowCommits(r)
@@ -110,18 +108,21 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 			rd.Kill()
 		}
 	}()
-	st, err := readState(g, rd, wf)
+	c, err := readConfig(rd, wf)
 	if err != nil {
 		return nil, err
 	}
-	c := st.config
-	rep := &Report{MainBranch: c.MainBranch, Workflow: wf, Commits: []Commit{}}
+	rep := &Report{MainBranch: c.MainBranch, Workflow: wf, Notes: notes.Ref, Commits: []Commit{}}
+	// The first file of the log holds init, where the default range
+	// starts: it is read first; the listing of the workflow branch and the
+	// rest of the log are read while the log walk runs.
 	ix := newLogIndex()
-	// The first file of the log holds init, where the default range starts.
-	if len(st.shards) > 0 {
-		if err := ix.read(g, st.shards[:1]); err != nil {
-			return nil, err
-		}
+	first, err := firstFile(rd, wf)
+	if err == nil {
+		err = ix.first(rd, wf, first)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if rep.From, rep.To, err = bounds(g, rd, o.Range, have, c.MainBranch, c.Remote, ix, shallow != nil); err != nil {
 		return nil, err
@@ -130,23 +131,26 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 	if rep.From != "" {
 		rng = []string{"^" + rep.From, rep.To}
 	}
-	// The log walk with the notes, and the rest of the event log, side by
-	// side; then the files of the landed tasks.
-	rest := st.shards[min(1, len(st.shards)):]
+	readWorkflow := func() (*state, error) {
+		st, err := readState(g, wf, first)
+		if err == nil {
+			err = ix.readLog(g, st.shards)
+		}
+		return st, err
+	}
+	var st *state
 	if have[notes.Ref] == "" {
 		// No notes at all: an error only if the workflow says burl landed
 		// something (they were not fetched), else every commit is ✗.
-		if err := ix.read(g, rest); err != nil {
+		if st, err = readWorkflow(); err != nil {
 			return nil, err
 		}
-		rest = nil
 		if len(ix.byMerged) > 0 {
 			return nil, errs.New(errs.User, "this clone has no landing records (%s), though the workflow branch %s records %d landing(s) with one",
 				notes.Ref, wf, len(ix.byMerged)).
 				WithFix("fetch them: git fetch %s %s:%s (git burl sync fetches them with the workflow branch)", c.Remote, notes.Ref, notes.Ref)
 		}
 	}
-	rep.Notes = notes.Ref
 	ns := noteSet{}
 	var cs []walked
 	var walkErr error
@@ -156,10 +160,8 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 		defer wg.Done()
 		cs, walkErr = walk(g, rng, notes.Ref, ns)
 	}()
-	err = ix.read(g, rest)
-	var cancelled map[string]bool
-	if err == nil {
-		cancelled, err = cancelledTasks(g, st)
+	if st == nil {
+		st, err = readWorkflow()
 	}
 	wg.Wait()
 	for _, e := range []error{walkErr, err} {
@@ -173,7 +175,7 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 				WithFix("fetch the whole history (git fetch --unshallow; in CI, fetch-depth: 0), or verify a range inside what this clone has: git burl verify A..B")
 		}
 	}
-	v := &verifier{st: st, ix: ix, notes: ns, notesRef: rep.Notes, cancelled: cancelled, onMain: make(map[string]*walked, len(cs))}
+	v := &verifier{st: st, ix: ix, notes: ns, notesRef: rep.Notes, onMain: make(map[string]*walked, len(cs))}
 	for i := range cs {
 		v.onMain[cs[i].sha] = &cs[i]
 	}
@@ -353,38 +355,12 @@ type verifier struct {
 	notes    noteSet
 	notesRef string
 	onMain   map[string]*walked
-	// cancelled are the tasks whose file says resolution: cancelled.
-	cancelled map[string]bool
-}
-
-// cancelledTasks finds the DONE tasks whose file says resolution:
-// cancelled: one git grep through the workflow branch's DONE files
-// (in git, not here), then the few it names parsed to be sure.
-func cancelledTasks(g gitx.Git, st *state) (map[string]bool, error) {
-	out, err := g.RunInput(nil, "grep", "-l", "-z", "-E", "-e", `^resolution:[[:space:]]*["']?cancelled`, st.ref, "--", workflowDir+"/DONE")
-	if err != nil && gitx.ExitCodeOf(err) != 1 {
-		return nil, err
-	}
-	var names []string
-	for _, n := range bytes.Split(out, []byte{0}) {
-		if len(n) > 0 {
-			names = append(names, string(n))
-		}
-	}
-	m := map[string]bool{}
-	err = gitobj.CatBatch(g, names, func(_ int, _, kind string, body []byte) error {
-		if t, err := task.Parse(body); kind == "blob" && err == nil && t.Str("resolution") == "cancelled" {
-			m[t.ID()] = true
-		}
-		return nil
-	})
-	return m, err
 }
 
 // refine names more exactly what the commits burl did not land look like,
 // from the log's submit events.
 func (v *verifier) refine(g gitx.Git, cs []Commit) error {
-	submitted, err := submittedIn(g, v.st.shards)
+	submitted, err := submittedIn(g, append([]string{v.st.first}, v.st.shards...))
 	if err != nil {
 		return err
 	}
@@ -461,7 +437,7 @@ func (v *verifier) verdict(s *summary, hash string) string {
 		return fmt.Sprintf("the record names %s, which the workflow branch does not have", s.task)
 	case bucket != "DONE":
 		return fmt.Sprintf("the record names %s, which is in %s, not DONE", s.task, bucket)
-	case v.ix.cancelled[s.task] || v.cancelled[s.task]:
+	case v.ix.cancelled[s.task]:
 		return fmt.Sprintf("%s was cancelled (resolution: cancelled): it did not land", s.task)
 	}
 	ls := v.ix.landings[s.task]
