@@ -36,3 +36,19 @@ note_of() {
 set_note() {
 	printf '%s\n' "$2" | git notes --ref=burl add -f -F - "$1" 2>/dev/null
 }
+
+# killed_approve ID FILE TITLE POINT: a task ID (scope FILE) submitted, its
+# approve killed at crash point POINT (approve:merge, approve:log), and the
+# locks the killed process held cleared by hand, as its user would.
+killed_approve() {
+	git burl add "$3" --affects "$2" >/dev/null || return 1
+	submitted "$1" "$2" "work on $2" >/dev/null || return 1
+	if env BURL_CRASH_AFTER="$4" git burl approve "$1" >/dev/null 2>&1; then
+		echo "the approve of $1 was not killed at $4" >&2
+		return 1
+	fi
+	local l
+	for l in "$1" main workflow; do
+		git burl lock clear "$l" --force >/dev/null 2>&1 || true
+	done
+}

@@ -245,23 +245,13 @@ setup() {
 	assert_success
 	[ "$(note_of main | jq -r '.landing.kind + " " + (.commits | length | tostring)')" = "accept_landed 1" ]
 
-	git burl add "interrupted" --affects f2.txt >/dev/null
-	submitted TASK-002 f2.txt "work 2" >/dev/null
-	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-002
-	[ "$status" -ne 0 ]
-	git burl lock clear TASK-002 --force >/dev/null
-	git burl lock clear main --force >/dev/null
+	killed_approve TASK-002 f2.txt interrupted approve:merge
 	run git burl approve TASK-002
 	assert_success
 	note_of main | jq -e '.landing == {"kind":"approve","recovered":true}'
 
 	# An approve killed the same way, finished by doctor's repair instead.
-	git burl add "repaired" --affects f3.txt >/dev/null
-	submitted TASK-003 f3.txt "work 3" >/dev/null
-	run env BURL_CRASH_AFTER=approve:merge git burl approve TASK-003
-	[ "$status" -ne 0 ]
-	git burl lock clear TASK-003 --force >/dev/null
-	git burl lock clear main --force >/dev/null
+	killed_approve TASK-003 f3.txt repaired approve:merge
 	run git burl doctor --repair --force
 	[ "$(bucket_of TASK-003)" = DONE ]
 	note_of main | jq -e '.task == "TASK-003" and .landing == {"kind":"approve","recovered":true}'
@@ -339,14 +329,8 @@ agents:
 }
 
 @test "an approve killed after logging its landing, before committing DONE: the note is there already, and once doctor commits the rest it verifies ✓" {
-	git burl add "killed" --affects f1.txt >/dev/null
-	submitted TASK-001 f1.txt "work 1" >/dev/null
-	run env BURL_CRASH_AFTER=approve:log git burl approve TASK-001
-	[ "$status" -ne 0 ]
+	killed_approve TASK-001 f1.txt killed approve:log
 	note_of main | jq -e '.task == "TASK-001"'
-	git burl lock clear TASK-001 --force >/dev/null 2>&1 || true
-	git burl lock clear workflow --force >/dev/null 2>&1 || true
-	git burl lock clear main --force >/dev/null 2>&1 || true
 	run git burl doctor --repair --force
 	[ "$(bucket_of TASK-001)" = DONE ]
 	run git burl verify
