@@ -228,20 +228,31 @@ func (e *eventLine) decode(line []byte) error {
 // landing record, init, and cancellations (git burl cancel's event; a task
 // is cancelled before it lands, never after).
 var (
-	keyRecord = []byte(`"` + KeyRecord + `":"`)
+	keyRecord = []byte(KeyRecord + `":"`) // no quote first: one in every few bytes of JSON is one
 	keyInit   = []byte(`"action":"init"`)
 	keyCancel = []byte(`"action":"cancel"`)
 )
 
 // readLog fills ix from the event log's files (blob ids) with one git
-// cat-file.
+// cat-file, each file searched while git reads the next.
 func (ix *logIndex) readLog(g gitx.Git, shards []string) error {
-	return gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
+	bodies := make(chan []byte, 64)
+	done := make(chan struct{})
+	go func() {
+		for b := range bodies {
+			scan(b, [][]byte{keyRecord, keyInit, keyCancel}, ix.line)
+		}
+		close(done)
+	}()
+	err := gitobj.CatBatch(g, shards, func(_ int, _, kind string, body []byte) error {
 		if kind == "blob" {
-			scan(body, [][]byte{keyRecord, keyInit, keyCancel}, ix.line)
+			bodies <- body
 		}
 		return nil
 	})
+	close(bodies)
+	<-done
+	return err
 }
 
 // scan hands each line of data that holds one of keys to each, once,
@@ -335,6 +346,10 @@ func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, erro
 	format := "--format=" + strings.ReplaceAll(marker, "\x00", "%x00") +
 		"%H%x00%T%x00%P%x00%an <%ae>%x00%s%x00%(trailers:key=Burl-Task,valueonly,separator=%x2C)%x00%N"
 	args := append([]string{"log", "--first-parent", "--no-show-signature", "--no-notes", "--notes=" + notesRef, format}, rng...)
+	// Into a pipe git log writes each commit as it goes (a write, and a
+	// wakeup here, per commit); GIT_FLUSH=0 has it fill its buffer first,
+	// as it does into a file.
+	g.Env = append(g.Env[:len(g.Env):len(g.Env)], "GIT_FLUSH=0")
 	p, err := g.Start(append(args, "--")...)
 	if err != nil {
 		return nil, err
@@ -364,11 +379,13 @@ func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, erro
 		return end, data[start+len(sep) : end], nil
 	})
 	var cs []walked
+	var failed error
 	for sc.Scan() {
 		f := bytes.SplitN(sc.Bytes(), []byte{0}, 7)
 		if len(f) != 7 {
+			failed = fmt.Errorf("git log: a commit with %d fields", len(f))
 			p.Kill()
-			return nil, fmt.Errorf("git log: a commit with %d fields", len(f))
+			break
 		}
 		w := walked{sha: string(f[0]), tree: string(f[1]), parents: len(bytes.Fields(f[2])),
 			author: string(f[3]), subject: string(f[4]), trailer: string(bytes.TrimSpace(f[5]))}
@@ -377,14 +394,20 @@ func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, erro
 			w.note, w.hash = true, Hash(note)
 			if ns[w.hash] == nil {
 				pr := &parsed{hash: w.hash}
-				r, err := Parse(note)
-				if pr.err = err; err == nil {
-					pr.sum = summarize(r)
+				var ok bool
+				if pr.sum, ok = quickSummary(note); !ok {
+					r, err := Parse(note)
+					if pr.err = err; err == nil {
+						pr.sum = summarize(r)
+					}
 				}
 				ns[w.hash] = pr
 			}
 		}
 		cs = append(cs, w)
+	}
+	if failed != nil {
+		return nil, failed
 	}
 	if err := sc.Err(); err != nil {
 		p.Kill()

@@ -25,7 +25,9 @@ func sample() *Record {
 
 // What Encode writes, Parse reads back whole; encoding/json agrees.
 func TestEncodeParseRoundTrip(t *testing.T) {
-	for _, r := range []*Record{sample(), {Version: 1, Task: "TASK-001", Commits: []string{"x"}, Tree: "y"}} {
+	plain := sample()
+	plain.Title = "Parse the config"
+	for _, r := range []*Record{sample(), plain, {Version: 1, Task: "TASK-001", Commits: []string{"x"}, Tree: "y"}} {
 		note, err := r.Encode()
 		if err != nil {
 			t.Fatal(err)
@@ -36,6 +38,12 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 		got, err := Parse(note)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// What verify reads quickly is what decoding says; it declines a
+		// note with an escape (the sample's title), and reads the others.
+		q, ok := quickSummary(note)
+		if ok != !strings.Contains(string(note), `\\`) || ok && !reflect.DeepEqual(q, summarize(got)) {
+			t.Fatalf("quickSummary %v %+v, want %+v", ok, q, summarize(got))
 		}
 		if !reflect.DeepEqual(got, r) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", got, r)
@@ -77,6 +85,12 @@ func FuzzWalkJSON(f *testing.F) {
 		err := walkJSON(b, func([][]byte, val) error { return nil })
 		if valid := json.Valid(b); valid != (err == nil) {
 			t.Fatalf("walkJSON(%q): %v; json.Valid: %v", b, err, valid)
+		}
+		// verify's quick reading of a note says what decoding it says.
+		if q, ok := quickSummary(b); ok {
+			if r, err := Parse(b); err == nil && !reflect.DeepEqual(q, summarize(r)) {
+				t.Fatalf("quickSummary %+v, Parse %+v", q, summarize(r))
+			}
 		}
 		// Whatever it accepts as a record is what encoding/json decodes,
 		// for records burl writes.

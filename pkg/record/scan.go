@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // A single-pass JSON reader for the two documents verify reads by the ten
@@ -234,17 +235,11 @@ func (s *scanner) num() error {
 	return nil
 }
 
-// unquote is a JSON string's value; only one with an escape pays for
+// unquote is a JSON string's value; only one with an escape, or bytes
+// that are not UTF-8 (which encoding/json decodes as U+FFFD), pays for
 // encoding/json.
 func unquote(raw []byte) (string, error) {
-	plain := true
-	for _, c := range raw[1 : len(raw)-1] {
-		if c == '\\' {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw[1 : len(raw)-1]), nil
 	}
 	var s string
@@ -262,7 +257,7 @@ func setString(dst *string, v val) error {
 	if v.raw[0] != '"' {
 		return fmt.Errorf("expected a string, found %s", v.raw)
 	}
-	if bytes.IndexByte(v.raw, '\\') < 0 {
+	if bytes.IndexByte(v.raw, '\\') < 0 && utf8.Valid(v.raw) {
 		t := v.text()
 		*dst = t[1 : len(t)-1]
 		return nil

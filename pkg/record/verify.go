@@ -333,14 +333,15 @@ type summary struct {
 }
 
 func summarize(r *Record) *summary {
-	s := &summary{task: r.Task, title: r.Title, kind: r.Landing.Kind, approvedBy: r.ApprovedBy, landedAt: r.LandedAt, tree: r.Tree, commits: r.Commits}
+	s := &summary{task: r.Task, title: r.Title, kind: r.Landing.Kind, approvedBy: r.ApprovedBy, landedAt: r.LandedAt, tree: r.Tree, commits: r.Commits,
+		gates: make([]string, 0, len(gateNames))}
 	if r.Agent != nil {
 		s.agent, s.model = r.Agent.Name, r.Agent.Model
 	}
 	for _, g := range []struct {
 		name string
 		gate *Gate
-	}{{"scope", &r.Gates.Scope}, {"stubs", &r.Gates.Stubs}, {"build", &r.Gates.Build}, {"verify", &r.Gates.Verify}, {"review", r.Gates.Review}, {"checks", r.Gates.Checks}} {
+	}{{gateNames[0], &r.Gates.Scope}, {gateNames[1], &r.Gates.Stubs}, {gateNames[2], &r.Gates.Build}, {gateNames[3], &r.Gates.Verify}, {gateNames[4], r.Gates.Review}, {gateNames[5], r.Gates.Checks}} {
 		if g.gate != nil && g.gate.Result == Pass {
 			s.gates = append(s.gates, g.name)
 		}
