@@ -85,6 +85,9 @@ settle_until() {
 	git fetch -q origin
 	git merge-base --is-ancestor "$head" origin/main
 	last_event pr_merged | jq -e '.task == "TASK-001"' >/dev/null
+	# The landing record (DESIGN §22) says the checks passed.
+	git notes --ref=burl show "$(last_event pr_merged | jq -r .details.merged_sha)" |
+		jq -e '.gates.checks.result == "pass" and (.gates.checks.inputs_sha256 | length) == 64' >/dev/null
 }
 
 @test "failed checks send the task back with each check and its log in the next prompt; the rounds end in BLOCKED" {
@@ -206,6 +209,8 @@ mkdir -p src; printf "package src\n\nfunc Jump() { println(%s) }\n" "$BURL_ATTEM
 	run git log --format=%s origin/main
 	refute_output_contains breaks-ci
 	git log --format=%s origin/main | grep -qx "Part 4"
+	# Part 4's landing record names the checks that passed on its candidate.
+	git notes --ref=burl show origin/main | jq -e '.task == "TASK-004" and .gates.checks.result == "pass" and (.gates.checks.summary | contains("ci/test")) and .gates.build.result == "none"' >/dev/null
 	# No candidate branch is left on the remote.
 	[ -z "$(git ls-remote origin 'refs/heads/burl/queue/*')" ]
 }

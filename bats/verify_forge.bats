@@ -49,8 +49,9 @@ setup() {
 	note_of "$main" | jq -e --arg c "$main" '.landing.how == "ancestry" and .landing.pr.number == 3 and .commits == [$c] and .gates.scope.result == "pass"'
 	rebased=$(all_events | jq -r 'select(.action == "pr_merged" and .task == "TASK-002") | .details.merged_sha')
 	note_of "$rebased" | jq -e --arg c "$rebased" --arg p "$(git rev-parse "$rebased~")" '.landing.how == "cherry" and .commits == [$p, $c]'
-	# Approve's gates and approver, recorded when it opened the request.
-	note_of "$squash" | jq -e '.approved_by == "tester@bats" and (.gates.scope.inputs_sha256 | length) == 64'
+	# Approve's gates and approver, recorded when it opened the request;
+	# the forge merged it before burl saw its checks pass (checks: required).
+	note_of "$squash" | jq -e '.approved_by == "tester@bats" and (.gates.scope.inputs_sha256 | length) == 64 and .gates.checks.result == "not_seen"'
 
 	verified_clone "$BATS_TEST_TMPDIR/fresh" "${GITEA_URL}$GITEA_REPO.git"
 	run git burl verify

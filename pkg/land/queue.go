@@ -348,21 +348,27 @@ func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
 }
 
 // build runs build_command on the top of a stack, in its worktree, and
-// with queue_ci: forge then waits for the forge's checks on it.
-func (q *queue) build(s *stacked) gate.RunResult {
+// with queue_ci: forge then waits for the forge's checks on it: the runs
+// that ran, the one that decides last (the landing record names both).
+func (q *queue) build(s *stacked) []gate.RunResult {
+	var built []gate.RunResult
 	if strings.TrimSpace(q.w.Config.BuildCommand) != "" {
 		runs, _, err := qa.Run(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
 		if err != nil {
 			// Cannot start the command: as good as a failed build, with why.
-			return gate.RunResult{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}
+			return []gate.RunResult{{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}}
 		}
 		q.res.Builds++
 		if !runs[0].OK() || q.ci == nil {
-			return runs[0]
+			return runs[:1]
 		}
+		built = runs[:1]
 	}
-	return q.forgeChecks(s)
+	return append(built, q.forgeChecks(s))
 }
+
+// passed: the last of runs passed, and with it the build.
+func passed(runs []gate.RunResult) bool { return runs[len(runs)-1].OK() }
 
 // bisect builds the top of the stack; when that fails it halves the stack
 // until the first task whose prefix breaks the build is found. good is the
@@ -374,32 +380,32 @@ func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, aft
 	}
 	n := len(stack)
 	top := q.build(stack[n-1])
-	if top.OK() {
+	if passed(top) {
 		for _, s := range stack {
-			s.a.runs = append(s.a.runs, top)
+			s.a.runs = append(s.a.runs, top...)
 			s.a.builtOn = stack[n-1].a.merged
 		}
 		return stack, nil, nil
 	}
 	// The prefix of lo tasks builds, the prefix of hi tasks does not.
 	lo, hi, fail := 0, n, top
-	var pass *gate.RunResult
+	var pass []gate.RunResult
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		if r := q.build(stack[mid-1]); r.OK() {
-			lo, pass = mid, &r
+		if r := q.build(stack[mid-1]); passed(r) {
+			lo, pass = mid, r
 		} else {
 			hi, fail = mid, r
 		}
 	}
 	for _, s := range stack[:lo] {
 		if pass != nil {
-			s.a.runs = append(s.a.runs, *pass)
+			s.a.runs = append(s.a.runs, pass...)
 			s.a.builtOn = stack[lo-1].a.merged
 		}
 	}
 	c := stack[hi-1]
-	c.a.runs = append(c.a.runs, fail)
+	c.a.runs = append(c.a.runs, fail...)
 	return stack[:lo], c, stack[hi:]
 }
 

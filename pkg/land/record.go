@@ -1,6 +1,7 @@
 package land
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -125,10 +126,17 @@ func taskCommits(g gitx.Git, t *task.Task) int {
 // prLanding is the record of a pull request the forge merged: its commits
 // as git recognised them on the remote's main (§17), the gates as approve
 // recorded them when it opened the request (record.Land reads them from
-// the pr_open event).
+// the pr_open event), and the forge's checks where they gate it: passed
+// when a settle round saw them pass on the gated head.
 func prLanding(w *workflow.Workflow, t *task.Task, s Settled) (record.Landing, error) {
 	l := record.Landing{Kind: record.KindPR, Merged: s.MergedSHA, Count: 1, Gated: t.Str(keyPRHead),
 		MergeStyle: w.Config.PRMergeStyle, How: s.How, PR: &record.PR{Number: s.Number, URL: s.URL}}
+	if ci := w.Config.CI; ci.Gates() {
+		l.Checks = &record.Gate{Result: record.NotSeen, Command: fmt.Sprintf("the forge's checks on pull request #%d (checks: %s)", s.Number, ci.Checks)}
+		if s.Checks == "success" {
+			l.Checks.Result = record.Pass
+		}
+	}
 	g, head := w.Repo.Git, t.Str(keyPRHead)
 	switch s.How {
 	case forge.ByCherry:

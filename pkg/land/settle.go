@@ -255,6 +255,9 @@ func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int
 		if sha != "" {
 			delete(st.NotLanded, key)
 			s.Result, s.MergedSHA, s.How = "merged", sha, how
+			if st.CIPassed[key] == head {
+				s.Checks = "success" // the landing record says so
+			}
 			if _, stillOpen := open[n]; !stillOpen {
 				return mergedAsApproved(prov, s, head, w.Config.MainBranch)
 			}

@@ -30,6 +30,9 @@ type Landing struct {
 	Count        int
 	// Gates as they ran for this landing (Land fills the inputs' hashes).
 	Gates Gates
+	// Checks is what a pull request's merge says of the forge's checks
+	// (checks: required or all), beside the gates approve ran.
+	Checks *Gate
 	// Gated is the commit the gates passed when it is not Merged (the
 	// head of a pull request the forge merged its own way).
 	Gated      string
@@ -99,8 +102,10 @@ func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *n
 	if r.Commits, r.Tree, err = landed(rd, l); err != nil {
 		return nil, "", fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
 	}
-	if r.Gates.Build.On == r.Commits[len(r.Commits)-1] {
-		r.Gates.Build.On = ""
+	for _, g := range []*Gate{&r.Gates.Build, r.Gates.Checks} {
+		if g != nil && g.On == r.Commits[len(r.Commits)-1] {
+			g.On = ""
+		}
 	}
 	if l.Gated != "" && l.Gated != l.Merged {
 		oid, kind, _, err := rd.Read(l.Gated + "^{tree}")
@@ -217,6 +222,9 @@ func build(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) *Record
 		// a burl that did not record them): what approve's pass means.
 		r.Gates = Gates{Scope: Gate{Result: Pass}, Stubs: Gate{Result: Pass}, Build: Gate{Result: Pass}, Verify: Gate{Result: Pass}}
 	}
+	if l.Checks != nil {
+		r.Gates.Checks = l.Checks
+	}
 	hashInputs(&r.Gates, t, w.Config)
 	return r
 }
@@ -234,13 +242,21 @@ func GatesOf(c *config.Config, t *task.Task, runs []gate.RunResult, buildOn stri
 	gs := Gates{Scope: Gate{Result: Pass}, Stubs: Gate{Result: Pass}, Build: Gate{Result: None}, Verify: Gate{Result: None}}
 	for _, run := range runs {
 		gt := &gs.Build
-		if run.Name == "verify" {
+		switch run.Name {
+		case "verify":
 			gt = &gs.Verify
+		case "checks":
+			// The forge's checks on the batch candidate (queue_ci: forge).
+			gs.Checks = &Gate{}
+			gt = gs.Checks
 		}
 		exit := run.ExitCode
 		*gt = Gate{Result: Pass, Command: run.Command, Exit: &exit, Seconds: run.Seconds}
-		if run.Name == "build" {
+		switch run.Name {
+		case "build":
 			gt.On = buildOn
+		case "checks":
+			gt.On, gt.Summary = buildOn, strings.TrimPrefix(strings.Join(run.Tail, "; "), "passed: ")
 		}
 	}
 	hashInputs(&gs, t, c)
@@ -272,8 +288,9 @@ func hashInputs(gs *Gates, t *task.Task, c *config.Config) {
 		{&gs.Stubs, map[string]any{"stub_patterns": list(c.StubPatterns), "stub_check_extensions": list(c.StubCheckExtensions)}},
 		{&gs.Build, map[string]any{"build_command": c.BuildCommand, "build_timeout": c.BuildTimeout.String()}},
 		{&gs.Verify, map[string]any{task.KeyVerify: t.Str(task.KeyVerify)}},
+		{gs.Checks, map[string]any{"checks": c.CI.Checks, "ci_timeout": c.CI.Timeout.String()}},
 	} {
-		if h.gate.InputsSHA256 == "" {
+		if h.gate != nil && h.gate.InputsSHA256 == "" {
 			h.gate.InputsSHA256 = InputsHash(h.inputs)
 		}
 	}

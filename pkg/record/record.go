@@ -78,8 +78,8 @@ type PR struct {
 	URL    string `json:"url"`
 }
 
-// Gates are the results of every gate. Review and Checks are there once
-// those gates exist (DESIGN §21) and were configured.
+// Gates are the results of every gate. Checks (the forge's, DESIGN §21)
+// is there where they gate the landing; Review once that gate exists.
 type Gates struct {
 	Scope  Gate  `json:"scope"`
 	Stubs  Gate  `json:"stubs"`
@@ -93,13 +93,17 @@ type Gates struct {
 const (
 	Pass = "pass"
 	None = "none" // nothing to run: no build_command, no verify
+	// NotSeen: the forge merged a pull request before burl saw its checks
+	// pass (the forge's own merge-when-checks-pass, or a human).
+	NotSeen = "not_seen"
 )
 
 // Gate is one gate's result. InputsSHA256 is the sha256 of the JSON object
 // of its inputs (keys sorted, no white space, as `jq -cS` prints it):
 // scope {affects, affects_globs, must_not_touch} and verify {verify} from
-// the task, stubs {stub_check_extensions, stub_patterns} and build
-// {build_command, build_timeout} from config.yaml.
+// the task, stubs {stub_check_extensions, stub_patterns}, build
+// {build_command, build_timeout} and checks {checks, ci_timeout} from
+// config.yaml.
 type Gate struct {
 	Result       string  `json:"result"`
 	InputsSHA256 string  `json:"inputs_sha256,omitempty"`

@@ -5,6 +5,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/config"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 func sample() *Record {
@@ -112,5 +117,29 @@ func TestInputsHash(t *testing.T) {
 	// printf '%s' '{"verify":"make check && ./x <y>"}' | sha256sum
 	if want := "aeacc3dad4f64e469e92be8172742e019d61a3511b9f9729a675c80601e311d5"; got != want {
 		t.Fatalf("InputsHash = %s, want %s", got, want)
+	}
+}
+
+// The queue's runs with queue_ci: forge are its build and then the forge's
+// checks on the candidate: each is its own gate, the checks with their
+// inputs' hash; without checks the record has no checks gate.
+func TestGatesOfQueueChecks(t *testing.T) {
+	c := config.Default()
+	c.BuildCommand, c.CI.Checks = "make test", "required"
+	tk := task.New(task.Spec{ID: "TASK-001", Title: "x", Created: time.Now()})
+	top := strings.Repeat("9", 40)
+	gs := GatesOf(c, tk, []gate.RunResult{
+		{Name: "build", Command: "make test", Seconds: 2},
+		{Name: "checks", Command: "the forge's checks on burl/queue/1 (checks: required)", Tail: []string{"passed: ci/test, lint"}},
+	}, top)
+	if gs.Build.Result != Pass || gs.Build.Command != "make test" || gs.Build.On != top {
+		t.Fatalf("build gate %+v", gs.Build)
+	}
+	want := InputsHash(map[string]any{"checks": "required", "ci_timeout": c.CI.Timeout.String()})
+	if gs.Checks == nil || gs.Checks.Result != Pass || gs.Checks.Summary != "ci/test, lint" || gs.Checks.On != top || gs.Checks.InputsSHA256 != want {
+		t.Fatalf("checks gate %+v, want pass on %s, inputs %s", gs.Checks, top, want)
+	}
+	if gs := GatesOf(c, tk, []gate.RunResult{{Name: "build", Command: "make test"}}, ""); gs.Checks != nil {
+		t.Fatalf("a landing without the forge's checks has a checks gate: %+v", gs.Checks)
 	}
 }
