@@ -107,7 +107,7 @@ setup() {
 	refute_output_contains "✓ ${c1:0:10}"
 }
 
-@test "a record naming a task that is not DONE, or was cancelled, is !" {
+@test "a record naming a task that is not DONE, or was cancelled, is !; a cancelled task's work on main is ✗, named as such" {
 	landed 1
 	git burl add "never landed" --affects f9.txt >/dev/null
 	c=$(git rev-parse main)
@@ -122,6 +122,20 @@ setup() {
 	assert_failure 2
 	assert_output_contains "TASK-002 was cancelled (resolution: cancelled): it did not land"
 	refute_output_contains "✓ ${c:0:10}"
+
+	# The work of a task cancelled in QA, merged into main by hand: named
+	# as the cancelled task's, not as work waiting for --accept-landed.
+	git burl add "given up" --affects f3.txt >/dev/null
+	submitted TASK-003 f3.txt "given up" >/dev/null
+	work=$(field TASK-003 submitted_sha)
+	git burl cancel TASK-003 --reason "not needed" >/dev/null
+	git merge -q --ff-only "$work"
+	run git burl verify --json
+	assert_failure 2
+	jq -e --arg w "$work" '.commits[0] | .commit == $w and .status == "not_landed" and .looks_like == "cancelled_work" and (.reason | contains("TASK-003, which was cancelled"))' <<<"$output"
+	run git burl verify
+	assert_output_contains "✗ ${work:0:10}"
+	refute_output_contains "accept-landed"
 }
 
 @test "a notes ref rewritten on the remote: the dropped note is ! in a fresh clone, and the next sync of a clone that has it puts it back" {

@@ -427,13 +427,18 @@ func bad(rev string, shallow bool) error {
 
 // describe names what a commit burl did not land looks like; submitted
 // maps the commits tasks submitted to their task (empty until refine
-// reads the log for it).
-func describe(c walked, submitted map[string]string) (looks, reason string) {
+// reads the log for it), cancelled the tasks git burl cancel ended.
+func describe(c walked, submitted map[string]string, cancelled map[string]bool) (looks, reason string) {
+	id := submitted[c.sha]
+	if id == "" {
+		id = c.trailer
+	}
 	switch {
+	case cancelled[id]:
+		return "cancelled_work", fmt.Sprintf("work of %s, which was cancelled (resolution: cancelled): it reached main without landing", id)
 	case c.trailer != "":
 		return "agent_push", fmt.Sprintf("an agent's commit (Burl-Task: %s) that reached main without burl's approve", c.trailer)
 	case submitted[c.sha] != "":
-		id := submitted[c.sha]
 		return "task_work", fmt.Sprintf("%s's submitted work, merged into main by hand: no gate ran on it there (git burl approve --accept-landed %s)", id, id)
 	case c.parents > 1:
 		return "hand_merge", "a merge by " + c.author + " that burl did not make"

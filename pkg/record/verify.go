@@ -49,7 +49,7 @@ type Commit struct {
 	ApprovedBy string   `json:"approved_by,omitempty"`
 	LandedAt   string   `json:"landed_at,omitempty"`
 	// LooksLike is what a commit burl did not land seems to be:
-	// hand_commit, hand_merge, agent_push or task_work.
+	// hand_commit, hand_merge, agent_push, task_work or cancelled_work.
 	LooksLike string `json:"looks_like,omitempty"`
 	Reason    string `json:"reason,omitempty"`
 }
@@ -367,7 +367,7 @@ func (v *verifier) refine(g gitx.Git, cs []Commit) error {
 	}
 	for i := range cs {
 		if cs[i].Status == NotLanded {
-			cs[i].LooksLike, cs[i].Reason = describe(*v.onMain[cs[i].Commit], submitted)
+			cs[i].LooksLike, cs[i].Reason = describe(*v.onMain[cs[i].Commit], submitted, v.ix.cancelled)
 		}
 	}
 	return nil
@@ -384,7 +384,7 @@ func (v *verifier) judge(w walked) Commit {
 			return cm
 		}
 		cm.Status = NotLanded
-		cm.LooksLike, cm.Reason = describe(w, nil)
+		cm.LooksLike, cm.Reason = describe(w, nil, v.ix.cancelled)
 		return cm
 	}
 	p := v.notes[w.hash]
