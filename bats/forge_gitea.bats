@@ -360,4 +360,8 @@ setup() {
 	# The remote's workflow branch holds one DONE commit per task.
 	git fetch -q origin burl
 	[ "$(git log --format=%s origin/burl | grep -c "^burl: pr_merged")" = 2 ]
+	# Each clone holds the landing record that DONE names (DESIGN §22).
+	for r in "$REPO" "$other"; do
+		(cd "$r" && git fetch -q origin && git burl verify "$(git rev-parse origin/main~2)..origin/main") || return 1
+	done
 }

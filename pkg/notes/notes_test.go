@@ -142,7 +142,7 @@ func TestMergeIsAUnion(t *testing.T) {
 	gittest.Git(t, dir, "update-ref", Ref, mine)
 
 	got, err := Merge(r, "origin")
-	if err != nil || got.How != "merge" || len(got.Conflicts) != 0 {
+	if err != nil || got.How != "merge" || len(got.Theirs)+len(got.Ours) != 0 {
 		t.Fatalf("merge: %+v %v", got, err)
 	}
 	m, err := Read(r.Git, Ref)
@@ -160,6 +160,54 @@ func TestMergeIsAUnion(t *testing.T) {
 	gittest.Git(t, dir, "update-ref", Ref, base)
 	if got, err := Merge(r, "origin"); err != nil || got.How != "fast-forward" {
 		t.Fatalf("behind: %+v %v", got, err)
+	}
+}
+
+// Two clones that landed the same commit (both settled one pull request):
+// the remote's record is taken when the remote's workflow branch records
+// its sha256, as a fast-forward when this clone has nothing else of its
+// own; else this clone's is kept.
+func TestMergeConflictTakesTheRecordedOne(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	r := resolve(t, dir)
+	cs := commits(t, dir, 2)
+	base, _ := add(t, r, "{\"n\":0}\n", cs[0])
+	theirs, _ := add(t, r, "{\"by\":\"b\"}\n", cs[1])
+	gittest.Git(t, dir, "update-ref", Tracking("origin"), theirs)
+	gittest.Git(t, dir, "update-ref", Ref, base)
+	mine, _ := add(t, r, "{\"by\":\"a\"}\n", cs[1])
+	// The remote's workflow branch, whose log records the event of WHO.
+	workflow := func(who string) {
+		t.Helper()
+		event := fmt.Sprintf("{\"action\":\"pr_merged\",\"details\":{\"record_sha256\":\"%s\"}}\n", Hash([]byte("{\"by\":\""+who+"\"}\n")))
+		f := filepath.Join(t.TempDir(), "events")
+		if err := os.WriteFile(f, []byte(event), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blob := gittest.Git(t, dir, "hash-object", "-w", f)
+		gittest.Git(t, dir, "update-index", "--add", "--cacheinfo", "100644,"+blob+",.workflow/events/2026/11/2026-11-26.ndjson")
+		tree := gittest.Git(t, dir, "write-tree")
+		gittest.Git(t, dir, "update-ref", "refs/remotes/origin/"+r.Branch, gittest.Git(t, dir, "commit-tree", "-m", "w", tree))
+		gittest.Git(t, dir, "read-tree", "HEAD")
+	}
+
+	workflow("a")
+	got, err := Merge(r, "origin")
+	if err != nil || got.How != "merge" || len(got.Ours) != 1 || got.Ours[0] != cs[1] || len(got.Theirs) != 0 {
+		t.Fatalf("the remote records this clone's: %+v %v", got, err)
+	}
+	if note := gittest.Git(t, dir, "notes", "--ref=burl", "show", cs[1]); note != `{"by":"a"}` {
+		t.Fatalf("kept %q", note)
+	}
+
+	gittest.Git(t, dir, "update-ref", Ref, mine)
+	workflow("b")
+	got, err = Merge(r, "origin")
+	if err != nil || got.How != "fast-forward" || len(got.Theirs) != 1 || got.Theirs[0] != cs[1] || len(got.Ours) != 0 {
+		t.Fatalf("the remote records its own: %+v %v", got, err)
+	}
+	if tip := gittest.Git(t, dir, "rev-parse", Ref); tip != theirs {
+		t.Fatalf("%s is %s, not the remote's %s", Ref, tip, theirs)
 	}
 }
 

@@ -130,7 +130,7 @@ func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *n
 	if err != nil {
 		return nil, "", err
 	}
-	return u, Hash(note), nil
+	return u, notes.Hash(note), nil
 }
 
 // maxLanded bounds the walk down main's first parents to a landing's

@@ -391,7 +391,7 @@ func walk(g gitx.Git, rng []string, notesRef string, ns noteSet) ([]walked, erro
 			author: string(f[3]), subject: string(f[4]), trailer: string(bytes.TrimSpace(f[5]))}
 		// git log ends every commit's text with a line break (tformat).
 		if note := bytes.TrimSuffix(f[6], []byte("\n")); len(note) > 0 {
-			w.note, w.hash = true, Hash(note)
+			w.note, w.hash = true, notes.Hash(note)
 			if ns[w.hash] == nil {
 				pr := &parsed{hash: w.hash}
 				var ok bool

@@ -150,12 +150,6 @@ func (r *Record) Encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Hash is the sha256 the landing's event records for a note.
-func Hash(note []byte) string {
-	sum := sha256.Sum256(note)
-	return hex.EncodeToString(sum[:])
-}
-
 // Parse reads a note. An error says why it is not a landing record this
 // burl can read.
 func Parse(note []byte) (*Record, error) {

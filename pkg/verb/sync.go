@@ -203,9 +203,10 @@ func liveTasks(w *workflow.Workflow) ([]workflow.Entry, error) {
 	return out, nil
 }
 
-// remoteHeads lists the remote's branches in one round trip.
+// remoteHeads lists the remote's branches (by name) and its landing
+// records (by notes.Ref) in one round trip.
 func remoteHeads(g gitx.Git, remote string) (map[string]string, error) {
-	out, err := g.Run("ls-remote", "--heads", remote)
+	out, err := g.Run("ls-remote", remote, "refs/heads/*", notes.Ref)
 	if err != nil {
 		return nil, errs.Wrap(err, errs.Git, "Cannot list the branches of "+remote)
 	}
@@ -362,12 +363,15 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 	}
 	wb := w.Repo.Branch
 	// The landing records go with the workflow branch (PushWorkflow adds
-	// them): records alone are news too.
-	records, err := notes.Pending(w.Repo, w.Config.Remote)
+	// them): records alone are news too, judged against the remote as it
+	// is now, as the branches are (its notes as last fetched may be older
+	// than this clone's own last push).
+	local, _, err := notes.State(w.Repo, w.Config.Remote)
 	if err != nil {
 		return err
 	}
-	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) && records == "" {
+	records := news(g, local, heads[notes.Ref])
+	if len(refs) == 0 && !news(g, localTip(g, wb), heads[wb]) && !records {
 		return nil
 	}
 	before := localTip(g, wb)
@@ -384,7 +388,7 @@ func (c *syncCmd) push(ctx *cli.Context, w *workflow.Workflow, out *syncOut) err
 		return err
 	}
 	out.Pushed = append(append(out.Pushed, wb), names...)
-	if records != "" {
+	if records {
 		out.Pushed = append(out.Pushed, notes.Ref)
 	}
 	return nil

@@ -229,8 +229,11 @@ func (w *Workflow) mergeNotes() error {
 		return errs.Wrap(err, errs.Git, "Cannot merge the landing records ("+notes.Ref+") of "+w.Config.Remote).
 			WithFix("git burl doctor; git fetch %s %s:%s shows what the remote has", w.Config.Remote, notes.Ref, notes.Tracking(w.Config.Remote))
 	}
-	for _, c := range m.Conflicts {
-		fmt.Fprintf(w.Stderr, "burl: warning: %s and %s hold different landing records for %s; this clone's is kept (git burl verify checks it)\n", notes.Ref, w.Config.Remote, gitx.Short(c))
+	for _, c := range m.Theirs {
+		fmt.Fprintf(w.Stderr, "burl: %s: %s's landing record is taken (its workflow branch records it; this clone's landing of it did not reach %s)\n", gitx.Short(c), w.Config.Remote, w.Config.Remote)
+	}
+	for _, c := range m.Ours {
+		fmt.Fprintf(w.Stderr, "burl: warning: %s and %s hold different landing records for %s; this clone's is kept, as %s's workflow branch does not record its own (git burl verify checks it)\n", notes.Ref, w.Config.Remote, gitx.Short(c), w.Config.Remote)
 	}
 	return nil
 }
