@@ -40,7 +40,25 @@ type File struct {
 	// (~/path, /path or an environment variable); nil means the default.
 	Hide   []string
 	Agents []Agent
+	// Review is review: the agent that reviews every task before it lands
+	// (DESIGN §21); nil when no review is configured.
+	Review *Review
 }
+
+// Review is agents.yaml's review: key.
+type Review struct {
+	// Agent names the entry of agents: that reviews; it never claims a
+	// task, so it is always another entry than the task's author.
+	Agent string
+	// Rounds is how many times the reviewer may request changes: the
+	// round that reaches it leaves the task BLOCKED for a human.
+	Rounds int
+	// Line is where review.agent is, for messages.
+	Line int
+}
+
+// DefaultReviewRounds is review.rounds when it is not set.
+const DefaultReviewRounds = 2
 
 // The values of sandbox:.
 const (
@@ -67,6 +85,9 @@ type Agent struct {
 	Sandbox string
 	// Hide is the file's sandbox_hide: (nil: the default).
 	Hide []string
+	// Reviewer: review: names this agent; it runs only reviews, read-only,
+	// and never claims a task.
+	Reviewer bool
 }
 
 // Error is a problem in agents.yaml at a line.
@@ -135,6 +156,7 @@ func Parse(file string, data []byte) (*File, error) {
 	}
 	f := &File{}
 	seenAgents := false
+	var presets []presetUse
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
@@ -163,6 +185,12 @@ func Parse(file string, data []byte) (*File, error) {
 				}
 			}
 			f.Hide = append([]string{}, hide...)
+		case "review":
+			r, err := parseReview(v, bad)
+			if err != nil {
+				return nil, err
+			}
+			f.Review = r
 		case "agents":
 			seenAgents = true
 			if v.Kind != yaml.SequenceNode {
@@ -170,10 +198,11 @@ func Parse(file string, data []byte) (*File, error) {
 			}
 			names := map[string]int{}
 			for _, n := range v.Content {
-				a, err := parseAgent(n, bad)
+				a, use, err := parseAgent(n, bad)
 				if err != nil {
 					return nil, err
 				}
+				presets = append(presets, use)
 				if prev, ok := names[a.Name]; ok {
 					return nil, bad(n, "agents.name", "%q is already the name of the agent at line %d; names must be unique", a.Name, prev)
 				}
@@ -181,11 +210,26 @@ func Parse(file string, data []byte) (*File, error) {
 				f.Agents = append(f.Agents, a)
 			}
 		default:
-			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, agents)")
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, review, agents)")
 		}
 	}
 	if !seenAgents || len(f.Agents) == 0 {
 		return nil, bad(root, "agents", "lists no agent")
+	}
+	if err := f.markReviewer(file); err != nil {
+		return nil, err
+	}
+	// A preset expands once the file says who reviews: the reviewer's
+	// command line is the tool's read-only one.
+	for i, use := range presets {
+		a := &f.Agents[i]
+		if use.node == nil {
+			continue
+		}
+		var ok bool
+		if a.Command, ok = expand(a.Preset, use.args, a.Reviewer); !ok {
+			return nil, bad(use.node, "agents.preset", "%q has no reviewer's command line (presets that review: %s); give the reviewer %q a command", a.Preset, strings.Join(ReviewPresets(), ", "), a.Name)
+		}
 	}
 	if f.Sandbox == "" {
 		f.Sandbox = SandboxAuto
@@ -197,12 +241,20 @@ func Parse(file string, data []byte) (*File, error) {
 	return f, nil
 }
 
-func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (Agent, error) {
+// presetUse is an agent's preset and args, expanded once the whole file
+// is read.
+type presetUse struct {
+	node *yaml.Node // the preset's value; nil: the agent has a command
+	args []string
+}
+
+func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (Agent, presetUse, error) {
 	a := Agent{MaxParallel: DefaultMaxParallel, Timeout: DefaultTimeout, Retries: DefaultRetries}
+	var use presetUse
 	var args []string
 	var presetNode, argsNode *yaml.Node
 	if n.Kind != yaml.MappingNode {
-		return a, bad(n, "agents", "each agent must be a mapping with name and command")
+		return a, use, bad(n, "agents", "each agent must be a mapping with name and command")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -211,12 +263,12 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 		switch k.Value {
 		case "name":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !validName(v.Value) {
-				return a, bad(v, key, "must be a name of letters, digits, '.', '_' or '-', not %q", v.Value)
+				return a, use, bad(v, key, "must be a name of letters, digits, '.', '_' or '-', not %q", v.Value)
 			}
 			a.Name = v.Value
 		case "command":
 			if v.Kind != yaml.SequenceNode {
-				return a, bad(v, key, "must be an argv list such as [\"claude\", \"-p\", \"@{prompt_file}\"], not a shell string")
+				return a, use, bad(v, key, "must be an argv list such as [\"claude\", \"-p\", \"@{prompt_file}\"], not a shell string")
 			}
 			a.Command, err = stringList(v)
 			if err == nil && len(a.Command) == 0 {
@@ -257,26 +309,103 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 		case "max_cost_usd":
 			a.MaxCostUSD, err = dollarsOf(v)
 		default:
-			return a, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd)")
+			return a, use, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd)")
 		}
 		if err != nil {
-			return a, bad(v, key, "%v", err)
+			return a, use, bad(v, key, "%v", err)
 		}
 	}
 	if a.Name == "" {
-		return a, bad(n, "agents.name", "missing: every agent needs a unique name")
+		return a, use, bad(n, "agents.name", "missing: every agent needs a unique name")
 	}
 	switch {
 	case a.Preset != "" && a.Command != nil:
-		return a, bad(presetNode, "agents.preset", "agent %q has both preset and command: keep one (args adds flags to a preset)", a.Name)
+		return a, use, bad(presetNode, "agents.preset", "agent %q has both preset and command: keep one (args adds flags to a preset)", a.Name)
 	case a.Preset != "":
-		a.Command, _ = expand(a.Preset, args)
+		use = presetUse{node: presetNode, args: args}
 	case argsNode != nil:
-		return a, bad(argsNode, "agents.args", "adds to a preset's command line; agent %q has no preset (put the flags in its command)", a.Name)
+		return a, use, bad(argsNode, "agents.args", "adds to a preset's command line; agent %q has no preset (put the flags in its command)", a.Name)
 	case a.Command == nil:
-		return a, bad(n, "agents.command", "missing for agent %q (or name a preset: %s)", a.Name, knownPresets())
+		return a, use, bad(n, "agents.command", "missing for agent %q (or name a preset: %s)", a.Name, knownPresets())
 	}
-	return a, nil
+	return a, use, nil
+}
+
+func parseReview(v *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (*Review, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, bad(v, "review", "must be a mapping such as {agent: reviewer, rounds: 2}")
+	}
+	r := &Review{Rounds: DefaultReviewRounds, Line: v.Line}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, e := v.Content[i], v.Content[i+1]
+		key := "review." + k.Value
+		switch k.Value {
+		case "agent":
+			if e.Kind != yaml.ScalarNode || e.Tag != "!!str" || !validName(e.Value) {
+				return nil, bad(e, key, "must be the name of an agent of this file, not %q", e.Value)
+			}
+			r.Agent, r.Line = e.Value, e.Line
+		case "rounds":
+			n, err := intOf(e, 1)
+			if err != nil {
+				return nil, bad(e, key, "%v", err)
+			}
+			r.Rounds = n
+		default:
+			return nil, bad(k, key, "unknown key (known: agent, rounds)")
+		}
+	}
+	if r.Agent == "" {
+		return nil, bad(v, "review.agent", "missing: name the agent of this file that reviews")
+	}
+	return r, nil
+}
+
+// markReviewer checks review: against the agents and marks the reviewer:
+// it must be one of them, and another one must be left to write the work
+// it reviews (an agent never reviews its own work).
+func (f *File) markReviewer(file string) error {
+	if f.Review == nil {
+		return nil
+	}
+	r := f.Review
+	var names []string
+	found := -1
+	for i, a := range f.Agents {
+		names = append(names, a.Name)
+		if a.Name == r.Agent {
+			found = i
+		}
+	}
+	switch {
+	case found < 0:
+		return &Error{File: file, Line: r.Line, Key: "review.agent", Msg: fmt.Sprintf("%q is not an agent of this file (agents: %s)", r.Agent, strings.Join(names, ", "))}
+	case len(f.Agents) == 1:
+		return &Error{File: file, Line: r.Line, Key: "review.agent", Msg: fmt.Sprintf("%q is the only agent, so it would review its own work: the reviewer must be another agents.yaml entry than the author (add the agent that writes the work)", r.Agent)}
+	}
+	f.Agents[found].Reviewer = true
+	return nil
+}
+
+// Workers are the agents that claim tasks: every agent but the reviewer.
+func (f *File) Workers() []Agent {
+	out := make([]Agent, 0, len(f.Agents))
+	for _, a := range f.Agents {
+		if !a.Reviewer {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Reviewer is the agent review: names, nil without review.
+func (f *File) Reviewer() *Agent {
+	for i := range f.Agents {
+		if f.Agents[i].Reviewer {
+			return &f.Agents[i]
+		}
+	}
+	return nil
 }
 
 func stringList(v *yaml.Node) ([]string, error) {

@@ -68,10 +68,15 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("agents:\n  - name: a\n    command: [x]\n"))
 	f.Add([]byte("auto_approve: true\nagents: [{name: b, command: [y], env: {A: b}}]\n"))
+	f.Add([]byte("agents: [{name: a, command: [x]}, {name: r, preset: claude-code}]\nreview: {agent: r, rounds: 3}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Parse("agents.yaml", data)
 		if err == nil && (len(file.Agents) == 0 || file.Agents[0].Name == "" || len(file.Agents[0].Command) == 0) {
 			t.Fatalf("accepted an incomplete file: %+v", file)
+		}
+		// A reviewer is always one of the agents, and never the only one.
+		if err == nil && file.Review != nil && (file.Reviewer() == nil || len(file.Workers()) == 0) {
+			t.Fatalf("accepted a reviewer with no author: %+v", file)
 		}
 	})
 }
@@ -119,6 +124,45 @@ func TestPresetErrors(t *testing.T) {
 		{"agents:\n  - {name: a, command: [x], args: [y]}\n", `agents.yaml:2: agents.args: adds to a preset's command line`},
 		{"agents:\n  - {name: a, preset: codex, max_cost_usd: -1}\n", `agents.yaml:2: agents.max_cost_usd: must be a positive amount`},
 		{"agents:\n  - {name: a}\n", `agents.command: missing for agent "a" (or name a preset`},
+	} {
+		_, err := Parse("agents.yaml", []byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.doc, err, c.want)
+		}
+	}
+}
+
+// review: names another entry than the author: the reviewer never claims,
+// and a file whose only agent reviews (it would review its own work) or
+// whose review names no agent is refused at the line of review.agent.
+func TestReview(t *testing.T) {
+	f, err := Parse("agents.yaml", []byte(`agents:
+  - {name: coder, command: [x]}
+  - {name: critic, preset: codex, args: [-m, o3]}
+review: {agent: critic}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Review == nil || f.Review.Agent != "critic" || f.Review.Rounds != DefaultReviewRounds {
+		t.Fatalf("review: %+v", f.Review)
+	}
+	if w := f.Workers(); len(w) != 1 || w[0].Name != "coder" || f.Reviewer().Name != "critic" {
+		t.Errorf("workers %+v, reviewer %+v", w, f.Reviewer())
+	}
+	// The reviewer's preset is the tool's read-only line, the verdict
+	// written by codex itself.
+	if got := strings.Join(f.Reviewer().Command, " "); got != "codex exec --json --sandbox read-only --skip-git-repo-check --output-schema {review_schema} --output-last-message {review_file} -m o3 -- {prompt}" {
+		t.Errorf("reviewer's command %q", got)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{"agents:\n  - {name: coder, command: [x]}\nreview: {agent: coder}\n", `agents.yaml:3: review.agent: "coder" is the only agent, so it would review its own work`},
+		{"review:\n  agent: critic\nagents:\n  - {name: coder, command: [x]}\n", `agents.yaml:2: review.agent: "critic" is not an agent of this file (agents: coder)`},
+		{"agents:\n  - {name: a, command: [x]}\n  - {name: b, command: [x]}\nreview: {agent: b, rounds: 0}\n", `agents.yaml:4: review.rounds: must be a whole number >= 1`},
+		{"agents:\n  - {name: a, command: [x]}\n  - {name: b, command: [x]}\nreview: {agent: b, round: 3}\n", `agents.yaml:4: review.round: unknown key`},
+		{"agents:\n  - {name: a, command: [x]}\n  - {name: b, command: [x]}\nreview: {rounds: 3}\n", `agents.yaml:4: review.agent: missing`},
+		{"agents:\n  - {name: a, command: [x]}\n  - {name: b, preset: aider}\nreview: {agent: b}\n", `agents.yaml:3: agents.preset: "aider" has no reviewer's command line (presets that review: claude-code, codex)`},
+		{"agents:\n  - {name: a, command: [x]}\nreview: critic\n", `agents.yaml:3: review: must be a mapping`},
 	} {
 		_, err := Parse("agents.yaml", []byte(c.doc))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

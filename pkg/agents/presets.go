@@ -11,7 +11,14 @@ import (
 type preset struct {
 	head, tail []string
 	doc        string // where the flags are documented
+	// review is the tool's command line for a reviewer (DESIGN §21):
+	// nothing written to the worktree, the verdict to {review_file}. nil:
+	// the tool has no such line here.
+	review *reviewLine
 }
+
+// reviewLine is a reviewer's command line, split as a preset's is.
+type reviewLine struct{ head, tail []string }
 
 // presets are the agent CLIs burl knows how to run unattended in a task
 // worktree (watch starts every agent in it, so no directory flag is
@@ -30,12 +37,21 @@ func presets() map[string]preset {
 			head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions",
 				"--mcp-config", `{"mcpServers":{"burl":{"command":"git","args":["burl","mcp","--dir","{worktree}"]}}}`},
 			doc: "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage, --mcp-config adds MCP servers",
+			// Reading and git are allowed, and Write for the verdict in
+			// {review_dir} (--add-dir); nothing else runs unasked, which
+			// print mode refuses.
+			review: &reviewLine{head: []string{"claude", "-p", "{prompt}", "--output-format", "json",
+				"--allowedTools", "Read,Grep,Glob,Write,Bash(git:*)", "--add-dir", "{review_dir}"}},
 		},
 		"codex": {
 			head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check",
 				"-c", `mcp_servers.burl.command="git"`, "-c", `mcp_servers.burl.args=["burl","mcp","--dir","{worktree}"]`},
 			tail: []string{"--", "{prompt}"},
 			doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage, -c mcp_servers.NAME.* adds an MCP server",
+			// Its own sandbox read-only; codex itself writes the final
+			// answer, held to the verdict's JSON schema, to {review_file}.
+			review: &reviewLine{head: []string{"codex", "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check",
+				"--output-schema", "{review_schema}", "--output-last-message", "{review_file}"}, tail: []string{"--", "{prompt}"}},
 		},
 		"gemini": {
 			head: []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
@@ -63,13 +79,32 @@ func Presets() []string {
 	return out
 }
 
-// expand is the argv of preset name with the agent's args in place.
-func expand(name string, args []string) ([]string, bool) {
+// ReviewPresets lists the presets that have a reviewer's command line.
+func ReviewPresets() []string {
+	var out []string
+	for _, n := range Presets() {
+		if presets()[n].review != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// expand is the argv of preset name with the agent's args in place: the
+// reviewer's command line for the reviewer.
+func expand(name string, args []string, reviewer bool) ([]string, bool) {
 	p, ok := presets()[name]
 	if !ok {
 		return nil, false
 	}
-	argv := append(append(append([]string{}, p.head...), args...), p.tail...)
+	head, tail := p.head, p.tail
+	if reviewer {
+		if p.review == nil {
+			return nil, false
+		}
+		head, tail = p.review.head, p.review.tail
+	}
+	argv := append(append(append([]string{}, head...), args...), tail...)
 	return argv, true
 }
 

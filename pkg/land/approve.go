@@ -87,24 +87,42 @@ type approval struct {
 	// builtOn: in approve --all, the commit the batch's build ran on (the
 	// top of the stack), which the landing record names.
 	builtOn string
+	// overridden: a human approved past the review gate (why it held).
+	overridden string
 }
 
 // Approve is `git burl approve ID`: PRD 14.4 for one QA task (with
 // landing: pr, the pull request instead of the fast-forward). Approving a
 // DONE task again finishes the cleanup a crash left.
 func Approve(w *workflow.Workflow, id string) (Result, error) {
-	return approve(w, id, false)
+	return approve(w, id, byHuman)
 }
 
 // AcceptLanded is `git burl approve --accept-landed ID`: the human's
 // answer to work that reached main without burl's approve (DESIGN §15).
 // The gates run on its commits and main's tree; DONE when they pass.
 func AcceptLanded(w *workflow.Workflow, id string) (Result, error) {
-	return approve(w, id, true)
+	return approve(w, id, acceptingLanded)
 }
 
-// approve is Approve, or with acceptLanded AcceptLanded.
-func approve(w *workflow.Workflow, id string, acceptLanded bool) (Result, error) {
+// How an approve was asked for.
+type approveMode int
+
+const (
+	// byQueue: approve --all, one task of the queue (which left the tasks
+	// the review gate holds out of it).
+	byQueue approveMode = iota
+	// byHuman: `git burl approve ID`, which may override the review gate.
+	byHuman
+	// acceptingLanded: --accept-landed, of work already in main.
+	acceptingLanded
+)
+
+// approve is Approve, AcceptLanded, or one task of the queue.
+func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) {
+	acceptLanded := mode == acceptingLanded
+	// overridden: a human approves past the review gate, and why it held.
+	var overridden string
 	// Approving a DONE task again finishes what a crash after the commit of
 	// DONE left: the worktree and branch. Nothing else is redone.
 	if e, err := w.Get(id); err == nil && e.Bucket == workflow.Done {
@@ -116,7 +134,7 @@ func approve(w *workflow.Workflow, id string, acceptLanded bool) (Result, error)
 				return Result{}, err
 			}
 			if e, err := w.Get(id); err == nil && e.Bucket == workflow.QA {
-				return approve(w, id, acceptLanded)
+				return approve(w, id, mode)
 			}
 		}
 		// A crash between the local fast-forward and the push leaves main
@@ -143,11 +161,14 @@ func approve(w *workflow.Workflow, id string, acceptLanded bool) (Result, error)
 		if err := qa.ForQA(w, e); err != nil {
 			return Result{}, err
 		}
+		if overridden, err = reviewed(w, e.Task, mode); err != nil {
+			return Result{}, err
+		}
 		if w.Config.Landing == "pr" && !acceptLanded {
-			return approvePR(w, id)
+			return approvePR(w, id, overridden)
 		}
 	}
-	a := &approval{acceptLanded: acceptLanded}
+	a := &approval{acceptLanded: acceptLanded, overridden: overridden}
 	// A closure: integrate sets mainLock later.
 	defer func() { _ = a.mainLock.Release() }()
 	res, err := w.Run(workflow.Transition{
@@ -499,6 +520,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 			entry = qa.Report(fmt.Sprintf("Approved — merged into %s as %s (drift %d)", w.Config.MainBranch, gitx.Short(a.merged), a.drift),
 				tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs)
 		}
+		recordOverride(w, tx, a.overridden)
 		tx.Details["base"] = a.base
 		tx.Details["drift"] = a.drift
 		tx.Details["pushed"] = a.pushed

@@ -76,7 +76,7 @@ func forgeErr(p forge.Provider, what string, err error) error {
 // pr_url, pr_number and pr_head; sync settles it when the forge merges or
 // closes it. The local task branch goes back to submitted_sha, as after
 // any approve that did not land.
-func approvePR(w *workflow.Workflow, id string) (Result, error) {
+func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 	if w.Config.MergeStrategy == "manual" {
 		return Result{}, errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
 			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
@@ -85,7 +85,7 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	a := &approval{}
+	a := &approval{overridden: overridden}
 	var pr forge.PR
 	res, err := w.Run(workflow.Transition{
 		Verb: "pr_open", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.QA,
@@ -98,6 +98,7 @@ func approvePR(w *workflow.Workflow, id string) (Result, error) {
 				}
 				return a.record(w, tx)
 			}
+			recordOverride(w, tx, a.overridden)
 			recordPR(w, tx, a, pr)
 			return nil
 		},
@@ -204,6 +205,9 @@ func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) st
 	if body, _ := task.StripPlaceholders(t.Body()); strings.TrimSpace(body) != "" {
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(body))
 	}
+	if r := reviewBody(w, t, a.overridden); r != "" {
+		fmt.Fprintf(&b, "## Review\n\n%s\n\n", r)
+	}
 	b.WriteString("## Gate results\n\n")
 	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	return b.String()
@@ -255,7 +259,8 @@ type QueuePR struct {
 // them as the local queue does would put one task's commits in another's
 // request), and so each is built on its own.
 func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
-	pending, err := queueOrder(w)
+	q := &queue{w: w, res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}, Opened: []QueuePR{}}}
+	pending, err := q.order()
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +270,6 @@ func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
 	if err := trust.Check(w.Repo, append(w.QueueCommands(), w.ForgeCommands()...)...); err != nil {
 		return nil, err
 	}
-	q := &queue{w: w, res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}, Opened: []QueuePR{}}}
 	for _, id := range pending {
 		e, err := w.Get(id)
 		if err != nil || e.Bucket != workflow.QA {
@@ -275,7 +279,7 @@ func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
 			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: its pull request #%d is open (git burl sync settles it; git burl approve %s updates it)", id, n, id))
 			continue
 		}
-		out, err := approve(w, id, false)
+		out, err := approve(w, id, byQueue)
 		if err != nil {
 			q.fail(id, err)
 			continue

@@ -28,6 +28,9 @@ type QueueResult struct {
 	// Opened: with landing: pr, the pull requests opened or updated (the
 	// tasks stay in QA until the forge merges them).
 	Opened []QueuePR `json:"pr_opened,omitempty"`
+	// Waiting are the QA tasks the review gate held out of the queue,
+	// with why (DESIGN §21): not failures, they land once approved.
+	Waiting []QueueFailure `json:"waiting,omitempty"`
 	// Builds counts the runs of build_command: with every task passing,
 	// one per batch of queue_batch tasks.
 	Builds int `json:"-"`
@@ -97,7 +100,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		return approveAllPR(w)
 	}
 	q := &queue{w: w, m: integrate.For(w), res: &QueueResult{Approved: []string{}, Rejected: []QueueFailure{}}, tries: map[string]int{}}
-	pending, err := queueOrder(w)
+	pending, err := q.order()
 	if err != nil {
 		return nil, err
 	}
@@ -194,9 +197,15 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 	return q.done(), nil
 }
 
-// queueOrder lists the QA tasks in queue order.
-func queueOrder(w *workflow.Workflow) ([]string, error) {
+// order lists the QA tasks in queue order, leaving out (said in its
+// lines) those the review gate holds.
+func (q *queue) order() ([]string, error) {
+	w := q.w
 	qa, _, err := w.InBucket(workflow.QA)
+	if err != nil {
+		return nil, err
+	}
+	gate, err := Reviews(w)
 	if err != nil {
 		return nil, err
 	}
@@ -208,6 +217,11 @@ func queueOrder(w *workflow.Workflow) ([]string, error) {
 		if r := e.Task.Str(task.KeyScopeRequest); r != "" {
 			// An agent asked for more scope: a human decides, not the queue.
 			fmt.Fprintf(w.Stderr, "approve --all: %s left in QA: it waits for a human to grant or refuse its scope request (%s): git burl scope %s ...\n", e.ID, r, e.ID)
+			continue
+		}
+		if why := gate.Wait(e.Task); why != "" {
+			q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: e.ID, Reason: why})
+			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", e.ID, why))
 			continue
 		}
 		ts = append(ts, e.Task)
@@ -255,7 +269,7 @@ func (q *queue) fail(id string, err error) {
 
 // single approves one task as `git burl approve ID` does.
 func (q *queue) single(id string) {
-	out, err := approve(q.w, id, false)
+	out, err := approve(q.w, id, byQueue)
 	if err != nil {
 		q.fail(id, err)
 		return

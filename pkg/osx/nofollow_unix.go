@@ -19,3 +19,14 @@ func ReadFileNoFollow(path string) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(f)
 }
+
+// OpenRegular opens path for reading only when it is a regular file, not
+// through a symbolic link and never waiting on a FIFO: a file a sandboxed
+// run wrote, which burl reads after it.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return regular(f)
+}

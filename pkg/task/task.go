@@ -55,6 +55,14 @@ const (
 	// KeyCIRounds counts the times the forge's failed checks sent the task
 	// back; at ci_max_rounds it is BLOCKED.
 	KeyCIRounds = "ci_rounds"
+	// KeyReviewVerdict is the last review's verdict (approve,
+	// request_changes, failed, or overridden by a human's approve) for the
+	// head in review_head, by the reviewer in reviewer (DESIGN §21);
+	// review_rounds counts the changes it requested.
+	KeyReviewVerdict = "review_verdict"
+	KeyReviewHead    = "review_head"
+	KeyReviewer      = "reviewer"
+	KeyReviewRounds  = "review_rounds"
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"

@@ -46,6 +46,11 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 		b.WriteString(strings.TrimSpace(strings.TrimPrefix(fc, task.FailedChecksMarker)))
 		b.WriteString("\n")
 	}
+	if rv := t.LastReviewRequest(); rv != "" {
+		b.WriteString("\n## The reviewer requested changes on your last submission (address every comment)\n\n")
+		b.WriteString(rv)
+		b.WriteString("\n")
+	}
 	if us := t.Unblocks(); len(us) > 0 {
 		b.WriteString("\n## Why this task was BLOCKED before (a human unblocked it since)\n\n")
 		for _, u := range us {

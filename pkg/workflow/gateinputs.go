@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -238,4 +241,31 @@ func gateWords(vals map[string]any) string {
 		return "all empty"
 	}
 	return strings.Join(out, "; ")
+}
+
+// CommittedInput is a gate input of the workflow folder as the workflow
+// branch's commit holds it: its bytes and whether it is there. Without
+// workflow_auto_commit nothing is committed as it happens, and the file
+// itself is the input.
+func (w *Workflow) CommittedInput(path string) ([]byte, bool, error) {
+	if !w.Config.WorkflowAutoCommit {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil
+		}
+		return data, err == nil, err
+	}
+	data, err := w.gitWT().Run("cat-file", "blob", "HEAD:"+w.relWT(path))
+	if err != nil {
+		// Not in the commit: git names no other reason worth telling
+		// apart here (the branch itself was read when w opened).
+		return nil, false, nil
+	}
+	return []byte(data), true, nil
+}
+
+// UncommittedInput is the error of an uncommitted edit of a gate input:
+// keys of the file at path differ from what the workflow branch holds.
+func (w *Workflow) UncommittedInput(path string, keys []string) error {
+	return uncommitted(w, path, keys)
 }
