@@ -18,6 +18,7 @@ import (
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/reason"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -68,6 +69,9 @@ type Card struct {
 	// that landed through one (landing: pr; see pr.go).
 	PRNumber       int
 	PRURL, PRState string
+	// Review is the task's recorded review in one line (escaped) and
+	// ReviewMark its marker (see setReview).
+	Review, ReviewMark string
 }
 
 // Markers are the flags drawn after a card's ID: L locked, S stalled, E
@@ -75,7 +79,9 @@ type Card struct {
 // expired: nobody will finish it), C predicted conflict, W waiting on a
 // dependency that is work still to do, B! waiting on a BLOCKED one (no
 // agent will ever claim the task: a human must act; it replaces W), H held
-// by a human from agents, N cancelled: DONE, not landed.
+// by a human from agents, N cancelled: DONE, not landed; then the review's (R+
+// approved, R- changes requested, R! failed, R~ overridden, R? a QA
+// task's new head waits for its review).
 func (c Card) Markers() string {
 	var b strings.Builder
 	for _, m := range []struct {
@@ -88,6 +94,7 @@ func (c Card) Markers() string {
 			b.WriteString(m.s)
 		}
 	}
+	b.WriteString(c.ReviewMark)
 	return b.String()
 }
 
@@ -228,6 +235,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 				c.Waiting, c.BlockedDeps = nil, nil
 			}
 		}
+		c.setReview(f)
 		switch s.Bucket {
 		case workflow.Ready:
 			c.Since = c.Created
@@ -445,4 +453,21 @@ func (b *Board) card(id string) Card {
 		}
 	}
 	return Card{}
+}
+
+// setReview fills c's review from the task's frontmatter f. A QA task
+// whose submitted head is not the one reviewed waits for its review (R?):
+// the verdict of an earlier head says nothing of it.
+func (c *Card) setReview(f map[string]any) {
+	str := func(k string) string { v, _ := f[k].(string); return v }
+	verdict, head := str(task.KeyReviewVerdict), str(task.KeyReviewHead)
+	if verdict == "" {
+		return
+	}
+	c.Review = cli.Escape(review.Describe(verdict, str(task.KeyReviewer), head, prNumberOf(f[task.KeyReviewRounds])))
+	c.ReviewMark = review.Marker(verdict)
+	if c.Bucket == workflow.QA && head != str(task.KeySubmittedSHA) {
+		c.ReviewMark = "R?"
+		c.Review = "waits for its review (the last: " + c.Review + ")"
+	}
 }

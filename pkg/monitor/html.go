@@ -387,7 +387,7 @@ li.lost{color:#cf222e}
 </head>
 <body>
 <h1>burl · {{.Board.Now.UTC.Format "2006-01-02 15:04 UTC"}}</h1>
-<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>X</b> its run is lost (its watcher died or its lease expired), <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>N</b> cancelled (DONE, not landed).</p>
+<p>Generated {{.Generated}}. Markers: <b>L</b> locked, <b>S</b> stalled, <b>E</b> lease expired, <b>X</b> its run is lost (its watcher died or its lease expired), <b>C</b> predicted conflict, <b>W</b> waiting on a dependency, <b>B!</b> waiting on a BLOCKED dependency (a human must act), <b>H</b> held from agents by a human, <b>N</b> cancelled (DONE, not landed); the review's: <b>R+</b> approved, <b>R-</b> changes requested, <b>R!</b> failed, <b>R~</b> overridden by hand, <b>R?</b> a new head waits for its review.</p>
 
 <h2 id="board">Board</h2>
 <div class="board">
@@ -404,6 +404,7 @@ li.lost{color:#cf222e}
 {{- if .Cancelled}}<div class="meta cancelled">cancelled: {{.Cancelled}}</div>{{end}}
 {{- if .Holder.Gone}}<div class="meta lost">lost: {{.Holder.Describe}}</div>{{end}}
 {{- with .Next.Line}}<div class="meta next">next: {{.}}</div>{{end}}
+{{- if .Review}}<div class="meta review">review: {{.Review}}</div>{{end}}
 {{- if .PR}}{{$c := .}}<div class="meta pr">{{with .PRLink}}<a href="{{.}}" rel="noopener noreferrer">{{$c.PR}}</a>{{else}}{{.PR}}{{if .PRURL}} ({{.PRURL}}){{end}}{{end}} {{.PRState}}</div>{{end}}
 </div>
 {{- end}}

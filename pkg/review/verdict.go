@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 )
 
@@ -213,4 +214,43 @@ func listClipped(paths []string) string {
 		return "its files: " + strings.Join(paths[:5], ", ") + fmt.Sprintf(" and %d more", len(paths)-5)
 	}
 	return "its files: " + strings.Join(paths, ", ")
+}
+
+// Describe is a task's recorded review in one line, as show and the
+// board print it ("" when it has none): the verdict, who gave it, on
+// which head and, when changes were requested, in how many rounds.
+func Describe(verdict, reviewer, head string, rounds int) string {
+	if verdict == "" {
+		return ""
+	}
+	s := verdict
+	if reviewer != "" && verdict != Overridden {
+		s += " by " + reviewer
+	}
+	if verdict == Overridden {
+		s += " (approved by hand)"
+	}
+	if head != "" {
+		s += " of " + gitx.Short(head)
+	}
+	if rounds > 0 {
+		s += fmt.Sprintf(", %d round(s) of changes requested", rounds)
+	}
+	return s
+}
+
+// Marker is the board's flag for a verdict: R+ approved, R- changes
+// requested, R! the review failed, R~ overridden by a human.
+func Marker(verdict string) string {
+	switch verdict {
+	case Approve:
+		return "R+"
+	case RequestChanges:
+		return "R-"
+	case Failed:
+		return "R!"
+	case Overridden:
+		return "R~"
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/next"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -62,6 +63,13 @@ func (o *showOut) Human(w io.Writer) {
 	}
 	if n := t.Int(task.KeyQAAttempts); n > 0 {
 		fmt.Fprintf(w, "%-14s %d\n", "qa_attempts:", n)
+	}
+	if r := review.Describe(t.Str(task.KeyReviewVerdict), t.Str(task.KeyReviewer), t.Str(task.KeyReviewHead), t.Int(task.KeyReviewRounds)); r != "" {
+		if o.entry.Bucket == workflow.QA && t.Str(task.KeyReviewHead) != t.Str(task.KeySubmittedSHA) {
+			// A verdict of an earlier head says nothing of this one.
+			r = "the submitted head waits for its review (the last: " + r + ")"
+		}
+		fmt.Fprintf(w, "%-14s %s\n", "review:", cli.Escape(r))
 	}
 	for _, k := range []string{task.KeyAffects, task.KeyAffectsGlobs, task.KeyMustNotTouch, task.KeyDependsOn, task.KeyTags} {
 		if l := t.List(k); len(l) > 0 {
