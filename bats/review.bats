@@ -54,6 +54,25 @@ agents:
 	assert_output_contains "review:        overridden (approved by hand) of"
 }
 
+@test "removing review: is switching a gate off: the queue lands nothing until this user trusts it" {
+	queue_setup
+	agent coder 'true'
+	agent critic 'true'
+	review_agents coder critic
+	qa 1 high >/dev/null
+	sed -i '/^review:/d' .burl/.workflow/agents.yaml
+	git -C .burl commit -q -m "agents.yaml: no review" -- .workflow/agents.yaml
+	run git burl approve --all
+	assert_failure 1
+	assert_output_contains "review in .burl/.workflow/agents.yaml"
+	assert_output_contains "git burl trust"
+	[ "$(bucket_of TASK-001)" = QA ]
+	git burl trust --yes >/dev/null
+	run git burl approve --all --json
+	assert_success
+	jq -e '.approved == ["TASK-001"]' <<<"$output"
+}
+
 @test "the review setting is a gate's input: an uncommitted edit of it fails the queue, naming agents.yaml" {
 	queue_setup
 	agent coder 'true'

@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -20,10 +21,18 @@ type ReviewGate struct {
 	settings *agents.Review
 }
 
-// Reviews reads the gate as the workflow branch has it committed.
+// Reviews reads the gate as the workflow branch has it committed. Like a
+// command it is this user's to trust: a review: changed or removed by
+// someone else is not obeyed (nor ignored) before `git burl trust`.
 func Reviews(w *workflow.Workflow) (ReviewGate, error) {
 	s, err := review.Settings(w)
-	return ReviewGate{settings: s}, err
+	if err != nil {
+		return ReviewGate{}, err
+	}
+	if err := trust.Check(w.Repo, trust.Review(w.Dir, s)); err != nil {
+		return ReviewGate{}, err
+	}
+	return ReviewGate{settings: s}, nil
 }
 
 // Settings is review: (nil when no review is configured).

@@ -63,7 +63,7 @@ func Record(w *workflow.Workflow, id string, o Outcome) (*workflow.Result, error
 					o.Try, o.Tries, when, w.Actor, gitx.Short(o.Head), text(o.Failure)))
 				if o.Try >= o.Tries {
 					tx.To = workflow.Blocked
-					t.SetStr(task.KeyBlockedReason, fmt.Sprintf("the review by %s failed %d time(s); last: %s; a human decides (review by hand, then git burl approve %s)",
+					t.SetBlocked(fmt.Sprintf("the review by %s failed %d time(s); last: %s; a human decides (review by hand, then git burl approve %s)",
 						o.Reviewer, o.Try, qa.OneLine(o.Failure), id))
 				}
 				return nil
@@ -77,7 +77,7 @@ func Record(w *workflow.Workflow, id string, o Outcome) (*workflow.Result, error
 				tx.Action = "review"
 				if round >= o.Rounds {
 					tx.To = workflow.Blocked
-					t.SetStr(task.KeyBlockedReason, fmt.Sprintf("the reviewer %s requested changes in %d round(s) (review.rounds %d): %s; a human decides",
+					t.SetBlocked(fmt.Sprintf("the reviewer %s requested changes in %d round(s) (review.rounds %d): %s; a human decides",
 						o.Reviewer, round, o.Rounds, qa.OneLine(o.Verdict.Summary)))
 				}
 			}

@@ -124,6 +124,17 @@ func Agent(dir string, a agents.Agent) []Command {
 	return out
 }
 
+// Review is agents.yaml's review: (DESIGN §21) as a gate: who reviews
+// and how many rounds is trusted like a command, and removing it (r nil
+// where a review was trusted) switches a gate off and needs trust too.
+func Review(dir string, r *agents.Review) Command {
+	text := ""
+	if r != nil {
+		text = jsonText(map[string]any{"agent": r.Agent, "rounds": r.Rounds})
+	}
+	return Command{File: agents.FileName, Key: "review", Text: text, Path: filepath.Join(dir, agents.FileName), Gate: GateText}
+}
+
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)

@@ -131,6 +131,10 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 		for _, a := range f.Agents {
 			out = append(out, trust.Agent(w.Dir, a)...)
 		}
+		out = append(out, trust.Review(w.Dir, f.Review))
+	} else {
+		// A review trusted here and the file gone: a gate switched off.
+		out = append(out, trust.Review(w.Dir, nil))
 	}
 	return out, nil
 }
