@@ -43,9 +43,10 @@ agents:
 	[ "$(builds)" = 0 ]
 	run git burl approve --all
 	assert_output_contains "left TASK-001 in QA: it waits for the review by critic (agents.yaml review:) of its head"
-	run --separate-stderr git burl approve TASK-001
+	run --separate-stderr git burl approve TASK-001 --json
 	assert_success
 	grep -q "TASK-001 waits for the review by critic.*approving it by hand overrides the review" <<<"$stderr"
+	jq -e '.review_overridden | startswith("waits for the review by critic")' <<<"$output"
 	[ "$(bucket_of TASK-001)" = DONE ]
 	[ "$(field TASK-001 review_verdict)" = overridden ]
 	grep -q '### Review overridden' "$(task_file TASK-001)"

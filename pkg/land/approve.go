@@ -61,6 +61,9 @@ type Result struct {
 	// Removed is the task's worktree, which landing removed ("" when it
 	// had none here): a shell standing in it is left in a deleted directory.
 	Removed string
+	// ReviewOverridden: a human approved the task past the review gate;
+	// why the gate held.
+	ReviewOverridden string
 }
 
 // approval is what approve's git work found, for Apply and the result.
@@ -191,7 +194,7 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
 	return Result{Entry: res.Entry, Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
-		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, Removed: wt}, nil
+		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, Removed: wt, ReviewOverridden: overridden}, nil
 }
 
 // integrate is PRD 14.4 steps 2-6: fetch, rebase, validate against the

@@ -117,7 +117,7 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 			fmt.Fprintf(w.Stderr, "burl: warning: %s did not take the request to merge #%d when its checks pass: %v\n", prov.Name(), pr.Number, err)
 		}
 	}
-	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true,
+	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true, ReviewOverridden: overridden,
 		PR: &PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, PRAuto: w.Config.PRMerge == "auto", PRAskedAtOpen: asked}, nil
 }
 

@@ -36,10 +36,13 @@ type approveOut struct {
 	AlreadyDone    bool           `json:"already_done"`
 	AcceptedLanded bool           `json:"accepted_landed"`
 	PR             *land.PR       `json:"pr,omitempty"`
-	prAuto         bool
-	prAsked        bool
-	checks         string
-	entry          workflow.Entry
+	// ReviewOverridden: a human approved past the review gate, and why it
+	// held (DESIGN §21).
+	ReviewOverridden string `json:"review_overridden,omitempty"`
+	prAuto           bool
+	prAsked          bool
+	checks           string
+	entry            workflow.Entry
 }
 
 func (o approveOut) Human(w io.Writer) {
@@ -136,7 +139,7 @@ func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	return approveOut{Task: taskObject(w, r.Entry), Merged: r.Merged, Main: r.Main, Drift: r.Drift, Pushed: r.Pushed,
 		Recovered: r.Recovered, AlreadyDone: r.AlreadyDone, AcceptedLanded: r.AcceptedLanded,
-		PR: r.PR, prAuto: r.PRAuto, prAsked: r.PRAskedAtOpen, checks: w.Config.CI.Checks, entry: r.Entry}, nil
+		PR: r.PR, prAuto: r.PRAuto, prAsked: r.PRAskedAtOpen, ReviewOverridden: r.ReviewOverridden, checks: w.Config.CI.Checks, entry: r.Entry}, nil
 }
 
 // within reports whether p is dir or inside it.
