@@ -42,16 +42,22 @@ const FailedChecksMarker = "Failed checks:"
 // URL and log) of the newest rejection, when the forge's checks were what
 // sent the task back; "" otherwise. The next prompt carries it whole.
 func (t *Task) LastFailedChecks() string {
-	report := t.Section("QA Report")
-	i := strings.LastIndex("\n"+report, "\n### Rejected")
-	if i < 0 {
-		return ""
-	}
 	// The rejection and the reports written with it, up to the end.
-	block := report[i:]
+	block := t.newestRejection()
 	k := strings.Index(block, "\n"+FailedChecksMarker+"\n")
 	if k < 0 {
 		return ""
 	}
 	return strings.TrimSpace(block[k+1:])
+}
+
+// newestRejection is the QA report from its newest "### Rejected" entry
+// to its end, "" when it has none.
+func (t *Task) newestRejection() string {
+	report := t.Section("QA Report")
+	i := strings.LastIndex("\n"+report, "\n### Rejected")
+	if i < 0 {
+		return ""
+	}
+	return report[i:]
 }

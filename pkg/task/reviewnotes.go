@@ -10,12 +10,7 @@ const ReviewMarker = "Review summary:"
 // when the reviewer's request for changes was what sent the task back; ""
 // otherwise. The next prompt carries it whole.
 func (t *Task) LastReviewRequest() string {
-	report := t.Section("QA Report")
-	i := strings.LastIndex("\n"+report, "\n### Rejected")
-	if i < 0 {
-		return ""
-	}
-	block := report[i:]
+	block := t.newestRejection()
 	k := strings.Index(block, "\n"+ReviewMarker)
 	if k < 0 {
 		return ""
