@@ -45,13 +45,12 @@ func (g ReviewGate) Wait(t *task.Task) string {
 	if g.settings == nil || t == nil {
 		return ""
 	}
-	head := t.Str(task.KeySubmittedSHA)
-	v, at := t.Str(task.KeyReviewVerdict), t.Str(task.KeyReviewHead)
-	if v == review.Approve && at == head && head != "" {
+	if review.Approved(t) {
 		return ""
 	}
+	head := t.Str(task.KeySubmittedSHA)
 	why := fmt.Sprintf("waits for the review by %s (agents.yaml review:) of its head %s", g.settings.Agent, gitx.Short(head))
-	if v == review.Failed && at == head {
+	if t.Str(task.KeyReviewVerdict) == review.Failed && t.Str(task.KeyReviewHead) == head {
 		why += "; the last review failed and is run again"
 	}
 	return why
@@ -121,7 +120,7 @@ func reviewBody(w *workflow.Workflow, t *task.Task, overridden string) string {
 	if overridden != "" {
 		return fmt.Sprintf("**Overridden**: %s approved it by hand; the task %s.", w.Actor, overridden)
 	}
-	if t.Str(task.KeyReviewVerdict) != review.Approve || t.Str(task.KeyReviewHead) != t.Str(task.KeySubmittedSHA) {
+	if !review.Approved(t) {
 		return ""
 	}
 	return fmt.Sprintf("**approve** by %s of `%s`\n\n%s", t.Str(task.KeyReviewer), gitx.Short(t.Str(task.KeyReviewHead)), review.LastEntry(t, "Review: approve"))

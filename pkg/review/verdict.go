@@ -19,6 +19,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 // The verdicts. A reviewer writes Approve or RequestChanges; Failed is
@@ -214,6 +215,14 @@ func listClipped(paths []string) string {
 		return "its files: " + strings.Join(paths[:5], ", ") + fmt.Sprintf(" and %d more", len(paths)-5)
 	}
 	return "its files: " + strings.Join(paths, ", ")
+}
+
+// Approved reports whether t's recorded review approves the head it
+// submitted: the one question both the landing gate (land.ReviewGate) and
+// watch's choice of what to review ask.
+func Approved(t *task.Task) bool {
+	head := t.Str(task.KeySubmittedSHA)
+	return head != "" && t.Str(task.KeyReviewVerdict) == Approve && t.Str(task.KeyReviewHead) == head
 }
 
 // Describe is a task's recorded review in one line, as show and the
