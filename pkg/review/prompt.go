@@ -87,8 +87,8 @@ func Prompt(in Input) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Review of %s: %s\n\n", t.ID(), t.Title())
 	fmt.Fprintf(&b, "You are the reviewer of task %s. Another agent did the work; you decide whether it lands. This is review round %d of %d.\n\n", t.ID(), in.Round, in.Rounds)
-	fmt.Fprintf(&b, "The work is the diff %s..%s (branch %s). The worktree %s holds it as submitted.\n\n", gitx.Short(in.Base), gitx.Short(in.Head), t.Branch(), in.Worktree)
-	b.WriteString("You only read. Do not create, change or delete any file in the worktree or the repository, do not commit, and do not run `git burl`: the review runs read-only, and a write fails. Read the files, the diff and the history (`git diff`, `git log`, `git show`) as you need.\n\n")
+	fmt.Fprintf(&b, "The work is the diff %s..%s (branch %s). The directory %s is a checkout of it made for this review: a git repository of its own, at the submitted head, where `git diff %s..HEAD`, `git log` and `git show` work.\n\n", gitx.Short(in.Base), gitx.Short(in.Head), t.Branch(), in.Worktree, gitx.Short(in.Base))
+	b.WriteString("You only review. You may read everything and build or run the tests in that checkout, but whatever you change or commit there is thrown away; do not change the task's worktree or the repository, and do not run `git burl`: the review runs read-only, a write there fails, and the work lands only as it was submitted.\n\n")
 
 	b.WriteString("## Your verdict\n\n")
 	fmt.Fprintf(&b, "Write one JSON object, and nothing else, to the file `%s` (its path is also in the environment variable BURL_REVIEW_FILE):\n\n", in.ReviewFile)

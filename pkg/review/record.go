@@ -26,6 +26,8 @@ type Outcome struct {
 	// Rounds is review.rounds: the request for changes that reaches it
 	// leaves the task BLOCKED.
 	Rounds int
+	// Log is the reviewer's run log, relative to the repository.
+	Log string
 }
 
 // Record is the transition `review` of task id, in QA and still at
@@ -54,6 +56,9 @@ func Record(w *workflow.Workflow, id string, o Outcome) (*workflow.Result, error
 			t.SetStr(task.KeyReviewer, o.Reviewer)
 			d := tx.Details
 			d["verdict"], d["reviewer"], d["head"], d["round"] = verdict, o.Reviewer, o.Head, round
+			if o.Log != "" {
+				d["log"] = o.Log
+			}
 			when := tx.Now.Format("2006-01-02T15:04:05Z")
 			switch verdict {
 			case Failed:

@@ -36,7 +36,7 @@ func TestPrompt(t *testing.T) {
 		Patch: patch, Paths: []string{"src/a.go"}, DiffFile: "/run/out/diff.patch", ReviewFile: "/run/out/review.json",
 		Gates: "### Validate PASS — now by w\n\n- scope: pass", Round: 1, Rounds: 2})
 	for _, want := range []string{"# Review of TASK-007: Fix the parser", "round 1 of 2", "1111111..2222222",
-		"Do not create, change or delete any file", "to the file `/run/out/review.json`", "BURL_REVIEW_FILE",
+		"whatever you change or commit there is thrown away", "to the file `/run/out/review.json`", "BURL_REVIEW_FILE",
 		`{"verdict": "request_changes"`, "`src/a.go`", "The whole diff is in `/run/out/diff.patch`. Its first", "read the rest from the file",
 		"### Validate PASS", "Fix it."} {
 		if !strings.Contains(p, want) {
