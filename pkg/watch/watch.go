@@ -141,6 +141,14 @@ func Watch(opt Options) (*Summary, error) {
 		running := len(s.held)
 		s.mu.Unlock()
 		if opt.Once && !active && !pending && running == 0 {
+			// A job that ended while this pass read the buckets left
+			// work it did not see (a task just in QA, to review or land):
+			// one more pass.
+			select {
+			case <-s.done:
+				continue
+			default:
+			}
 			break
 		}
 		if active && running == 0 {
@@ -211,9 +219,13 @@ func (s *supervisor) tick() (active, pending bool) {
 	if w.Config.Landing == "pr" && !s.stopping() {
 		active = s.settlePRs(w) || active
 	}
+	if file != nil {
+		active = s.reviews(w, file) || active
+	}
 	var agentList []agents.Agent
 	if file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
-		agentList = file.Agents
+		// The reviewer never claims: it reviews the others' work.
+		agentList = file.Workers()
 	}
 	for _, a := range agentList {
 		if !s.trusted(w, a) {
@@ -235,7 +247,7 @@ func (s *supervisor) tick() (active, pending bool) {
 				break
 			}
 			active = true
-			s.start(a, id)
+			s.start(a, id, func() { s.job(a, id) })
 		}
 	}
 	if !active && len(agentList) > 0 {
@@ -423,7 +435,9 @@ func (s *supervisor) claimOne(actor, id string) (string, bool) {
 	return res.Task.ID, true
 }
 
-func (s *supervisor) start(a agents.Agent, id string) {
+// start runs job, agent a's work on task id (a run, or a review), on one
+// of a's slots.
+func (s *supervisor) start(a agents.Agent, id string, job func()) {
 	s.mu.Lock()
 	s.busy[a.Name]++
 	s.held[id] = true
@@ -432,7 +446,7 @@ func (s *supervisor) start(a agents.Agent, id string) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.job(a, id)
+		job()
 		s.mu.Lock()
 		s.busy[a.Name]--
 		delete(s.held, id)
@@ -496,7 +510,11 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	for _, e := range qa {
 		// A task whose pull request is open waits for the forge, not for
 		// the queue (settlePRs asks about it).
-		if e.Task != nil && !s.skip[e.ID] && e.Task.Str(task.KeyPRNumber) == "" {
+		// One the reviewer is at waits for it.
+		s.mu.Lock()
+		held := s.held[e.ID]
+		s.mu.Unlock()
+		if e.Task != nil && !s.skip[e.ID] && !held && e.Task.Str(task.KeyPRNumber) == "" {
 			waiting = true
 		}
 	}

@@ -1,0 +1,316 @@
+package watch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/review"
+	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// The reviewer as a gate (DESIGN §21): each round watch starts the agent
+// agents.yaml's review: names on every QA task whose submitted head it has
+// not approved; the queue lands only what it approved (land.ReviewGate).
+// The reviewer never claims, never holds the task, and writes nothing of
+// the repository: it reads a disposable checkout of the head (its own git
+// dir, the shared objects as a read-only alternate) and writes its verdict
+// to a folder of its own; under bubblewrap the whole repository is
+// read-only to it (sandbox.ReadOnly). Its verdict is recorded by
+// review.Record, the one transition `review`.
+
+// reviews starts the reviewer on the QA tasks that wait for it, on its
+// free slots; it reports whether it started any.
+func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
+	a := f.Reviewer()
+	if a == nil || s.stopping() {
+		return false
+	}
+	settings, err := review.Settings(w)
+	if err != nil {
+		s.sayOnce("review:"+err.Error(), "review: not reviewing: %s", withFix(err))
+		return false
+	}
+	if settings == nil ||
+		s.refusal(w, "review: not reviewing", []trust.Command{trust.Review(w.Dir, settings)}) != "" ||
+		s.refusal(w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
+		return false
+	}
+	if _, err := s.sandboxFor(*a); err != nil {
+		s.sayOnce("sandbox:"+err.Error(), "review: agent %s: not reviewing with it: %s", a.Name, withFix(err))
+		return false
+	}
+	qa, _, err := w.InBucket(workflow.QA)
+	if err != nil {
+		return false
+	}
+	started := false
+	for _, e := range qa {
+		t := e.Task
+		// A task waiting for a human's scope decision, or whose pull
+		// request is open, is not the reviewer's to judge now.
+		if t == nil || review.Approved(t) || t.Str(task.KeyScopeRequest) != "" || t.Str(task.KeyPRNumber) != "" {
+			continue
+		}
+		s.mu.Lock()
+		full, mine := s.busy[a.Name] >= a.MaxParallel, s.held[e.ID]
+		s.mu.Unlock()
+		if full {
+			break
+		}
+		if mine {
+			continue
+		}
+		rev, id, head, rounds := *a, e.ID, t.Str(task.KeySubmittedSHA), settings.Rounds
+		s.start(rev, id, func() { s.reviewJob(rev, id, head, rounds) })
+		started = true
+	}
+	return started
+}
+
+// reviewJob is one review of id at head, and its record.
+func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		s.logf("%s: cannot review: %v", id, err)
+		return
+	}
+	actor := a.Name + "@" + s.host
+	w.Actor = actor
+	r, o := s.review(w, a, actor, id, head, rounds)
+	if r.Result == "" {
+		return // the task moved on before the review began
+	}
+	s.mu.Lock()
+	s.runs = append(s.runs, r)
+	s.mu.Unlock()
+	s.logf("%s: review %d by %s: %s (exit %d, %d ms), log %s", id, r.Attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
+	if o == nil {
+		return // stopped: the task stays in QA for the next review
+	}
+	var res *workflow.Result
+	err = retryLocked(func() error {
+		res, err = review.Record(w, id, *o)
+		return err
+	})
+	if err != nil {
+		s.logf("%s: the review is not recorded: %s", id, withFix(err))
+		return
+	}
+	t, bucket := res.Entry.Task, res.Entry.Bucket
+	switch {
+	case bucket == workflow.Blocked:
+		s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(t.Str(task.KeyBlockedReason)), id)
+	case o.Verdict == nil:
+		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
+	case o.Verdict.Verdict == review.RequestChanges:
+		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s", a.Name, oneLine(o.Verdict.Summary, 200)))
+	default:
+		s.logf("%s: approved by the reviewer %s: %s", id, a.Name, oneLine(o.Verdict.Summary, 200))
+	}
+}
+
+// review runs the reviewer once on id at head. The outcome is nil when
+// there is nothing to record: the task moved on, or watch stopped.
+func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, head string, rounds int) (r Run, out *review.Outcome) {
+	e, err := w.Get(id)
+	if err != nil || e.Bucket != workflow.QA || e.Task == nil || e.Task.Str(task.KeySubmittedSHA) != head {
+		return r, nil
+	}
+	t := e.Task
+	began := time.Now()
+	try := failedReviews(w, id, head) + 1
+	r = Run{Task: id, Agent: a.Name, Attempt: try, Exit: -1}
+	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
+	o := &review.Outcome{Reviewer: actor, Head: head, Try: try, Tries: a.Retries + 1, Rounds: rounds}
+	fail := func(result, why string) (Run, *review.Outcome) {
+		r.Result, o.Failure = result, why
+		return r, o
+	}
+	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-review-%s-%d", began.UTC().Format("20060102T150405.000Z"), a.Name, try))
+	logPath, promptPath := base+".log", base+".prompt.md"
+	r.Log, o.Log = w.Rel(logPath), w.Rel(logPath)
+
+	// The reviewer's own place: its checkout (src) and the folder its
+	// verdict goes to (out), outside the repository, removed after it.
+	tmp, err := os.MkdirTemp("", "burl-review-")
+	if err != nil {
+		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
+	}
+	defer os.RemoveAll(tmp)
+	src, outDir := filepath.Join(tmp, "src"), filepath.Join(tmp, "out")
+	in := review.Input{Entry: e, Worktree: src, Base: t.BaseSHA(), Head: head,
+		DiffFile: filepath.Join(outDir, "diff.patch"), ReviewFile: filepath.Join(outDir, "review.json"),
+		Gates: review.LastEntry(t, "Validate PASS"), Round: t.Int(task.KeyReviewRounds) + 1, Rounds: rounds}
+	schema := filepath.Join(outDir, "verdict.schema.json")
+	if err := prepareReview(w, t, &in, schema, promptPath); err != nil {
+		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
+	}
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fail(ResultFailed, err.Error())
+	}
+	defer log.Close()
+
+	prompt := review.Prompt(in)
+	if err := fsx.WriteFile(promptPath, []byte(prompt)); err != nil {
+		return fail(ResultFailed, err.Error())
+	}
+	vals := map[string]string{"id": id, "title": t.Title(), "worktree": src, "branch": t.Branch(),
+		"task_file": e.Path, "prompt_file": promptPath, "attempt": strconv.Itoa(try), "prompt": prompt,
+		"review_file": in.ReviewFile, "review_dir": outDir, "review_schema": schema}
+	argv := Expand(a.Command, vals)
+	env := append(s.agentEnviron(a),
+		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
+		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
+		"BURL_ACTOR="+actor, "BURL_REVIEW_FILE="+in.ReviewFile)
+	for k, v := range a.Env {
+		env = append(env, k+"="+v)
+	}
+
+	guard, argv, err := s.confineReview(w, a, t, tmp, src, argv)
+	if err != nil {
+		return fail(ResultFailed, "the review could not be confined: "+err.Error())
+	}
+	before, _ := w.Repo.Git.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch())
+	stop := make(chan struct{})
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		select {
+		case <-s.stop:
+		case <-s.opt.Stop:
+		case <-quit:
+			return
+		}
+		close(stop)
+	}()
+	ran := runAgent(argv, src, env, log, a.Timeout, stop)
+	if err := capLog(logPath, int64(w.Config.LogMaxBytes)); err != nil {
+		s.logf("%s: cannot cap the review log %s: %v", id, w.Rel(logPath), err)
+	}
+	tampered := s.unconfine(w, id, guard, nil)
+	if moved := putBranchBack(w.Repo.Git, t.Branch(), before); moved != "" {
+		tampered = joinReasons(tampered, moved)
+	}
+	r.Exit = ran.exit
+	switch {
+	case tampered != "":
+		return fail(ResultTampered, tampered)
+	case ran.stopped:
+		r.Result = ResultStopped
+		return r, nil
+	case ran.err != nil:
+		return fail(ResultFailed, fmt.Sprintf("the reviewer could not be started: %v", ran.err))
+	case ran.timedOut:
+		return fail(ResultTimeout, fmt.Sprintf("the reviewer timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(logPath)))
+	case ran.exit != 0:
+		return fail(ResultFailed, fmt.Sprintf("the reviewer exited with code %d; its last output:\n%s", ran.exit, tail(logPath)))
+	}
+	v, err := review.Read(in.ReviewFile, in.Paths)
+	if err != nil {
+		return fail(ResultFailed, err.Error())
+	}
+	o.Verdict, r.Result = v, v.Verdict
+	return r, o
+}
+
+// prepareReview writes what the reviewer reads: the diff base..head (its
+// file, and its text and paths in in), the verdict's schema, the
+// disposable checkout, and the folder of the run's prompt and log.
+func prepareReview(w *workflow.Workflow, t *task.Task, in *review.Input, schema, promptPath string) error {
+	patch, paths, err := review.Diff(w.Repo.Git, in.Base, in.Head)
+	if err != nil {
+		return err
+	}
+	in.Patch, in.Paths = patch, paths
+	for _, d := range []string{filepath.Dir(in.ReviewFile), filepath.Dir(promptPath)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(in.DiffFile, []byte(patch), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(schema, []byte(review.Schema), 0o644); err != nil {
+		return err
+	}
+	return review.Checkout(in.Worktree, filepath.Join(w.Repo.CommonDir, "objects"), t.Branch(), in.Head, w.Config.MainBranch, in.Base)
+}
+
+// confineReview records what the review must not change and, with
+// bubblewrap, wraps argv so that the repository is read-only to it and
+// only tmp (its checkout and its verdict's folder) is writable.
+func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task.Task, tmp, src string, argv []string) (*sandbox.Guard, []string, error) {
+	bwrap, err := s.sandboxFor(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	wt := w.WorktreePath(t)
+	gitDir, _ := gitx.In(wt).Run("rev-parse", "--absolute-git-dir")
+	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: gitDir, Branch: t.Branch(), State: stateDirs(w)})
+	if err != nil || !bwrap {
+		return guard, argv, err
+	}
+	hide, err := s.hidden(w, a, wt)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: src,
+		ReadOnly: append(stateDirs(w), hide.LocalRemotes...), Hide: hide.Paths}
+	if s.pin != nil {
+		spec.Private = []string{s.pin.Dir}
+	}
+	return guard, sandbox.ReadOnly(spec, tmp, argv), nil
+}
+
+// putBranchBack moves the task's branch back to before when a review
+// (which commits nothing) moved it, compare-and-swap; it says what it
+// found, "" when the branch is where it was.
+func putBranchBack(g gitx.Git, branch, before string) string {
+	now, _ := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+branch)
+	if now == before || before == "" {
+		return ""
+	}
+	what := fmt.Sprintf("the reviewer moved the task's branch %s from %s to %s", branch, gitx.Short(before), gitx.Short(now))
+	if _, err := g.Run("update-ref", "-m", "burl: a review changes nothing", "refs/heads/"+branch, before, now); err != nil {
+		return what + "; it could not be put back: look at it by hand"
+	}
+	return what + "; it was put back. A review only reads: it changes no branch"
+}
+
+func joinReasons(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// failedReviews is how many reviews of id at head failed one after the
+// other up to now: each is one of the reviewer's tries.
+func failedReviews(w *workflow.Workflow, id, head string) int {
+	n := 0
+	newestFirst(w, id, func(e events.Event) bool {
+		switch e.Action {
+		case "review":
+			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
+				return false
+			}
+			n++
+		case "submit", "reject", "unblock":
+			return false
+		}
+		return true
+	})
+	return n
+}
