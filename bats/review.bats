@@ -11,6 +11,30 @@ load lifecycle
 load watch
 load queue
 
+setup() {
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+}
+
+# reviewer NAME BODY: an executable /bin/sh reviewer $AGENTS/NAME; it saves
+# the prompt it was given as $AGENTS/reviews/<task>-<try>.md. In BODY,
+# `verdict JSON` writes the verdict to $BURL_REVIEW_FILE.
+reviewer() {
+	{
+		printf '#!/bin/sh
+'
+		# shellcheck disable=SC2016 # expanded by the reviewer, not here
+		printf 'mkdir -p %s/reviews && cp "$BURL_PROMPT_FILE" %s/reviews/"$BURL_TASK-$BURL_ATTEMPT.md"
+' "$AGENTS" "$AGENTS"
+		# shellcheck disable=SC2016
+		printf 'verdict() { printf "%%s" "$1" >"$BURL_REVIEW_FILE"; }
+'
+		printf '%s
+' "$2"
+	} >"$AGENTS/$1"
+	chmod +x "$AGENTS/$1"
+}
+
 # review_agents AUTHOR REVIEWER [ROUNDS]: agents.yaml with the author and
 # the reviewer (scripts in $AGENTS), review: naming the reviewer.
 review_agents() {
@@ -85,4 +109,142 @@ agents:
 	assert_failure 1
 	assert_output_contains "uncommitted edit of a gate input: .burl/.workflow/agents.yaml (review)"
 	[ "$(bucket_of TASK-001)" = QA ]
+}
+
+# A backlog of one task in src/ for watch: the author writes src/f.txt.
+review_backlog() {
+	watch_repo
+	git burl add "Feature" --affects-glob "src/**" >/dev/null
+}
+
+@test "watch runs the reviewer on the submitted head and lands the task on its approve; the reviewer claims nothing and gets the diff" {
+	review_backlog
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic 'echo "file=$BURL_REVIEW_FILE cwd=$PWD" >"$AGENTS/where"
+verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"comments\": []}"'
+	review_agents coder critic
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(git show main:src/f.txt)" = one ]
+	jq -e '.done == ["TASK-001"]' <<<"$output"
+	jq -e '[.runs[] | {agent, result}] == [{"agent":"coder","result":"submitted"},{"agent":"critic","result":"approve"}]' <<<"$output"
+	[ "$(field TASK-001 review_verdict)" = approve ]
+	[[ $(field TASK-001 reviewer) == critic@* ]]
+	grep '"action":"review"' <(all_events) | grep -q '"verdict":"approve"'
+	# The reviewer never claims: only the author's runs start on a task.
+	! grep '"action":"claim"' <(all_events) | grep -q critic
+	! grep '"action":"run_start"' <(all_events) | grep -q critic
+	# Its prompt holds the diff and where to write; it runs in a checkout
+	# of its own, outside the repository, and writes its verdict there too.
+	grep -q '^+one$' "$AGENTS/reviews/TASK-001-1.md"
+	grep -q 'BURL_REVIEW_FILE' "$AGENTS/reviews/TASK-001-1.md"
+	[[ $(cat "$AGENTS/where") != *"$REPO"* ]]
+	grep -q 'TASK-001: approved by the reviewer critic: does what it says' <<<"$stderr"
+	run git burl show TASK-001
+	assert_output_contains "review:        approve by critic@"
+}
+
+@test "request_changes sends the task back with the comment (path:line) in the author's next prompt; its next head is reviewed again and lands" {
+	review_backlog
+	agent coder 'mkdir -p src; if grep -q "say two" "$BURL_PROMPT_FILE"; then echo two >src/f.txt; else echo one >src/f.txt; fi'
+	reviewer critic 'if grep -q "^+two" "$BURL_PROMPT_FILE"; then verdict "{\"verdict\":\"approve\",\"summary\":\"now right\",\"comments\":[]}"; else verdict "{\"verdict\":\"request_changes\",\"summary\":\"wrong word\",\"comments\":[{\"path\":\"src/f.txt\",\"line\":1,\"body\":\"say two, not one\"}]}"; fi'
+	review_agents coder critic
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(git show main:src/f.txt)" = two ]
+	grep -q 'The reviewer requested changes' "$AGENTS/prompts/TASK-001-2.md"
+	grep -q 'src/f.txt:1: say two, not one' "$AGENTS/prompts/TASK-001-2.md"
+	grep -q 'wrong word' "$AGENTS/prompts/TASK-001-2.md"
+	! grep -q 'The reviewer requested changes' "$AGENTS/prompts/TASK-001-1.md"
+	[ "$(grep '"action":"review"' <(all_events) | jq -r .details.verdict | paste -sd,)" = request_changes,approve ]
+	[ "$(field TASK-001 review_rounds)" = 1 ]
+	grep -q 'TASK-001: rejected: the reviewer critic requested changes: wrong word' <<<"$stderr"
+}
+
+@test "a reviewer changes nothing under the sandbox: its edits and commits stay in its own checkout, the task's worktree, branch and main are read-only to it" {
+	need_bwrap
+	review_backlog
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic "wt=\$(git -C '$REPO' burl worktree \"\$BURL_TASK\")
+echo hacked >src/f.txt && git commit -qam hack && echo 'own checkout: committed' >>'$AGENTS/tried'
+echo hacked >\"\$wt/src/f.txt\" 2>/dev/null || echo 'worktree: refused' >>'$AGENTS/tried'
+git -C \"\$wt\" commit -q --allow-empty -m hack 2>/dev/null || echo 'branch: refused' >>'$AGENTS/tried'
+git -C '$REPO' update-ref refs/heads/main HEAD 2>/dev/null || echo 'main: refused' >>'$AGENTS/tried'
+verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
+	SANDBOX=bwrap review_agents coder critic
+	run git burl watch --once --interval 100ms --json
+	assert_success
+	[ "$(cat "$AGENTS/tried")" = "own checkout: committed
+worktree: refused
+branch: refused
+main: refused" ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(git show main:src/f.txt)" = one ]
+	! git log --format=%s main | grep -q hack
+}
+
+@test "without a sandbox, a reviewer that commits on the task's branch fails its review: the branch is put back and the task never lands on it" {
+	review_backlog
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic "wt=\$(git -C '$REPO' burl worktree \"\$BURL_TASK\")
+git -C \"\$wt\" commit -q --allow-empty -m hack
+verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
+	SANDBOX=none REVIEW_RETRIES=0 review_agents coder critic
+	run git burl watch --once --interval 100ms --json
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ "$(git rev-parse task-001-feature)" = "$(field TASK-001 submitted_sha)" ]
+	! git log --format=%s main | grep -q hack
+	grep -q "blocked_reason: .*review by critic@.* failed 1 time(s); last: the reviewer moved the task" "$(task_file TASK-001)"
+	grep '"action":"review"' <(all_events) | grep -q '"verdict":"failed"'
+}
+
+@test "no verdict, or one that is not JSON, fails the review: it is run again, then the task is BLOCKED and never lands" {
+	review_backlog
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic 'if [ "$BURL_ATTEMPT" = 2 ]; then echo "looks good to me" >"$BURL_REVIEW_FILE"; fi'
+	REVIEW_RETRIES=1 review_agents coder critic
+	before=$(git rev-parse main)
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	jq -e '.blocked == ["TASK-001"]' <<<"$output"
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ "$(git rev-parse main)" = "$before" ]
+	[ "$(grep '"action":"review"' <(all_events) | jq -r .details.verdict | paste -sd,)" = failed,failed ]
+	grep -q '### Review failed (try 1 of 2)' "$(task_file TASK-001)"
+	grep -q 'why: the reviewer wrote no verdict file' "$(task_file TASK-001)"
+	grep -q "blocked_reason: .*failed 2 time(s); last: the verdict file is not one JSON object" "$(task_file TASK-001)"
+	grep -q 'TASK-001: the review failed (try 1 of 2)' <<<"$stderr"
+}
+
+@test "after review.rounds requests for changes the task is BLOCKED with a one-line summary, for a human" {
+	review_backlog
+	agent coder 'mkdir -p src; echo "try $BURL_ATTEMPT" >src/f.txt'
+	reviewer critic 'verdict "{\"verdict\":\"request_changes\",\"summary\":\"still not it\",\"comments\":[]}"'
+	ROUNDS=2 review_agents coder critic
+	before=$(git rev-parse main)
+	run git burl watch --once --interval 100ms --json
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ "$(git rev-parse main)" = "$before" ]
+	[ "$(grep -c '"action":"review"' <(all_events))" = 2 ]
+	[[ $(field TASK-001 blocked_reason) == *"the reviewer critic@"*" requested changes in 2 round(s) (review.rounds 2): still not it; a human decides"* ]]
+	run git burl show TASK-001
+	assert_output_contains "review:        request_changes by critic@"
+	assert_output_contains ", 2 round(s) of changes requested"
+}
+
+@test "the reviewer must be another agent than the author: review: naming the only agent is refused at load" {
+	watch_repo
+	agent coder 'true'
+	agents_yaml "review: {agent: coder}
+agents:
+  - name: coder
+    command: [\"$AGENTS/coder\"]"
+	run git burl watch --once --interval 100ms
+	assert_failure 1
+	assert_output_contains "agents.yaml:1: review.agent"
+	assert_output_contains "would review its own work"
 }
