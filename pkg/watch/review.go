@@ -167,12 +167,12 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	}
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": src, "branch": t.Branch(),
 		"task_file": e.Path, "prompt_file": promptPath, "attempt": strconv.Itoa(try), "prompt": prompt,
-		"review_file": in.ReviewFile, "review_dir": outDir, "review_schema": schema}
+		"review_file": in.ReviewFile, "review_dir": outDir, "review_schema": schema, "diff_file": in.DiffFile}
 	argv := Expand(a.Command, vals)
 	env := append(s.agentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
-		"BURL_ACTOR="+actor, "BURL_REVIEW_FILE="+in.ReviewFile)
+		"BURL_ACTOR="+actor, "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
 	for k, v := range a.Env {
 		env = append(env, k+"="+v)
 	}
