@@ -248,3 +248,19 @@ agents:
 	assert_output_contains "agents.yaml:1: review.agent"
 	assert_output_contains "would review its own work"
 }
+
+@test "the README's reviewer sample is an agents.yaml watch loads: the reviewer gets its tool's read-only line" {
+	watch_repo
+	sed -n '/^## CI and review/,/^## A live board/p' "$BATS_TEST_DIRNAME/../README.md" |
+		awk '/^```yaml$/ { n++; inb = 1; next } /^```$/ { inb = 0; next } inb && n == 3 { print }' >"$BATS_TEST_TMPDIR/agents.yaml"
+	grep -q '^review: {agent: critic' "$BATS_TEST_TMPDIR/agents.yaml"
+	agents_yaml "$(cat "$BATS_TEST_TMPDIR/agents.yaml")"
+	run git burl watch --print-command critic
+	assert_success
+	assert_output_contains "codex exec --json --sandbox read-only"
+	assert_output_contains "--output-schema"
+	assert_output_contains "--output-last-message"
+	run git burl watch --print-command coder
+	assert_success
+	assert_output_contains "claude -p"
+}
