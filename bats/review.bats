@@ -53,12 +53,17 @@ agents:
     retries: ${REVIEW_RETRIES:-1}"
 }
 
-@test "with review: configured, approve --all leaves an unreviewed task in QA; a human's approve lands it, says so and records the override" {
+# review_queue: queue_setup with agents.yaml's review: and TASK-001 in QA.
+review_queue() {
 	queue_setup
 	agent coder 'true'
 	agent critic 'true'
 	review_agents coder critic
 	qa 1 high >/dev/null
+}
+
+@test "with review: configured, approve --all leaves an unreviewed task in QA; a human's approve lands it, says so and records the override" {
+	review_queue
 	run git burl approve --all --json
 	assert_success
 	jq -e '.approved == [] and .rejected == [] and .waiting[0].id == "TASK-001"' <<<"$output"
@@ -80,11 +85,7 @@ agents:
 }
 
 @test "removing review: is switching a gate off: the queue lands nothing until this user trusts it" {
-	queue_setup
-	agent coder 'true'
-	agent critic 'true'
-	review_agents coder critic
-	qa 1 high >/dev/null
+	review_queue
 	sed -i '/^review:/d' .burl/.workflow/agents.yaml
 	git -C .burl commit -q -m "agents.yaml: no review" -- .workflow/agents.yaml
 	run git burl approve --all
@@ -99,11 +100,7 @@ agents:
 }
 
 @test "the review setting is a gate's input: an uncommitted edit of it fails the queue, naming agents.yaml" {
-	queue_setup
-	agent coder 'true'
-	agent critic 'true'
-	review_agents coder critic
-	qa 1 high >/dev/null
+	review_queue
 	sed -i '/^review:/d' .burl/.workflow/agents.yaml
 	run git burl approve --all
 	assert_failure 1
