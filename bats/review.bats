@@ -130,8 +130,7 @@ verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"commen
 	[[ $(field TASK-001 reviewer) == critic@* ]]
 	grep '"action":"review"' <(all_events) | grep -q '"verdict":"approve"'
 	# The reviewer never claims: only the author's runs start on a task.
-	! grep '"action":"claim"' <(all_events) | grep -q critic
-	! grep '"action":"run_start"' <(all_events) | grep -q critic
+	[ "$(grep -E '"action":"(claim|run_start)"' <(all_events) | grep -c critic)" = 0 ]
 	# Its prompt holds the diff and where to write; it runs in a checkout
 	# of its own, outside the repository, and writes its verdict there too.
 	grep -q '^+one$' "$AGENTS/reviews/TASK-001-1.md"
@@ -154,7 +153,7 @@ verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"commen
 	grep -q 'The reviewer requested changes' "$AGENTS/prompts/TASK-001-2.md"
 	grep -q 'src/f.txt:1: say two, not one' "$AGENTS/prompts/TASK-001-2.md"
 	grep -q 'wrong word' "$AGENTS/prompts/TASK-001-2.md"
-	! grep -q 'The reviewer requested changes' "$AGENTS/prompts/TASK-001-1.md"
+	[ "$(grep -c 'The reviewer requested changes' "$AGENTS/prompts/TASK-001-1.md")" = 0 ]
 	[ "$(grep '"action":"review"' <(all_events) | jq -r .details.verdict | paste -sd,)" = request_changes,approve ]
 	[ "$(field TASK-001 review_rounds)" = 1 ]
 	grep -q 'TASK-001: rejected: the reviewer critic requested changes: wrong word' <<<"$stderr"
@@ -179,7 +178,7 @@ branch: refused
 main: refused" ]
 	[ "$(bucket_of TASK-001)" = DONE ]
 	[ "$(git show main:src/f.txt)" = one ]
-	! git log --format=%s main | grep -q hack
+	[ "$(git log --format=%s main | grep -c hack)" = 0 ]
 }
 
 @test "without a sandbox, a reviewer that commits on the task's branch fails its review: the branch is put back and the task never lands on it" {
@@ -193,7 +192,7 @@ verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
 	assert_failure 2
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 	[ "$(git rev-parse task-001-feature)" = "$(field TASK-001 submitted_sha)" ]
-	! git log --format=%s main | grep -q hack
+	[ "$(git log --format=%s main | grep -c hack)" = 0 ]
 	grep -q "blocked_reason: .*review by critic@.* failed 1 time(s); last: the reviewer moved the task" "$(task_file TASK-001)"
 	grep '"action":"review"' <(all_events) | grep -q '"verdict":"failed"'
 }
