@@ -266,8 +266,10 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 	if err != nil {
 		return nil, nil, err
 	}
-	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: src,
-		ReadOnly: append(stateDirs(w), hide.LocalRemotes...), Hide: hide.Paths}
+	// The task's worktree by name too: a worktree path may lead out of
+	// the repository's root.
+	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
+	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: src, ReadOnly: ro, Hide: hide.Paths}
 	if s.pin != nil {
 		spec.Private = []string{s.pin.Dir}
 	}
