@@ -193,7 +193,7 @@ verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 	[ "$(git rev-parse task-001-feature)" = "$(field TASK-001 submitted_sha)" ]
 	[ "$(git log --format=%s main | grep -c hack)" = 0 ]
-	grep -q "blocked_reason: .*review by critic@.* failed 1 time(s); last: the reviewer moved the task" "$(task_file TASK-001)"
+	grep -q "blocked_reason: .*review by critic@.* failed 1 time(s); last: .*task-001-feature.*put back" "$(task_file TASK-001)"
 	grep '"action":"review"' <(all_events) | grep -q '"verdict":"failed"'
 }
 
