@@ -22,12 +22,20 @@ func Checkout(dir, objects, branch, head, mainBranch, base string) error {
 	if _, err := parent.Run("init", "-q", "--template=", dir); err != nil {
 		return err
 	}
-	alt := filepath.Join(dir, ".git", "objects", "info", "alternates")
-	if err := os.MkdirAll(filepath.Dir(alt), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(alt, []byte(objects+"\n"), 0o644); err != nil {
-		return err
+	// The attributes of the head are the author's: none of them may pick
+	// a filter driver (or a conversion) for burl's checkout. info/attributes
+	// comes before every .gitattributes of the tree.
+	for p, data := range map[string]string{
+		filepath.Join("objects", "info", "alternates"): objects + "\n",
+		filepath.Join("info", "attributes"):            "* -filter -text -ident -working-tree-encoding\n",
+	} {
+		p = filepath.Join(dir, ".git", p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			return err
+		}
 	}
 	for _, ref := range [][2]string{{mainBranch, base}, {branch, head}} {
 		if ref[0] == "" || ref[1] == "" {

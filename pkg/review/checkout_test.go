@@ -39,7 +39,17 @@ func TestCheckoutIsDisposable(t *testing.T) {
 	base := run(g, "rev-parse", "HEAD")
 	run(g, "checkout", "-qb", "task-1")
 	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("two\n"), 0o644)
+	// The author's attributes name a filter the user configured: burl's
+	// checkout for the reviewer does not run it.
+	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.txt filter=planted\n"), 0o644)
+	run(g, "add", ".gitattributes")
 	run(g, "commit", "-qam", "work")
+	ran := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("GIT_CONFIG_COUNT", "2")
+	t.Setenv("GIT_CONFIG_KEY_0", "filter.planted.smudge")
+	t.Setenv("GIT_CONFIG_VALUE_0", "touch "+ran+"; cat")
+	t.Setenv("GIT_CONFIG_KEY_1", "filter.planted.required")
+	t.Setenv("GIT_CONFIG_VALUE_1", "true")
 	head := run(g, "rev-parse", "HEAD")
 	refsBefore := run(g, "for-each-ref")
 	objectsBefore := run(g, "count-objects", "-v")
@@ -48,6 +58,9 @@ func TestCheckoutIsDisposable(t *testing.T) {
 	if err := Checkout(dir, filepath.Join(repo, ".git", "objects"), "task-1", head, "main", base); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the checkout ran the filter the author's .gitattributes named")
+	}
 	c := gitx.Git{Dir: dir, OwnRepo: true}
 	if data, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(data) != "two\n" {
 		t.Errorf("a.txt in the checkout: %q", data)
@@ -55,7 +68,7 @@ func TestCheckoutIsDisposable(t *testing.T) {
 	if b := run(c, "symbolic-ref", "--short", "HEAD"); b != "task-1" {
 		t.Errorf("checked out %s", b)
 	}
-	if d := run(c, "diff", "--name-only", "main..HEAD"); d != "a.txt" {
+	if d := run(c, "diff", "--name-only", "main..HEAD"); d != ".gitattributes\na.txt" {
 		t.Errorf("main..HEAD: %q", d)
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hacked\n"), 0o644)
