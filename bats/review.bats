@@ -230,6 +230,12 @@ verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
 	run git burl show TASK-001
 	assert_output_contains "review:        request_changes by critic@"
 	assert_output_contains ", 2 round(s) of changes requested"
+	# The board and the HTML report show it too.
+	run git burl monitor --once
+	assert_success
+	grep -q 'TASK-001.*R-' <<<"$output"
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html"
+	grep -q 'review: request_changes by critic@' "$BATS_TEST_TMPDIR/report.html"
 }
 
 @test "the reviewer must be another agent than the author: review: naming the only agent is refused at load" {
