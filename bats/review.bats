@@ -49,7 +49,7 @@ agents:
     retries: ${RETRIES:-1}
   - name: critic
     command: [\"$AGENTS/$2\"]
-    timeout: 30s
+    timeout: ${REVIEW_TIMEOUT:-30s}
     retries: ${REVIEW_RETRIES:-1}"
 }
 
@@ -213,6 +213,20 @@ verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
 	grep -q 'why: the reviewer wrote no verdict file' "$(task_file TASK-001)"
 	grep -q "blocked_reason: .*failed 2 time(s); last: the verdict file is not one JSON object" "$(task_file TASK-001)"
 	grep -q 'TASK-001: the review failed (try 1 of 2)' <<<"$stderr"
+}
+
+@test "a reviewer that hangs is killed at its timeout: the review fails, and the task waits for a human" {
+	review_backlog
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic 'sleep 60; verdict "{\"verdict\":\"approve\",\"summary\":\"late\"}"'
+	REVIEW_TIMEOUT=1s REVIEW_RETRIES=0 review_agents coder critic
+	SECONDS=0
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	[ "$SECONDS" -lt 15 ]
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	jq -e '.runs[-1] | .agent == "critic" and .result == "timeout"' <<<"$output"
+	grep -q "blocked_reason: .*failed 1 time(s); last: the reviewer timed out after 1s" "$(task_file TASK-001)"
 }
 
 @test "after review.rounds requests for changes the task is BLOCKED with a one-line summary, for a human" {
