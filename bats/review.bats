@@ -114,10 +114,11 @@ review_backlog() {
 	git burl add "Feature" --affects-glob "src/**" >/dev/null
 }
 
-@test "watch runs the reviewer on the submitted head and lands the task on its approve; the reviewer claims nothing and gets the diff" {
+@test "watch runs the reviewer on the submitted head and lands the task on its approve; the reviewer claims nothing, gets the diff, and its cost counts" {
 	review_backlog
 	agent coder 'mkdir -p src; echo one >src/f.txt'
 	reviewer critic 'echo "file=$BURL_REVIEW_FILE cwd=$PWD" >"$AGENTS/where"
+printf "{\"input_tokens\": 100, \"output_tokens\": 20, \"cost_usd\": 0.25, \"model\": \"m\"}" >"$BURL_USAGE_FILE"
 verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"comments\": []}"'
 	review_agents coder critic
 	run --separate-stderr git burl watch --once --interval 100ms --json
@@ -129,6 +130,9 @@ verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"commen
 	[ "$(field TASK-001 review_verdict)" = approve ]
 	[[ $(field TASK-001 reviewer) == critic@* ]]
 	grep '"action":"review"' <(all_events) | grep -q '"verdict":"approve"'
+	# What the review cost counts on the task, as the author's runs do.
+	[ "$(grep '"action":"review"' <(all_events) | jq .details.usage.cost_usd)" = 0.25 ]
+	awk '/^usage:/ { u = 1 } u && /^  critic:/ { found = 1 } END { exit !found }' "$(task_file TASK-001)"
 	# The reviewer never claims: only the author's runs start on a task.
 	[ "$(grep -E '"action":"(claim|run_start)"' <(all_events) | grep -c critic)" = 0 ]
 	# Its prompt holds the diff and where to write; it runs in a checkout

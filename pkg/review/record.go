@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -28,6 +29,9 @@ type Outcome struct {
 	Rounds int
 	// Log is the reviewer's run log, relative to the repository.
 	Log string
+	// Usage is what the reviewer's run reported spending (nil: nothing):
+	// it counts in the task's usage and budget as the author's runs do.
+	Usage *usage.Usage
 }
 
 // Record is the transition `review` of task id, in QA and still at
@@ -58,6 +62,11 @@ func Record(w *workflow.Workflow, id string, o Outcome) (*workflow.Result, error
 			d["verdict"], d["reviewer"], d["head"], d["round"] = verdict, o.Reviewer, o.Head, round
 			if o.Log != "" {
 				d["log"] = o.Log
+			}
+			if o.Usage != nil {
+				agent, _, _ := strings.Cut(o.Reviewer, "@")
+				t.AddUsage(agent, *o.Usage)
+				d["usage"] = *o.Usage
 			}
 			when := tx.Now.Format("2006-01-02T15:04:05Z")
 			switch verdict {

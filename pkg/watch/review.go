@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +12,12 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -172,7 +175,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	env := append(s.agentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
-		"BURL_ACTOR="+actor, "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
+		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+filepath.Join(outDir, "usage.json"), "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
 	for k, v := range a.Env {
 		env = append(env, k+"="+v)
 	}
@@ -203,6 +206,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		tampered = joinReasons(tampered, moved)
 	}
 	r.Exit = ran.exit
+	o.Usage = s.reviewUsage(id, filepath.Join(outDir, "usage.json"), logPath)
 	switch {
 	case tampered != "":
 		return fail(ResultTampered, tampered)
@@ -222,6 +226,26 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	}
 	o.Verdict, r.Result = v, v.Verdict
 	return r, o
+}
+
+// reviewUsage is what the review reported spending: its usage file (a
+// regular file only: the reviewer could have left a link there) or its
+// tool's lines in its log; nil when neither says anything.
+func (s *supervisor) reviewUsage(id, file, logPath string) *usage.Usage {
+	if f, err := osx.OpenRegular(file); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		s.logf("%s: the reviewer's usage not recorded: $BURL_USAGE_FILE: %v", id, err)
+		return nil
+	}
+	u, err := usage.Of(file, logPath)
+	if err != nil && !errors.Is(err, usage.ErrNone) {
+		s.logf("%s: the reviewer's usage: %v", id, err)
+	}
+	if u.Zero() {
+		return nil
+	}
+	return &u
 }
 
 // prepareReview writes what the reviewer reads: the diff base..head (its
