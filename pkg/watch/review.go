@@ -158,7 +158,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	if err := prepareReview(w, t, &in, schema, promptPath); err != nil {
 		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
 	}
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// Watch keeps this descriptor for the run's output (and, after it,
+	// what it reads of the log).
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_RDWR|os.O_EXCL, 0o644)
 	if err != nil {
 		return fail(ResultFailed, err.Error())
 	}
