@@ -112,7 +112,7 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	t, bucket := res.Entry.Task, res.Entry.Bucket
 	switch {
 	case bucket == workflow.Blocked:
-		s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(t.Str(task.KeyBlockedReason)), id)
+		s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, t.BlockedSummary(), id)
 	case o.Verdict == nil:
 		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
 	case o.Verdict.Verdict == review.RequestChanges:
