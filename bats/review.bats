@@ -222,7 +222,7 @@ verdict '{\"verdict\":\"approve\",\"summary\":\"fine\"}'"
 @test "a reviewer that hangs is killed at its timeout: the review fails, and the task waits for a human" {
 	review_backlog
 	agent coder 'mkdir -p src; echo one >src/f.txt'
-	reviewer critic 'sleep 60; verdict "{\"verdict\":\"approve\",\"summary\":\"late\"}"'
+	reviewer critic 'sleep 47; verdict "{\"verdict\":\"approve\",\"summary\":\"late\"}"'
 	REVIEW_TIMEOUT=1s REVIEW_RETRIES=0 review_agents coder critic
 	SECONDS=0
 	run --separate-stderr git burl watch --once --interval 100ms --json
