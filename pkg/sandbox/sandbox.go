@@ -275,26 +275,7 @@ func (run *Run) Wrap(argv []string) []string {
 	r := run.spec.Repo
 	out := append([]string{"bwrap"}, confinement...)
 	out = append(out, "--info-fd", strconv.Itoa(infoFD))
-	// The shared repository: every directory above it a mount point of
-	// its own, so that it cannot be renamed aside and replaced by one the
-	// run made, which burl's git would then work in after the run.
-	protected := []string{r.Root}
-	if !within(r.CommonDir, r.Root) {
-		protected = append(protected, r.CommonDir)
-	}
-	for _, a := range ancestors(protected) {
-		out = append(out, "--bind", a, a)
-	}
-	// Burl's state and local remotes: read-only; a directory above them
-	// renamed aside is found by the Guard by its identity (DESIGN §19).
-	for _, p := range run.spec.ReadOnly {
-		if _, err := os.Stat(p); err == nil {
-			protected = append(protected, p)
-		}
-	}
-	for _, p := range protected {
-		out = append(out, "--ro-bind", p, p)
-	}
+	out = append(out, protect(r, run.spec.ReadOnly)...)
 	wt := run.spec.Worktree
 	out = append(out,
 		"--bind", wt, wt,
@@ -312,6 +293,33 @@ func (run *Run) Wrap(argv []string) []string {
 	}
 	out = append(out, "--chdir", wt, "--")
 	return append(out, argv...)
+}
+
+// protect is the bubblewrap arguments that make the shared repository
+// and readOnly read-only to a run (Wrap's, ReadOnly's).
+func protect(r *repo.Repo, readOnly []string) []string {
+	var out []string
+	// The shared repository: every directory above it a mount point of
+	// its own, so that it cannot be renamed aside and replaced by one the
+	// run made, which burl's git would then work in after the run.
+	protected := []string{r.Root}
+	if !within(r.CommonDir, r.Root) {
+		protected = append(protected, r.CommonDir)
+	}
+	for _, a := range ancestors(protected) {
+		out = append(out, "--bind", a, a)
+	}
+	// Burl's state and local remotes: read-only; a directory above them
+	// renamed aside is found by the Guard by its identity (DESIGN §19).
+	for _, p := range readOnly {
+		if _, err := os.Stat(p); err == nil {
+			protected = append(protected, p)
+		}
+	}
+	for _, p := range protected {
+		out = append(out, "--ro-bind", p, p)
+	}
+	return out
 }
 
 // ancestors are the directories above the protected paths that this user
