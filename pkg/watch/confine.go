@@ -130,7 +130,10 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 	}
 	rep := guard.Changes(explain)
 	wl.Release()
-	changes, undone := append(rep.Changes, box.Changed(explain)...), rep.Undone
+	changes, undone := rep.Changes, rep.Undone
+	if box != nil {
+		changes = append(changes, box.Changed(explain)...)
+	}
 	if len(rep.Replaced) > 0 {
 		s.halt(rep.Replaced)
 		// Recording it runs no notifier: whether one is trusted is the

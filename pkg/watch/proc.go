@@ -42,7 +42,9 @@ type outcome struct {
 func runAgent(argv []string, dir string, env []string, log *os.File, timeout time.Duration, stop <-chan struct{}, box *sandbox.Run) outcome {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	bwrap := box.Bwrap()
+	// A run without a box (a review, which wraps its own argv) is treated
+	// as one without a namespace of its own.
+	bwrap := box != nil && box.Bwrap()
 	if bwrap {
 		argv = box.Wrap(argv)
 	} else {
@@ -66,8 +68,10 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	if err != nil {
 		return outcome{exit: -1, err: err}
 	}
-	p := runProcs{cmd: cmd, box: box, ns: box.Namespace()}
-	if !bwrap {
+	p := runProcs{cmd: cmd, box: box}
+	if bwrap {
+		p.ns = box.Namespace()
+	} else {
 		p.marker = env[len(env)-1]
 	}
 	done := make(chan error, 1)

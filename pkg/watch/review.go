@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
-	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/sandbox"
@@ -177,7 +177,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	env := append(s.agentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
-		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+filepath.Join(outDir, "usage.json"), "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
+		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+filepath.Join(outDir, sandbox.UsageName), "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
 	for k, v := range a.Env {
 		env = append(env, k+"="+v)
 	}
@@ -186,7 +186,6 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	if err != nil {
 		return fail(ResultFailed, "the review could not be confined: "+err.Error())
 	}
-	before, _ := w.Repo.Git.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch())
 	stop := make(chan struct{})
 	quit := make(chan struct{})
 	defer close(quit)
@@ -199,16 +198,14 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		}
 		close(stop)
 	}()
-	ran := runAgent(argv, src, env, log, a.Timeout, stop)
-	if err := capLog(logPath, int64(w.Config.LogMaxBytes)); err != nil {
+	ran := runAgent(argv, src, env, log, a.Timeout, stop, nil)
+	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {
 		s.logf("%s: cannot cap the review log %s: %v", id, w.Rel(logPath), err)
 	}
-	tampered := s.unconfine(w, id, guard, nil)
-	if moved := putBranchBack(w.Repo.Git, t.Branch(), before); moved != "" {
-		tampered = joinReasons(tampered, moved)
-	}
+	// The Guard covers the task's branch too: a review moves no ref.
+	tampered, _ := s.unconfine(w, id, guard, nil)
 	r.Exit = ran.exit
-	o.Usage = s.reviewUsage(id, filepath.Join(outDir, "usage.json"), logPath)
+	o.Usage = s.reviewUsage(id, outDir, log)
 	switch {
 	case tampered != "":
 		return fail(ResultTampered, tampered)
@@ -218,9 +215,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	case ran.err != nil:
 		return fail(ResultFailed, fmt.Sprintf("the reviewer could not be started: %v", ran.err))
 	case ran.timedOut:
-		return fail(ResultTimeout, fmt.Sprintf("the reviewer timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(logPath)))
+		return fail(ResultTimeout, fmt.Sprintf("the reviewer timed out after %s and was killed; its last output:\n%s", a.Timeout, tail(log)))
 	case ran.exit != 0:
-		return fail(ResultFailed, fmt.Sprintf("the reviewer exited with code %d; its last output:\n%s", ran.exit, tail(logPath)))
+		return fail(ResultFailed, fmt.Sprintf("the reviewer exited with code %d; its last output:\n%s", ran.exit, tail(log)))
 	}
 	v, err := review.Read(in.ReviewFile, in.Paths)
 	if err != nil {
@@ -231,16 +228,27 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 }
 
 // reviewUsage is what the review reported spending: its usage file (a
-// regular file only: the reviewer could have left a link there) or its
-// tool's lines in its log; nil when neither says anything.
-func (s *supervisor) reviewUsage(id, file, logPath string) *usage.Usage {
-	if f, err := osx.OpenRegular(file); err == nil {
+// regular file inside its out folder only: the reviewer could have left a
+// link there) or its tool's lines in its log, read through watch's own
+// descriptor; nil when neither says anything.
+func (s *supervisor) reviewUsage(id, out string, log *os.File) *usage.Usage {
+	var data []byte
+	if f, err := osx.OpenInside(out, sandbox.UsageName, false); err == nil {
+		data, err = io.ReadAll(io.LimitReader(f, usage.MaxFile+1))
 		f.Close()
+		if err != nil {
+			s.logf("%s: the reviewer's usage not recorded: %v", id, err)
+			return nil
+		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		s.logf("%s: the reviewer's usage not recorded: $BURL_USAGE_FILE: %v", id, err)
 		return nil
 	}
-	u, err := usage.Of(file, logPath)
+	st, err := log.Stat()
+	if err != nil {
+		return nil
+	}
+	u, err := usage.OfRun(data, "$BURL_USAGE_FILE", io.NewSectionReader(log, 0, st.Size()))
 	if err != nil && !errors.Is(err, usage.ErrNone) {
 		s.logf("%s: the reviewer's usage: %v", id, err)
 	}
@@ -282,9 +290,9 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 		return nil, nil, err
 	}
 	wt := w.WorktreePath(t)
-	gitDir, _ := gitx.In(wt).Run("rev-parse", "--absolute-git-dir")
+	admin, _ := sandbox.AdminDir(w.Repo, wt)
 	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: gitDir, Branch: t.Branch(), State: stateDirs(w)})
+		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)})
 	if err != nil || !bwrap {
 		return guard, argv, err
 	}
@@ -295,33 +303,14 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 	// The task's worktree by name too: a worktree path may lead out of
 	// the repository's root.
 	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, Worktree: src, ReadOnly: ro, Hide: hide.Paths}
+	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths}
 	if s.pin != nil {
 		spec.Private = []string{s.pin.Dir}
 	}
-	return guard, sandbox.ReadOnly(spec, tmp, argv), nil
-}
-
-// putBranchBack moves the task's branch back to before when a review
-// (which commits nothing) moved it, compare-and-swap; it says what it
-// found, "" when the branch is where it was.
-func putBranchBack(g gitx.Git, branch, before string) string {
-	now, _ := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+branch)
-	if now == before || before == "" {
-		return ""
-	}
-	what := fmt.Sprintf("the reviewer moved the task's branch %s from %s to %s", branch, gitx.Short(before), gitx.Short(now))
-	if _, err := g.Run("update-ref", "-m", "burl: a review changes nothing", "refs/heads/"+branch, before, now); err != nil {
-		return what + "; it could not be put back: look at it by hand"
-	}
-	return what + "; it was put back. A review only reads: it changes no branch"
-}
-
-func joinReasons(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
+	info := sandbox.Info{Task: t.ID(), Run: "review-" + filepath.Base(tmp), Branch: t.Branch(), Worktree: src,
+		Out: filepath.Join(tmp, "out"), Sandbox: "bwrap", WatcherPID: os.Getpid()}
+	argv, err = sandbox.ReadOnly(spec, info, tmp, argv)
+	return guard, argv, err
 }
 
 // failedReviews is how many reviews of id at head failed one after the
