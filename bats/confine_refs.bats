@@ -112,4 +112,8 @@ mkdir -p "$d" && echo "$BURL_TASK" >"$d/work.txt"'
 	[ "$(bucket_of TASK-002)" = DONE ]
 	[ "$(bucket_of TASK-003)" = DONE ]
 	! grep -q '"action":"run_tampered"' <(all_events) || false
+	# The landing records burl wrote during the runs are kept: each
+	# landed commit verifies.
+	run git burl verify
+	assert_success
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -132,7 +133,8 @@ func (s *supervisor) haltReason() string {
 // records first); a task branch created by its claim, moved by its
 // approve's rebase or its submit, deleted by approve, clean or a merged
 // pull request, or any of these while its lock is held (a transition
-// under way); the workflow branch fast-forwarded; a remote-tracking ref
+// under way); the workflow branch fast-forwarded; the landing records'
+// notes ref created by a landing or moved forward; a remote-tracking ref
 // set to what the remote has; and the branches of the other tasks this
 // watcher runs. Everything else is the run's, its own branch included
 // (its commits reach that only through Receive, after this check).
@@ -210,6 +212,20 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 		case c.Name == flowRef:
 			ok, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", c.Old, c.New)
 			return c.Old != "" && c.New != "" && ok
+		case c.Name == notes.Ref || strings.HasPrefix(c.Name, "refs/burl/notes/"):
+			// The landing records (DESIGN §22): a landing during the run
+			// creates the ref or adds a notes commit, a pull merges the
+			// remote's in; never a deletion or a rewrite. A note forged
+			// this way is verify's `!`: its hash is not the one the
+			// landing's event recorded.
+			if c.New == "" {
+				return false
+			}
+			if c.Old == "" {
+				return len(landed) > 0 || strings.HasPrefix(c.Name, "refs/burl/notes/")
+			}
+			ok, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", c.Old, c.New)
+			return ok
 		}
 		b, ok := strings.CutPrefix(c.Name, "refs/heads/")
 		if !ok || acted[b] == nil {
