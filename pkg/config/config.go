@@ -48,6 +48,10 @@ type Config struct {
 	// LeaseGrace is how long past lease_expires a takeover waits: the
 	// clocks of two machines disagree (DESIGN §15).
 	LeaseGrace time.Duration
+	// RetryBackoff is how long watch waits before a task's next run after
+	// a failed one or a rejection, doubled with each further failed round
+	// up to 10m (DESIGN §20); 0 runs again at once.
+	RetryBackoff time.Duration
 	// LogMaxBytes caps each run log of watch (DESIGN §16): past it, the
 	// first and last halves are kept with a marker between.
 	LogMaxBytes int
@@ -101,6 +105,7 @@ func Default() *Config {
 		LockStaleMinutes:    120,
 		LeaseSeconds:        900,
 		LeaseGrace:          60 * time.Second,
+		RetryBackoff:        30 * time.Second,
 		LogMaxBytes:         64 << 20,
 		QueueBatch:          4,
 		UseGlobalClaimLock:  true,
@@ -263,14 +268,9 @@ var fields = map[string]field{
 	"stub_patterns":         listField(func(c *Config) *[]string { return &c.StubPatterns }),
 	"stub_check_extensions": listField(func(c *Config) *[]string { return &c.StubCheckExtensions }),
 	"lease_seconds":         intField(1, func(c *Config) *int { return &c.LeaseSeconds }),
-	"lease_grace": {func(c *Config, v *yaml.Node) error {
-		d, err := time.ParseDuration(v.Value)
-		if v.Kind != yaml.ScalarNode || err != nil || d < 0 {
-			return fmt.Errorf("must be a duration such as 60s or 0s, not %q", v.Value)
-		}
-		c.LeaseGrace = d
-		return nil
-	}},
+	"lease_grace":           waitField("60s or 0s", func(c *Config) *time.Duration { return &c.LeaseGrace }),
+	"retry_backoff":         waitField("30s, 2m or 0s", func(c *Config) *time.Duration { return &c.RetryBackoff }),
+
 	"log_max_bytes":   intField(4096, func(c *Config) *int { return &c.LogMaxBytes }),
 	"queue_batch":     intField(1, func(c *Config) *int { return &c.QueueBatch }),
 	"conflict_policy": strField([]string{"fail", "warn", "ignore"}, func(c *Config) *string { return &c.ConflictPolicy }),
@@ -288,6 +288,19 @@ var fields = map[string]field{
 	"ci_max_rounds":   intField(1, func(c *Config) *int { return &c.CI.MaxRounds }),
 	"ci_log_command":  ciLogCommandField,
 	"queue_ci":        strField([]string{"none", "forge"}, func(c *Config) *string { return &c.CI.Queue }),
+}
+
+// waitField is a duration that may be 0 (no wait); examples are shown
+// when the value is not one.
+func waitField(examples string, p func(*Config) *time.Duration) field {
+	return field{func(c *Config, v *yaml.Node) error {
+		d, err := time.ParseDuration(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || d < 0 {
+			return fmt.Errorf("must be a duration such as %s, not %q", examples, v.Value)
+		}
+		*p(c) = d
+		return nil
+	}}
 }
 
 // forgeURLField is an http(s) API base: the token is sent there, so a

@@ -1,34 +1,177 @@
 package watch
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// roundLookback bounds how far back runsSoFar reads the event log: a task
-// whose round of work began longer ago than this counts from there.
+// roundLookback bounds how far back history reads the event log: a task
+// added longer ago than this counts from there.
 const roundLookback = 30 * 24 * time.Hour
 
-// runsSoFar is how many runs the task has had in its current round of
-// work, on any machine: the run_start events since it last (re)entered
-// READY through add, a rejection, an unblock or a pull request sent back.
-// A watch that takes a task over, or starts again after a stop, goes on
-// numbering its runs instead of calling the next one run 1.
-func runsSoFar(w *workflow.Workflow, id string) int {
-	n := 0
+// maxBackoff is where retry_backoff stops doubling (DESIGN §20).
+const maxBackoff = 10 * time.Minute
+
+// rounds is what the event log says of a task's runs, on any machine,
+// since it was added: the next run's number, how long it must wait, and
+// the heads a rejection already answered.
+type rounds struct {
+	// runs is how many runs it had: a watch that takes a task over,
+	// starts again after a stop, or runs it again after a rejection goes
+	// on numbering (BURL_ATTEMPT grows with every run).
+	runs int
+	// failed counts the failed runs and the rejections since it was
+	// added or a human last unblocked it; last is when the latest was.
+	failed int
+	last   time.Time
+	// rejected are the heads that were submitted and then rejected
+	// (approve leaves the task branch at submitted_sha when it does not
+	// land): a run that leaves the branch at one of them changed nothing.
+	rejected map[string]bool
+}
+
+// failedResults are the run_end results that count as a failed round.
+var failedResults = map[string]bool{ResultFailed: true, ResultTimeout: true, ResultUnchanged: true, ResultGates: true, ResultTampered: true}
+
+// rejections are the events that send submitted work back to READY (or to
+// BLOCKED) with a reason.
+var rejections = map[string]bool{"reject": true, "checks_failed": true, "pr_changes_requested": true, "pr_closed": true}
+
+// taskRounds reads the task's history, newest first, only as far back as
+// its add (or roundLookback).
+func taskRounds(w *workflow.Workflow, id string) rounds {
+	h := rounds{rejected: map[string]bool{}}
+	counting, answered := true, false
 	newestFirst(w, id, func(e events.Event) bool {
-		switch e.Action {
-		case "run_start":
-			n++
-		case "add", "reject", "unblock", "pr_closed", "pr_changes_requested":
+		failed := false
+		switch a := e.Action; {
+		case a == "add":
 			return false
+		case a == "run_start":
+			h.runs++
+		case a == "run_end":
+			r, _ := e.Details["result"].(string)
+			failed = failedResults[r]
+		case rejections[a]:
+			failed, answered = true, true
+		case a == "submit" && answered:
+			if sha, _ := e.Details["submitted_sha"].(string); sha != "" {
+				h.rejected[sha] = true
+			}
+			answered = false
+		case a == "unblock":
+			// A human looked and sent it back: no more waiting.
+			counting = false
+		}
+		if failed && counting {
+			if h.failed == 0 {
+				// Events keep whole seconds: the next one starts
+				// when the failure's second is over.
+				h.last = e.TS.Add(time.Second)
+			}
+			h.failed++
 		}
 		return true
 	})
-	return n
+	return h
+}
+
+// fail counts a failed run of this watcher, at now.
+func (h *rounds) fail(now time.Time) {
+	h.failed++
+	h.last = now
+}
+
+// wait is how long, at now, the next run must still wait: retry_backoff
+// (base) after the last failed round, doubled for each one before it, at
+// most maxBackoff (or base, when that is longer). Nothing before the
+// first failure, nor with base 0.
+func (h *rounds) wait(base time.Duration, now time.Time) time.Duration {
+	if h.failed == 0 || base <= 0 {
+		return 0
+	}
+	limit, d := max(base, maxBackoff), base
+	for i := 1; i < h.failed && d < limit; i++ {
+		d *= 2
+	}
+	return min(d, limit) - now.Sub(h.last)
+}
+
+// repeated is why a run that left t's branch where it is changed nothing
+// (DESIGN §20): its head is one a rejection already answered, and
+// submitting it again would only be rejected again. "" when it is new.
+func (h *rounds) repeated(w *workflow.Workflow, t *task.Task) string {
+	if len(h.rejected) == 0 {
+		return ""
+	}
+	head, err := w.Repo.Git.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch())
+	if err != nil || !h.rejected[head] {
+		return ""
+	}
+	return fmt.Sprintf("nothing changed since head %s was rejected; not submitted again\n"+
+		"The branch is where the last QA rejection found it: fix what the rejection says (Earlier QA rejections) and commit that; the same head is only rejected again.", gitx.Short(head))
+}
+
+// backoff waits out retry_backoff before run attempt of id, the task
+// held under a renewed lease meanwhile. It reports whether the run may
+// go ahead: not when watch stops (the task is released) or the task was
+// taken from this watcher (a human may take it back while it waits).
+func (s *supervisor) backoff(actor, id string, attempt int, h *rounds) bool {
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		return true
+	}
+	base := w.Config.RetryBackoff
+	d := h.wait(base, time.Now())
+	if d <= 0 {
+		return true
+	}
+	until := time.Now().Add(d)
+	s.logf("%s: run %d waits %s (retry_backoff %s, doubled with each of its %d failed round(s))", id, attempt, roughly(d), base, h.failed)
+	w.Actor = actor
+	lease := w.Config.LeaseSeconds
+	err = retryLocked(func() error {
+		return leaseTx(w, id, actor, "lease", lease, map[string]any{"backoff_until": until.UTC().Format(time.RFC3339), "attempt": attempt})
+	})
+	if errors.Is(err, errLost.Err) {
+		s.logf("%s: lost the task while it waited for its next run", id)
+		return false
+	}
+	quit, lost, renewed := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(renewed)
+		s.renew(id, actor, lease, quit, lost)
+	}()
+	defer func() {
+		close(quit)
+		<-renewed
+	}()
+	select {
+	case <-time.After(d):
+		return true
+	case <-lost:
+		return false
+	case <-s.stop:
+	case <-s.opt.Stop:
+	}
+	s.releaseStopped(actor, id)
+	return false
+}
+
+// roughly is d as a person reads it: whole seconds, or milliseconds
+// under one.
+func roughly(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
 
 // newestFirst calls each with the task's events, newest first, until it

@@ -33,14 +33,18 @@ const tailLines = 20
 func (s *supervisor) job(a agents.Agent, id string) {
 	actor := a.Name + "@" + s.host
 	failure := ""
-	// Runs are numbered across watchers and restarts; retries count this
-	// claim's failures only (a run stopped or taken over failed nothing).
-	first := 1
+	// Runs are numbered across watchers, restarts and rejections; retries
+	// count this claim's failures only (a run stopped or taken over failed
+	// nothing). Every run after a failed round waits out retry_backoff.
+	var h rounds
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
-		first += runsSoFar(w, id)
+		h = taskRounds(w, id)
 	}
 	failures := 0
-	for attempt := first; ; attempt++ {
+	for attempt := 1 + h.runs; ; attempt++ {
+		if !s.backoff(actor, id, attempt, &h) {
+			return
+		}
 		cur, why := s.current(a.Name)
 		if why != "" {
 			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch: "+why); rc != 0 {
@@ -59,12 +63,12 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			}
 			return
 		}
-		r, fail := s.run(a, actor, id, attempt, failure)
+		r, fail := s.run(a, actor, id, attempt, failure, &h)
 		s.mu.Lock()
 		s.runs = append(s.runs, r)
 		s.mu.Unlock()
 		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
-		if r.Result == ResultGates && fail != "" {
+		if (r.Result == ResultGates || r.Result == ResultUnchanged) && fail != "" {
 			// Why, in one line: the next prompt carries the whole of it.
 			s.logf("%s: %s", id, s.said1(failureLine(fail)))
 		}
@@ -72,14 +76,11 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		case ResultSubmitted, ResultLost:
 			return
 		case ResultStopped:
-			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
-				s.logf("%s: cannot release: %s", id, firstLine(e))
-			} else {
-				s.logf("%s: released to READY (watch stopped; branch and worktree kept)", id)
-			}
+			s.releaseStopped(actor, id)
 			return
 		}
 		failure = fail
+		h.fail(time.Now())
 		if failures++; failures > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
@@ -101,11 +102,20 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	}
 }
 
+// releaseStopped gives id back to READY because watch stops.
+func (s *supervisor) releaseStopped(actor, id string) {
+	if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch stopped"); rc != 0 {
+		s.logf("%s: cannot release: %s", id, firstLine(e))
+	} else {
+		s.logf("%s: released to READY (watch stopped; branch and worktree kept)", id)
+	}
+}
+
 // run is one run of a on id: run_start (which grants the lease), the
 // prompt, the agent under a renewed lease in its sandbox, its work taken
 // in, submit, run_end. It returns the run and, when it failed, what the
 // next prompt must say.
-func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string) (r Run, failure string) {
+func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *rounds) (r Run, failure string) {
 	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
 	began := time.Now()
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
@@ -269,6 +279,10 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	if n, err := g.Run("rev-list", "--count", t.BaseSHA()+"..refs/heads/"+t.Branch()); err == nil && strings.TrimSpace(n) == "0" {
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
+	}
+	if why := h.repeated(w, t); why != "" {
+		r.Result = ResultUnchanged
+		return r, why
 	}
 	out, errOut, code := s.verbRetry(actor, "submit", "--json", id)
 	if code != 0 && !s.stillHeld(w, id, actor) {

@@ -33,7 +33,7 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 	if v := t.Str(task.KeyVerify); v != "" {
 		fmt.Fprintf(&b, "- The task's verify command `%s` must pass.\n", v)
 	}
-	b.WriteString("- The work must change something: a run that leaves the branch as it was fails.\n")
+	b.WriteString("- The work must change something: a run that leaves the branch as it was, or at a head a QA rejection already answered, fails.\n")
 
 	if rs := t.Rejections(); len(rs) > 0 {
 		b.WriteString("\n## Earlier QA rejections (fix every one)\n\n")

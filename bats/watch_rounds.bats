@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# DESIGN §20, issue 32 items 3 and 4: a rejection does not burn the QA
+# attempts in a second (a rejected head that comes back unchanged fails
+# its run as unchanged, runs are numbered on, rounds back off), and an
+# agent whose program is not installed is found before any task is
+# claimed for it.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load lifecycle
+load watch
+
+teardown() {
+	[ -z "${WATCH:-}" ] || kill -TERM "$WATCH" 2>/dev/null || true
+}
+
+# config KEY VALUE: a key init does not write, committed.
+config() {
+	printf '%s: %s\n' "$1" "$2" >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
+}
+
+# breaking_build: build_command fails while a file of main says BROKEN.
+breaking_build() {
+	cat >"$BATS_TEST_TMPDIR/build.sh" <<'EOF'
+#!/bin/sh
+if git grep -q BROKEN; then echo "build: a file says BROKEN"; exit 1; fi
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/build.sh"
+	set_config build_command "$BATS_TEST_TMPDIR/build.sh"
+}
+
+# backoff_leased: the lease taken for a backoff is in the event log.
+backoff_leased() {
+	all_events | grep '"action":"lease"' | grep -q '"backoff_until":"'
+}
+
+# ms_between FILE A B: milliseconds from the line "A <ns>" to "B <ns>".
+ms_between() {
+	awk -v a="$2" -v b="$3" '$1 == a { x = $2 } $1 == b { y = $2 } END { printf "%d\n", (y - x) / 1000000 }' "$1"
+}
+
+@test "a rejected head that comes back unchanged is an unchanged run, not a QA round: run numbers grow, rounds back off, then BLOCKED" {
+	watch_repo
+	breaking_build
+	config retry_backoff 1s
+	git burl add "Broken build" --affects b.txt >/dev/null
+	# The agent of issue 32: its work breaks the build, and after the
+	# rejection it changes nothing.
+	agent lazyfix 'echo "$BURL_ATTEMPT $(date +%s%N)" >>'"$AGENTS"'/runs; [ -e b.txt ] || echo BROKEN >b.txt'
+	RETRIES=1 one_agent lazyfix
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	json=$output
+	# BURL_ATTEMPT, the run records and what watch prints grow with
+	# every run, across the rejection.
+	[ "$(cut -d' ' -f1 "$AGENTS/runs" | paste -sd' ')" = "1 2 3" ]
+	jq -e '[.runs[] | [.attempt, .result]] == [[1, "submitted"], [2, "unchanged"], [3, "unchanged"]]' <<<"$json"
+	grep -q 'TASK-001: run 2 of bot: unchanged' <<<"$stderr"
+	grep -q 'TASK-001: run 3 of bot: unchanged' <<<"$stderr"
+	grep -q 'TASK-001: nothing changed since head [0-9a-f]* was rejected; not submitted again' <<<"$stderr"
+	# One QA round, not three: one submit, one rejection.
+	[ "$(field TASK-001 qa_attempts)" = 1 ]
+	[ "$(grep -c '"action":"submit"' <(all_events))" = 1 ]
+	[ "$(grep -c '"action":"reject"' <(all_events))" = 1 ]
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	re="^'?nothing changed since head [0-9a-f]+ was rejected; not submitted again \(watch: 2 run\(s\) of agent bot failed\)'?$"
+	[[ $(field TASK-001 blocked_summary) =~ $re ]]
+	# The next prompt said why, and the gates in the prompt say it first.
+	grep -q 'fix what the rejection says' "$AGENTS/prompts/TASK-001-3.md"
+	grep -q 'at a head a QA rejection already answered' "$AGENTS/prompts/TASK-001-2.md"
+	# Rounds back off: 1s after the rejection, 2s after the first
+	# unchanged run; the wait is said, and recorded on the lease.
+	grep -q 'TASK-001: run 2 waits .*(retry_backoff 1s, doubled with each of its 1 failed round(s))' <<<"$stderr"
+	grep -q 'TASK-001: run 3 waits 2s (retry_backoff 1s, doubled with each of its 2 failed round(s))' <<<"$stderr"
+	[ "$(ms_between "$AGENTS/runs" 1 2)" -ge 1000 ]
+	[ "$(ms_between "$AGENTS/runs" 2 3)" -ge 2000 ]
+	backoff_leased
+}
+
+@test "retry_backoff is 30s by default: watch says the wait, holds the task under its lease, and SIGTERM releases it" {
+	watch_repo
+	git burl add "Crashes" --affects-glob "src/**" >/dev/null
+	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
+	one_agent crashy
+	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 20 grep -q 'TASK-001: run 2 waits' "$BATS_TEST_TMPDIR/w.log"
+	grep -q 'TASK-001: run 2 waits 30s (retry_backoff 30s, doubled with each of its 1 failed round(s))' "$BATS_TEST_TMPDIR/w.log"
+	[ "$(bucket_of TASK-001)" = DOING ]
+	wait_until 5 backoff_leased
+	kill -TERM "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	[ "$(cat "$AGENTS/runs")" = "run 1" ]
+	[ "$(bucket_of TASK-001)" = READY ]
+	grep -q 'TASK-001: released to READY (watch stopped' "$BATS_TEST_TMPDIR/w.log"
+	# A bad value names the key.
+	config retry_backoff soon
+	run git burl status
+	assert_output_contains 'retry_backoff: must be a duration such as 30s, 2m or 0s, not "soon"'
+}
+
+@test "a human's unblock ends the backoff; the runs go on numbering" {
+	watch_repo
+	config retry_backoff 1h
+	git burl add "Crashes twice" --affects-glob 'src/**' >/dev/null
+	agent twice 'echo "$BURL_ATTEMPT" >>'"$AGENTS"'/runs; [ "$BURL_ATTEMPT" -ge 3 ] || exit 3; mkdir -p src && echo ok >src/x.txt'
+	RETRIES=0 one_agent twice
+	run --separate-stderr git burl watch --once --interval 100ms
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	# The failures before an unblock count no more: no hour's wait.
+	git burl unblock TASK-001 >/dev/null
+	run --separate-stderr timeout 60 git burl watch --once --interval 100ms
+	assert_failure 2
+	[[ $stderr != *waits* ]]
+	git burl unblock TASK-001 >/dev/null
+	run --separate-stderr timeout 60 git burl watch --once --interval 100ms
+	assert_success
+	[[ $stderr != *waits* ]]
+	[ "$(paste -sd' ' "$AGENTS/runs")" = "1 2 3" ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+}
