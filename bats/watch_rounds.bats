@@ -123,3 +123,65 @@ ms_between() {
 	[ "$(paste -sd' ' "$AGENTS/runs")" = "1 2 3" ]
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
+
+@test "an agent whose program is not installed is not claimed for: said once with the fix, the task stays READY, --once exits 2 naming it" {
+	! command -v claude >/dev/null || skip "claude is installed here"
+	watch_repo
+	git burl add "Work" --affects-glob "src/**" >/dev/null
+	agents_yaml "auto_approve: true
+sandbox: none
+agents:
+  - {name: coder, preset: claude-code}
+  - name: scripted
+    command: [\"$AGENTS/not-written-yet\", \"{prompt_file}\"]"
+	# A watcher left running for many rounds says it once per agent.
+	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 10 grep -q 'agent scripted: not claiming' "$BATS_TEST_TMPDIR/w.log"
+	sleep 1
+	kill -TERM "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	log=$(cat "$BATS_TEST_TMPDIR/w.log")
+	[ "$(grep -c 'agent coder: not claiming for it' <<<"$log")" = 1 ]
+	grep -q "agent coder: not claiming for it: its program claude is not found on watch's PATH (.*); install it (claude-code: npm install -g @anthropic-ai/claude-code), or start watch with its directory on PATH" <<<"$log"
+	[ "$(grep -c 'agent scripted: not claiming for it' <<<"$log")" = 1 ]
+	grep -qF "agent scripted: not claiming for it: its program $AGENTS/not-written-yet cannot start: no such file" <<<"$log"
+	# Nothing was claimed, so no task paid for it.
+	[ "$(bucket_of TASK-001)" = READY ]
+	[[ $(all_events) != *'"action":"claim"'* ]]
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	jq -e --arg s "$AGENTS/not-written-yet" '.ok == false and .runs == [] and [.cannot_start[] | [.agent, .program]] == [["coder", "claude"], ["scripted", $s]]' <<<"$output"
+	run git burl watch --once --interval 100ms
+	assert_failure 2
+	assert_output_contains "agent coder could not start (claude): nothing was claimed for it"
+	[ "$(bucket_of TASK-001)" = READY ]
+}
+
+@test "a program installed while watch runs is found at its next round: the agent's env: PATH, under bubblewrap" {
+	need_bwrap
+	[ ! -e /usr/bin/claude ] && [ ! -e /bin/claude ] || skip "claude is installed here"
+	watch_repo
+	git burl add "Work" --affects-glob 'src/**' >/dev/null
+	tools="$BATS_TEST_TMPDIR/tools"
+	mkdir -p "$tools"
+	agents_yaml "auto_approve: true
+sandbox: bwrap
+agents:
+  - name: coder
+    preset: claude-code
+    env: {PATH: \"$tools:/usr/bin:/bin\"}"
+	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 10 grep -qF "agent coder: not claiming for it: its program claude is not found on the PATH its env: sets ($tools:/usr/bin:/bin)" "$BATS_TEST_TMPDIR/w.log"
+	[ "$(bucket_of TASK-001)" = READY ]
+	printf '#!/bin/sh\nmkdir -p src && echo done >src/w.txt\n' >"$tools/claude"
+	chmod +x "$tools/claude"
+	wait_until 30 bucket_is TASK-001 DONE
+	kill -TERM "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	grep -q 'agent coder: its program claude can start now; claiming for it' "$BATS_TEST_TMPDIR/w.log"
+	[ "$(grep -c '"action":"run_start"' <(all_events))" = 1 ]
+}

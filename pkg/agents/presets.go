@@ -11,6 +11,7 @@ import (
 type preset struct {
 	head, tail []string
 	doc        string // where the flags are documented
+	install    string // how its maker says to install it
 	// review is the tool's command line for a reviewer (DESIGN §21):
 	// nothing written to the worktree, the verdict to {review_file}. nil:
 	// the tool has no such line here.
@@ -36,7 +37,8 @@ func presets() map[string]preset {
 		"claude-code": {
 			head: []string{"claude", "-p", "{prompt}", "--output-format", "json", "--permission-mode", "bypassPermissions",
 				"--mcp-config", `{"mcpServers":{"burl":{"command":"git","args":["burl","mcp","--dir","{worktree}"]}}}`},
-			doc: "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage, --mcp-config adds MCP servers",
+			doc:     "Claude Code: claude -p (print mode), --output-format json prints the result with total_cost_usd and usage, --mcp-config adds MCP servers",
+			install: "npm install -g @anthropic-ai/claude-code",
 			// Reading and git are allowed, and Write for the verdict in
 			// {review_dir} (--add-dir); nothing else runs unasked, which
 			// print mode refuses.
@@ -46,25 +48,29 @@ func presets() map[string]preset {
 		"codex": {
 			head: []string{"codex", "exec", "--json", "--full-auto", "--skip-git-repo-check",
 				"-c", `mcp_servers.burl.command="git"`, "-c", `mcp_servers.burl.args=["burl","mcp","--dir","{worktree}"]`},
-			tail: []string{"--", "{prompt}"},
-			doc:  "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage, -c mcp_servers.NAME.* adds an MCP server",
+			tail:    []string{"--", "{prompt}"},
+			doc:     "Codex CLI: codex exec (non-interactive), --json prints events with each turn's usage, -c mcp_servers.NAME.* adds an MCP server",
+			install: "npm install -g @openai/codex",
 			// Its own sandbox read-only; codex itself writes the final
 			// answer, held to the verdict's JSON schema, to {review_file}.
 			review: &reviewLine{head: []string{"codex", "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check",
 				"--output-schema", "{review_schema}", "--output-last-message", "{review_file}"}, tail: []string{"--", "{prompt}"}},
 		},
 		"gemini": {
-			head: []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
-			doc:  "Gemini CLI: --prompt runs headless, --yolo approves tool calls",
+			head:    []string{"gemini", "--prompt", "{prompt}", "--yolo", "--output-format", "json"},
+			doc:     "Gemini CLI: --prompt runs headless, --yolo approves tool calls",
+			install: "npm install -g @google/gemini-cli",
 		},
 		"aider": {
-			head: []string{"aider", "--message-file", "{prompt_file}", "--yes-always", "--no-check-update", "--no-pretty"},
-			doc:  "aider: --message-file sends one message and exits, --yes-always answers its questions",
+			head:    []string{"aider", "--message-file", "{prompt_file}", "--yes-always", "--no-check-update", "--no-pretty"},
+			doc:     "aider: --message-file sends one message and exits, --yes-always answers its questions",
+			install: "python -m pip install aider-install && aider-install",
 		},
 		"opencode": {
-			head: []string{"opencode", "run", "--format", "json"},
-			tail: []string{"{prompt}"},
-			doc:  "opencode: opencode run [message] runs one prompt non-interactively",
+			head:    []string{"opencode", "run", "--format", "json"},
+			tail:    []string{"{prompt}"},
+			doc:     "opencode: opencode run [message] runs one prompt non-interactively",
+			install: "npm install -g opencode-ai",
 		},
 	}
 }
@@ -107,5 +113,9 @@ func expand(name string, args []string, reviewer bool) ([]string, bool) {
 	argv := append(append(append([]string{}, head...), args...), tail...)
 	return argv, true
 }
+
+// Install is how the tool of preset name is installed, as its maker
+// documents it ("" for a name that is no preset).
+func Install(name string) string { return presets()[name].install }
 
 func knownPresets() string { return strings.Join(Presets(), ", ") }

@@ -64,6 +64,9 @@ func (o watchOut) Human(w io.Writer) {
 	if s.Halted != "" {
 		fmt.Fprintf(w, "  ran nothing at the end: %s\n", s.Halted)
 	}
+	for _, c := range s.CannotStart {
+		fmt.Fprintf(w, "  agent %s could not start (%s): nothing was claimed for it\n", c.Agent, c.Program)
+	}
 }
 
 func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -118,7 +121,7 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case sum.Stopped:
 		// The shell's convention for "ended by this signal".
 		code = 128 + int(got.(syscall.Signal))
-	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0 || sum.Halted != "":
+	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0 || sum.Halted != "" || len(sum.CannotStart) > 0:
 		code = int(errs.Validation)
 	}
 	return watchOut{sum: sum, code: code}, nil

@@ -62,6 +62,9 @@ type Summary struct {
 	// Halted is why watch ran nothing at the end: a run replaced a
 	// directory of burl's state (DESIGN §19); "" otherwise.
 	Halted string `json:"halted,omitempty"`
+	// CannotStart are the agents whose program could not start here at
+	// the end: nothing was claimed for them (DESIGN §20).
+	CannotStart []CannotStart `json:"cannot_start,omitempty"`
 }
 
 // Run results.
@@ -108,6 +111,8 @@ type supervisor struct {
 	// halted are state directories a run replaced: until they are put
 	// back, watch runs nothing (haltReason).
 	halted []sandbox.Replacement
+	// missing are the agents whose program cannot start (canStart).
+	missing map[string]CannotStart
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -233,6 +238,9 @@ func (s *supervisor) tick() (active, pending bool) {
 		}
 		if _, err := s.sandboxFor(a); err != nil {
 			s.sayOnce("sandbox:"+err.Error(), "agent %s: not claiming for it: %s", a.Name, withFix(err))
+			continue
+		}
+		if !s.canStart(a) {
 			continue
 		}
 		for !s.stopping() {
@@ -635,6 +643,7 @@ func (s *supervisor) summary(stopped bool) *Summary {
 		}
 	}
 	sum.Halted = s.haltReason()
-	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped && sum.Halted == ""
+	sum.CannotStart = s.cannotStart()
+	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped && sum.Halted == "" && len(sum.CannotStart) == 0
 	return sum
 }
