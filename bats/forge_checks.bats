@@ -97,6 +97,7 @@ settle_until() {
 	gitea_require_checks ci/test
 	config ci_max_rounds 2 ci_log_command "[\"$(ci_log_script)\"]"
 	set_config max_parallel 0
+	no_backoff
 	git burl add "Jump breaks-ci" --affects src/jump.go >/dev/null
 	# shellcheck disable=SC2016 # expanded by the agent
 	agent coder 'cat "$BURL_PROMPT_FILE" >>'"$AGENTS"'/prompts.log; echo "=====" >>'"$AGENTS"'/prompts.log

@@ -272,6 +272,7 @@ setup() {
 	AGENTS="$BATS_TEST_TMPDIR/agents"
 	mkdir -p "$AGENTS"
 	set_config max_parallel 0
+	no_backoff
 	git burl add "Greeting" --affects-glob "src/top/**" >/dev/null
 	agent top 'mkdir -p src/top; echo "top $BURL_ATTEMPT $(date +%N)" >src/top/t.txt'
 	one_agent top
@@ -291,7 +292,7 @@ setup() {
 	refute_output_contains "pull request #1 opened"
 	last_event pr_open | jq -e '.details.updated == true' >/dev/null
 	# The next run's prompt has what the reviewer said.
-	grep -q 't.txt must say hello, not top' "$AGENTS/prompts/TASK-001-1.md"
+	grep -q 't.txt must say hello, not top' "$AGENTS/prompts/TASK-001-2.md"
 	last_event pr_changes_requested | jq -e '.details.reason | contains("t.txt must say hello, not top")' >/dev/null
 	# Its work went to the same pull request, now at the new head.
 	[ "$(bucket_of TASK-001)" = QA ]

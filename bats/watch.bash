@@ -6,8 +6,16 @@
 watch_repo() {
 	new_burl_repo
 	set_config max_parallel 0
+	no_backoff
 	AGENTS="$BATS_TEST_TMPDIR/agents"
 	mkdir -p "$AGENTS"
+}
+
+# no_backoff: retry_backoff 0s in $REPO, so that a test's retries and
+# rounds after a rejection run at once (set_config changes it again).
+no_backoff() {
+	printf 'retry_backoff: 0s\n' >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -q -m "config: retry_backoff" -- .workflow/config.yaml
 }
 
 # agents_yaml TEXT: write .burl/.workflow/agents.yaml in $REPO, commit it

@@ -146,7 +146,8 @@ load queue
 	run git burl watch --once --interval 100ms
 	assert_success
 	local p
-	p=$(ls "$AGENTS"/prompts/TASK-002-1.md)
+	# Runs are numbered on across the rejection (DESIGN §20).
+	p=$(ls "$AGENTS"/prompts/TASK-002-2.md)
 	grep -q 'Earlier QA rejections' "$p"
 	grep -q 'top must say hello in t.txt' "$p"
 	grep -q 'TASK-001: Base layer' "$p"
@@ -354,6 +355,7 @@ agents:
 	queue_setup
 	AGENTS="$BATS_TEST_TMPDIR/agents"
 	mkdir -p "$AGENTS"
+	no_backoff
 	qa 1 high
 	qa 2 high BROKEN
 	qa 3 high

@@ -15,12 +15,6 @@ teardown() {
 	[ -z "${WATCH:-}" ] || kill -TERM "$WATCH" 2>/dev/null || true
 }
 
-# config KEY VALUE: a key init does not write, committed.
-config() {
-	printf '%s: %s\n' "$1" "$2" >>"$REPO/.burl/.workflow/config.yaml"
-	git -C "$REPO/.burl" commit -q -m "config: $1" -- .workflow/config.yaml
-}
-
 # breaking_build: build_command fails while a file of main says BROKEN.
 breaking_build() {
 	cat >"$BATS_TEST_TMPDIR/build.sh" <<'EOF'
@@ -44,7 +38,7 @@ ms_between() {
 @test "a rejected head that comes back unchanged is an unchanged run, not a QA round: run numbers grow, rounds back off, then BLOCKED" {
 	watch_repo
 	breaking_build
-	config retry_backoff 1s
+	set_config retry_backoff 1s
 	git burl add "Broken build" --affects b.txt >/dev/null
 	# The agent of issue 32: its work breaks the build, and after the
 	# rejection it changes nothing.
@@ -81,6 +75,9 @@ ms_between() {
 
 @test "retry_backoff is 30s by default: watch says the wait, holds the task under its lease, and SIGTERM releases it" {
 	watch_repo
+	# watch_repo's no_backoff taken back: the default holds.
+	sed -i '/^retry_backoff:/d' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "config: retry_backoff as it comes"
 	git burl add "Crashes" --affects-glob "src/**" >/dev/null
 	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
 	one_agent crashy
@@ -97,14 +94,15 @@ ms_between() {
 	[ "$(bucket_of TASK-001)" = READY ]
 	grep -q 'TASK-001: released to READY (watch stopped' "$BATS_TEST_TMPDIR/w.log"
 	# A bad value names the key.
-	config retry_backoff soon
+	echo "retry_backoff: soon" >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -am "config: retry_backoff soon"
 	run git burl status
 	assert_output_contains 'retry_backoff: must be a duration such as 30s, 2m or 0s, not "soon"'
 }
 
 @test "a human's unblock ends the backoff; the runs go on numbering" {
 	watch_repo
-	config retry_backoff 1h
+	set_config retry_backoff 1h
 	git burl add "Crashes twice" --affects-glob 'src/**' >/dev/null
 	agent twice 'echo "$BURL_ATTEMPT" >>'"$AGENTS"'/runs; [ "$BURL_ATTEMPT" -ge 3 ] || exit 3; mkdir -p src && echo ok >src/x.txt'
 	RETRIES=0 one_agent twice
