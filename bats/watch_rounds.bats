@@ -100,6 +100,29 @@ ms_between() {
 	assert_output_contains 'retry_backoff: must be a duration such as 30s, 2m or 0s, not "soon"'
 }
 
+@test "a task waiting out its backoff can be held by a human: watch lets it go, and runs it no more" {
+	watch_repo
+	set_config retry_backoff 1h
+	printf 'lease_seconds: 3\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -am "config: short leases"
+	git burl add "Crashes" --affects-glob "src/**" >/dev/null
+	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
+	one_agent crashy
+	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 20 grep -q 'TASK-001: run 2 waits 1h0m0s' "$BATS_TEST_TMPDIR/w.log"
+	git burl hold TASK-001 --reason "mine now" >/dev/null
+	# Its lease renewal (every second here) finds it gone.
+	wait_until 10 grep -q 'TASK-001: lost the task' "$BATS_TEST_TMPDIR/w.log"
+	sleep 0.5
+	kill -TERM "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	[ "$(cat "$AGENTS/runs")" = "run 1" ]
+	[ "$(bucket_of TASK-001)" = READY ]
+	[ -n "$(field TASK-001 held_reason)" ]
+}
+
 @test "a human's unblock ends the backoff; the runs go on numbering" {
 	watch_repo
 	set_config retry_backoff 1h

@@ -463,7 +463,7 @@ func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, 
 		w.Actor = actor
 		err = leaseTx(w, id, actor, "lease", seconds, nil)
 		if errors.Is(err, errLost.Err) || err != nil && !stillDoing(w, id) {
-			s.logf("%s: lost the task (%v); stopping its agent", id, err)
+			s.logf("%s: lost the task (%v); this watcher runs it no more", id, err)
 			close(lost)
 			return
 		}
