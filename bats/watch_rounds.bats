@@ -165,7 +165,7 @@ agents:
 	WATCH=
 	log=$(cat "$BATS_TEST_TMPDIR/w.log")
 	[ "$(grep -c 'agent coder: not claiming for it' <<<"$log")" = 1 ]
-	grep -q "agent coder: not claiming for it: its program claude is not found on watch's PATH (.*); install it (claude-code: npm install -g @anthropic-ai/claude-code), or start watch with its directory on PATH" <<<"$log"
+	grep -qF "agent coder: not claiming for it: its program claude is not on watch's PATH; install it (npm install -g @anthropic-ai/claude-code) or start watch with it on PATH" <<<"$log"
 	[ "$(grep -c 'agent scripted: not claiming for it' <<<"$log")" = 1 ]
 	grep -qF "agent scripted: not claiming for it: its program $AGENTS/not-written-yet cannot start: no such file" <<<"$log"
 	# Nothing was claimed, so no task paid for it.
@@ -173,11 +173,17 @@ agents:
 	[[ $(all_events) != *'"action":"claim"'* ]]
 	run --separate-stderr git burl watch --once --interval 100ms --json
 	assert_failure 2
-	jq -e --arg s "$AGENTS/not-written-yet" '.ok == false and .runs == [] and [.cannot_start[] | [.agent, .program]] == [["coder", "claude"], ["scripted", $s]]' <<<"$output"
+	jq -e --arg s "$AGENTS/not-written-yet" '.ok == false and .runs == [] and [.cannot_start[] | [.agent, .program, .tasks]] == [["coder", "claude", ["TASK-001"]], ["scripted", $s, ["TASK-001"]]]' <<<"$output"
 	run git burl watch --once --interval 100ms
 	assert_failure 2
-	assert_output_contains "agent coder could not start (claude): nothing was claimed for it"
+	assert_output_contains "agent coder could not start (claude): nothing was claimed for it; left in READY for it: TASK-001"
 	[ "$(bucket_of TASK-001)" = READY ]
+	# With no work left for it, such an agent is said and listed, and
+	# watch --once succeeds.
+	git burl hold TASK-001 --reason "not now" >/dev/null
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_success
+	jq -e '.ok == true and (.cannot_start | length) == 2 and all(.cannot_start[]; .tasks == [])' <<<"$output"
 }
 
 @test "a program installed while watch runs is found at its next round: the agent's env: PATH, under bubblewrap" {
@@ -195,7 +201,7 @@ agents:
     env: {PATH: \"$tools:/usr/bin:/bin\"}"
 	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
 	WATCH=$!
-	wait_until 10 grep -qF "agent coder: not claiming for it: its program claude is not found on the PATH its env: sets ($tools:/usr/bin:/bin)" "$BATS_TEST_TMPDIR/w.log"
+	wait_until 10 grep -qF "agent coder: not claiming for it: its program claude is not on the PATH its env: sets ($tools:/usr/bin:/bin);" "$BATS_TEST_TMPDIR/w.log"
 	[ "$(bucket_of TASK-001)" = READY ]
 	printf '#!/bin/sh\nmkdir -p src && echo done >src/w.txt\n' >"$tools/claude"
 	chmod +x "$tools/claude"

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -65,7 +66,11 @@ func (o watchOut) Human(w io.Writer) {
 		fmt.Fprintf(w, "  ran nothing at the end: %s\n", s.Halted)
 	}
 	for _, c := range s.CannotStart {
-		fmt.Fprintf(w, "  agent %s could not start (%s): nothing was claimed for it\n", c.Agent, c.Program)
+		left := ""
+		if len(c.Tasks) > 0 {
+			left = "; left in READY for it: " + strings.Join(c.Tasks, ", ")
+		}
+		fmt.Fprintf(w, "  agent %s could not start (%s): nothing was claimed for it%s\n", c.Agent, c.Program, left)
 	}
 }
 
@@ -121,7 +126,7 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	case sum.Stopped:
 		// The shell's convention for "ended by this signal".
 		code = 128 + int(got.(syscall.Signal))
-	case len(sum.Blocked) > 0 || len(sum.Rejected) > 0 || sum.Halted != "" || len(sum.CannotStart) > 0:
+	case !sum.OK:
 		code = int(errs.Validation)
 	}
 	return watchOut{sum: sum, code: code}, nil

@@ -9,14 +9,18 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 // CannotStart is an agent whose program cannot start on this machine, as
-// --json reports it: watch claims nothing for it (DESIGN §20).
+// --json reports it: watch claims nothing for it (DESIGN §20). Tasks are
+// the READY tasks it would have claimed, left undone for it.
 type CannotStart struct {
-	Agent   string `json:"agent"`
-	Program string `json:"program"`
-	Reason  string `json:"reason"`
+	Agent   string   `json:"agent"`
+	Program string   `json:"program"`
+	Reason  string   `json:"reason"`
+	Tasks   []string `json:"tasks"`
+	tags    []string // the agent's, for Tasks
 }
 
 // canStart checks, every round, that agent a's program can start here:
@@ -34,7 +38,7 @@ func (s *supervisor) canStart(a agents.Agent) bool {
 	if why == "" {
 		delete(s.missing, a.Name)
 	} else {
-		s.missing[a.Name] = CannotStart{Agent: a.Name, Program: prog, Reason: why}
+		s.missing[a.Name] = CannotStart{Agent: a.Name, Program: prog, Reason: why, tags: a.Tags}
 	}
 	s.mu.Unlock()
 	switch {
@@ -61,19 +65,19 @@ func (s *supervisor) program(a agents.Agent) (string, string) {
 	}
 	fix := "install it"
 	if a.Preset != "" {
-		fix = fmt.Sprintf("install it (%s: %s)", a.Preset, agents.Install(a.Preset))
+		fix = fmt.Sprintf("install it (%s)", agents.Install(a.Preset))
 	}
 	if filepath.IsAbs(prog) {
 		if err := executable(prog); err != nil {
-			return prog, fmt.Sprintf("its program %s cannot start: %v; %s, or correct command: in agents.yaml", prog, err, fix)
+			return prog, fmt.Sprintf("its program %s cannot start: %v; %s or correct command: in agents.yaml", prog, err, fix)
 		}
 		return prog, ""
 	}
 	path, where := os.Getenv("PATH"), "watch's PATH"
 	if p, ok := a.Env["PATH"]; ok {
-		path, where = p, "the PATH its env: sets"
+		path, where = p, fmt.Sprintf("the PATH its env: sets (%s)", p)
 	}
-	var found []string
+	var unusable []string
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue // relative to the worktree: not where a program is looked for
@@ -84,16 +88,15 @@ func (s *supervisor) program(a agents.Agent) (string, string) {
 			return prog, ""
 		}
 		if !errors.Is(err, os.ErrNotExist) {
-			found = append(found, fmt.Sprintf("%s (%v)", p, err))
+			unusable = append(unusable, fmt.Sprintf("%s is %v", p, err))
 		}
 	}
-	sort.Strings(found)
 	also := ""
-	if len(found) > 0 {
-		also = "; not usable: " + strings.Join(found, ", ")
+	if len(unusable) > 0 {
+		also = " (" + strings.Join(unusable, ", ") + ")"
 	}
-	return prog, fmt.Sprintf("its program %s is not found on %s (%s)%s; %s, or start watch with its directory on PATH (or name it by its absolute path in command:); watch looks again every round",
-		prog, where, path, also, fix)
+	return prog, fmt.Sprintf("its program %s is not on %s%s; %s or start watch with it on PATH; looked for again every round",
+		prog, where, also, fix)
 }
 
 // executable is nil when p is a file someone may execute.
@@ -112,14 +115,41 @@ func executable(p string) error {
 	return nil
 }
 
-// cannotStart lists the agents that could not start at the end, by name.
-func (s *supervisor) cannotStart() []CannotStart {
+// cannotStart lists the agents that could not start at the end, by name,
+// each with the READY work it would have claimed (w nil: none read).
+func (s *supervisor) cannotStart(w *workflow.Workflow) []CannotStart {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	out := make([]CannotStart, 0, len(s.missing))
 	for _, c := range s.missing {
 		out = append(out, c)
 	}
+	s.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	if len(out) == 0 || w == nil {
+		return out
+	}
+	open, done, err := readyTasks(w)
+	if err != nil {
+		return out
+	}
+	for i := range out {
+		out[i].Tasks = []string{}
+		tags := out[i].tags
+		for _, t := range open {
+			if t.Held() == "" && len(workflow.UnmetDeps(t, done)) == 0 && (len(tags) == 0 || tagged(t, tags)) {
+				out[i].Tasks = append(out[i].Tasks, t.ID())
+			}
+		}
+	}
 	return out
+}
+
+// stranded reports whether an agent that could not start left work.
+func stranded(cs []CannotStart) bool {
+	for _, c := range cs {
+		if len(c.Tasks) > 0 {
+			return true
+		}
+	}
+	return false
 }

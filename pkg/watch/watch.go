@@ -63,7 +63,8 @@ type Summary struct {
 	// directory of burl's state (DESIGN §19); "" otherwise.
 	Halted string `json:"halted,omitempty"`
 	// CannotStart are the agents whose program could not start here at
-	// the end: nothing was claimed for them (DESIGN §20).
+	// the end: nothing was claimed for them (DESIGN §20). One that left
+	// READY work it would have claimed makes ok false.
 	CannotStart []CannotStart `json:"cannot_start,omitempty"`
 }
 
@@ -643,7 +644,10 @@ func (s *supervisor) summary(stopped bool) *Summary {
 		}
 	}
 	sum.Halted = s.haltReason()
-	sum.CannotStart = s.cannotStart()
-	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped && sum.Halted == "" && len(sum.CannotStart) == 0
+	if err != nil {
+		w = nil
+	}
+	sum.CannotStart = s.cannotStart(w)
+	sum.OK = len(sum.Blocked) == 0 && len(sum.Rejected) == 0 && !stopped && sum.Halted == "" && !stranded(sum.CannotStart)
 	return sum
 }
