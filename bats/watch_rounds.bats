@@ -15,6 +15,29 @@ teardown() {
 	[ -z "${WATCH:-}" ] || kill -TERM "$WATCH" 2>/dev/null || true
 }
 
+# watch_bg: a watcher in the background, its stderr in $BATS_TEST_TMPDIR/w.log.
+watch_bg() {
+	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+}
+
+# stop_watch: SIGTERM to it, and wait until it is gone.
+stop_watch() {
+	kill -TERM "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+}
+
+# crash_waits: TASK-001 and an agent whose every run fails, under
+# watch_bg, until the task's run 2 waits out its backoff.
+crash_waits() {
+	git burl add "Crashes" --affects-glob "src/**" >/dev/null
+	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
+	one_agent crashy
+	watch_bg
+	wait_until 20 grep -q 'TASK-001: run 2 waits' "$BATS_TEST_TMPDIR/w.log"
+}
+
 # breaking_build: build_command fails while a file of main says BROKEN.
 breaking_build() {
 	cat >"$BATS_TEST_TMPDIR/build.sh" <<'EOF'
@@ -78,18 +101,11 @@ ms_between() {
 	# watch_repo's no_backoff taken back: the default holds.
 	sed -i '/^retry_backoff:/d' .burl/.workflow/config.yaml
 	git -C .burl commit -q -am "config: retry_backoff as it comes"
-	git burl add "Crashes" --affects-glob "src/**" >/dev/null
-	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
-	one_agent crashy
-	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
-	WATCH=$!
-	wait_until 20 grep -q 'TASK-001: run 2 waits' "$BATS_TEST_TMPDIR/w.log"
+	crash_waits
 	grep -q 'TASK-001: run 2 waits 30s (retry_backoff 30s, doubled with each of its 1 failed round(s))' "$BATS_TEST_TMPDIR/w.log"
 	[ "$(bucket_of TASK-001)" = DOING ]
 	wait_until 5 backoff_leased
-	kill -TERM "$WATCH"
-	wait "$WATCH" || true
-	WATCH=
+	stop_watch
 	[ "$(cat "$AGENTS/runs")" = "run 1" ]
 	[ "$(bucket_of TASK-001)" = READY ]
 	grep -q 'TASK-001: released to READY (watch stopped' "$BATS_TEST_TMPDIR/w.log"
@@ -105,19 +121,13 @@ ms_between() {
 	set_config retry_backoff 1h
 	printf 'lease_seconds: 3\n' >>.burl/.workflow/config.yaml
 	git -C .burl commit -q -am "config: short leases"
-	git burl add "Crashes" --affects-glob "src/**" >/dev/null
-	agent crashy 'echo "run $BURL_ATTEMPT" >>'"$AGENTS"'/runs; exit 3'
-	one_agent crashy
-	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
-	WATCH=$!
-	wait_until 20 grep -q 'TASK-001: run 2 waits 1h0m0s' "$BATS_TEST_TMPDIR/w.log"
+	crash_waits
+	grep -q 'TASK-001: run 2 waits 1h0m0s' "$BATS_TEST_TMPDIR/w.log"
 	git burl hold TASK-001 --reason "mine now" >/dev/null
 	# Its lease renewal (every second here) finds it gone.
 	wait_until 10 grep -q 'TASK-001: lost the task' "$BATS_TEST_TMPDIR/w.log"
 	sleep 0.5
-	kill -TERM "$WATCH"
-	wait "$WATCH" || true
-	WATCH=
+	stop_watch
 	[ "$(cat "$AGENTS/runs")" = "run 1" ]
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ -n "$(field TASK-001 held_reason)" ]
@@ -156,13 +166,10 @@ agents:
   - name: scripted
     command: [\"$AGENTS/not-written-yet\", \"{prompt_file}\"]"
 	# A watcher left running for many rounds says it once per agent.
-	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
-	WATCH=$!
+	watch_bg
 	wait_until 10 grep -q 'agent scripted: not claiming' "$BATS_TEST_TMPDIR/w.log"
 	sleep 1
-	kill -TERM "$WATCH"
-	wait "$WATCH" || true
-	WATCH=
+	stop_watch
 	log=$(cat "$BATS_TEST_TMPDIR/w.log")
 	[ "$(grep -c 'agent coder: not claiming for it' <<<"$log")" = 1 ]
 	grep -qF "agent coder: not claiming for it: its program claude is not on watch's PATH; install it (npm install -g @anthropic-ai/claude-code) or start watch with it on PATH" <<<"$log"
@@ -199,16 +206,13 @@ agents:
   - name: coder
     preset: claude-code
     env: {PATH: \"$tools:/usr/bin:/bin\"}"
-	git burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
-	WATCH=$!
+	watch_bg
 	wait_until 10 grep -qF "agent coder: not claiming for it: its program claude is not on the PATH its env: sets ($tools:/usr/bin:/bin);" "$BATS_TEST_TMPDIR/w.log"
 	[ "$(bucket_of TASK-001)" = READY ]
 	printf '#!/bin/sh\nmkdir -p src && echo done >src/w.txt\n' >"$tools/claude"
 	chmod +x "$tools/claude"
 	wait_until 30 bucket_is TASK-001 DONE
-	kill -TERM "$WATCH"
-	wait "$WATCH" || true
-	WATCH=
+	stop_watch
 	grep -q 'agent coder: its program claude can start now; claiming for it' "$BATS_TEST_TMPDIR/w.log"
 	[ "$(grep -c '"action":"run_start"' <(all_events))" = 1 ]
 }
