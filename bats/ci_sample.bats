@@ -28,7 +28,7 @@ module() {
 @test "the README's CI workflow is contrib/ci/checks.yml, and its Test step passes or fails with the project's tests" {
 	# The README shows the file from its name on (its comments are the
 	# section's words).
-	diff <(sed -n '/^## CI and review/,/^## A live board/p' "$SRC/README.md" | awk '/^```yaml$/ { n++; inb = 1; next } /^```$/ { inb = 0; next } inb && n == 2 { print }') \
+	diff <(sed -n '/^## CI and review/,/^## What the sandbox protects/p' "$SRC/README.md" | awk '/^```yaml$/ { n++; inb = 1; next } /^```$/ { inb = 0; next } inb && n == 2 { print }') \
 		<(sed -n '/^name: ci$/,$p' "$SRC/contrib/ci/checks.yml")
 	step_commands "$SRC/contrib/ci/checks.yml" Test >"$BATS_TEST_TMPDIR/test.sh"
 	grep -qx 'go test ./...' "$BATS_TEST_TMPDIR/test.sh"

@@ -271,7 +271,7 @@ agents:
 
 @test "the README's reviewer sample is an agents.yaml watch loads: the reviewer gets its tool's read-only line" {
 	watch_repo
-	sed -n '/^## CI and review/,/^## A live board/p' "$BATS_TEST_DIRNAME/../README.md" |
+	sed -n '/^## CI and review/,/^## What the sandbox protects/p' "$BATS_TEST_DIRNAME/../README.md" |
 		awk '/^```yaml$/ { n++; inb = 1; next } /^```$/ { inb = 0; next } inb && n == 3 { print }' >"$BATS_TEST_TMPDIR/agents.yaml"
 	grep -q '^review: {agent: critic' "$BATS_TEST_TMPDIR/agents.yaml"
 	agents_yaml "$(cat "$BATS_TEST_TMPDIR/agents.yaml")"
