@@ -57,6 +57,14 @@ type Status interface {
 	ExitCode() int
 }
 
+// Brief is a command that reads and prints, in a process of its own, far
+// less than the soft memory limit (status): Main has its GC run only at
+// that limit. Over thousands of task summaries the proportional GC ran
+// twice a status and its background sweep took as much CPU as the verb.
+type Brief interface {
+	Brief()
+}
+
 // JSONFlag is embedded in every verb's options.
 type JSONFlag struct {
 	JSON bool `long:"json" description:"Print one JSON document on stdout (see git-burl(1), JSON OUTPUT)"`
@@ -86,6 +94,10 @@ func Main(name string, cmd Command, args []string) int {
 	// explicit GOMEMLIMIT still wins.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
+		// The limit still bounds the heap; an explicit GOGC still wins.
+		if _, brief := cmd.(Brief); brief && os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(-1)
+		}
 	}
 	// A goroutine waiting for a git process holds its P in the syscall
 	// until the runtime's monitor takes it back, up to 10 ms later; with

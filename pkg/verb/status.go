@@ -38,6 +38,11 @@ type statusCmd struct {
 	Since   string   `long:"since" value-name:"WHEN" description:"List only the tasks created, started, submitted or completed at or after WHEN: RFC 3339, a date (2026-11-24) or a time ago (90m, 24h)"`
 }
 
+// Brief: status is run in a loop and allocates ~12 MB at 10,000 tasks,
+// under the soft memory limit, so its GC runs only at that limit (cli.Main);
+// in process (git burl mcp) it has the server's GC.
+func (*statusCmd) Brief() {}
+
 type malformed struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
