@@ -264,6 +264,12 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 			}
 			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
 				n := ns[i]
+				// Other names (a month shard, a stray file) are never
+				// cached: looked up, they would end the cache's order.
+				id, ok := task.IDFromFileName(n)
+				if !ok {
+					continue
+				}
 				p := f.dir + string(filepath.Separator) + n
 				if s, ok := cache.lookup(entryKey{b, dir, n}, k); ok {
 					s.Bucket, s.Path = b, p
@@ -272,17 +278,13 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 					hits++
 					continue
 				}
-				id, ok := task.IDFromFileName(n)
-				if !ok {
-					continue
-				}
 				misses = append(misses, len(out))
 				out = append(out, Summary{ID: id, Bucket: b, Path: p})
 				keys = append(keys, k)
 			}
 		}
 	}
-	if len(misses) == 0 && hits == cache.n {
+	if len(misses) == 0 && hits == cache.count() {
 		return joined(dst, out), nil
 	}
 	// Read the filesystem's clock (a new file's mtime) before reading any
@@ -304,7 +306,7 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 			newlyCached++
 		}
 	}
-	if newlyCached == 0 && hits == cache.n {
+	if newlyCached == 0 && hits == cache.count() {
 		// Only racy or malformed files changed: the cache is still exact.
 		tmp.Close()
 		os.Remove(tmp.Name())

@@ -133,7 +133,7 @@ func TestSummariesDoesNotStoreRacyFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	titles(t, w)
-	if c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir); c.n != 0 {
+	if c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir); c.count() != 0 {
 		c.close()
 		t.Fatalf("a file newer than the clock reading was cached")
 	}
@@ -279,8 +279,8 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 	}
 	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir)
 	defer c.close()
-	if c.n != 1 {
-		t.Fatalf("the cache written holds %d readable entries, want 1", c.n)
+	if c.count() != 1 {
+		t.Fatalf("the cache written holds %d readable entries, want 1", c.count())
 	}
 	k := osx.StatNames(w.BucketDir(QA), []string{filepath.Base(p)}, forChunks)[0]
 	warm, ok := c.lookup(keyOf(QA, filepath.Base(p)), k)
@@ -290,5 +290,30 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 	warm.Bucket, warm.Path, warm.Fields = cold[0].Bucket, cold[0].Path, cold[0].Fields
 	if !reflect.DeepEqual(warm, cold[0]) {
 		t.Errorf("cached %+v\nparsed %+v", warm, cold[0])
+	}
+}
+
+// The cache is read in the order it was written; a lookup in any other
+// order (a file added, a folder listed differently) must still be served,
+// and the count must stay whole either way.
+func TestStatusCacheServesAnyOrder(t *testing.T) {
+	w := cacheWorkflow(t, 5)
+	ageFiles(t, w)
+	if _, err := w.Summaries(false, true); err != nil {
+		t.Fatal(err)
+	}
+	ns, _ := names(w.BucketDir(Ready))
+	ks := osx.StatNames(w.BucketDir(Ready), ns, forChunks)
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {0, 1, 3, 2, 4}} {
+		c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir)
+		for _, i := range order {
+			if s, ok := c.lookup(keyOf(Ready, ns[i]), ks[i]); !ok || s.Title != "Task title "+s.ID {
+				t.Errorf("order %v: %s not served (%v)", order, ns[i], ok)
+			}
+		}
+		if c.count() != 5 {
+			t.Errorf("order %v: count %d, want 5", order, c.count())
+		}
+		c.close()
 	}
 }

@@ -177,12 +177,18 @@ func (r *cacheReader) skipEntry() {
 // statusCache is an opened cache file: its index is read and checked up
 // front; the blob of fields only on demand.
 type statusCache struct {
-	f      *os.File
-	idx    string
-	at     map[entryKey]int // file → its entry's offset in idx
-	n      int              // entries
-	blob   []byte
-	loaded bool // blob read and checked
+	f   *os.File
+	idx string
+	// Entries are looked up in the order they were written, which is the
+	// order the folders list them in while they do not change: next is
+	// the offset of the entry the next lookup expects, seq how many came
+	// in that order. Only a lookup out of that order builds at, which
+	// over 10,000 tasks cost as much as the rest of reading the cache.
+	next, seq int
+	at        map[entryKey]int // file → its entry's offset in idx
+	n         int              // entries (once at is built)
+	blob      []byte
+	loaded    bool // blob read and checked
 	// lazy: summaries record where their fields are (SummariesLazy).
 	lazy bool
 }
@@ -226,23 +232,41 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return c
 	}
+	c.f, c.idx, c.next = f, all, len(all)-len(r.data)
+	return c
+}
+
+// index builds at from the whole index. An entry that cannot be decoded
+// leaves the cache empty: nothing more is served from it.
+func (c *statusCache) index() {
 	at := map[entryKey]int{}
+	r := &cacheReader{data: c.idx}
+	r.str()
+	n := 0
 	for len(r.data) > 0 && r.err == nil {
 		b := Bucket(r.str())
 		name := r.str()
-		off := len(all) - len(r.data)
-		at[keyOf(b, name)] = off
+		at[keyOf(b, name)] = len(c.idx) - len(r.data)
 		r.skipEntry()
 		r.uvarint()
 		r.uvarint()
-		c.n++
+		n++
 	}
 	if r.err != nil {
-		f.Close()
-		return &statusCache{}
+		at, n = map[entryKey]int{}, 0
 	}
-	c.f, c.idx, c.at = f, all, at
-	return c
+	c.at, c.n = at, n
+}
+
+// count is how many entries the cache holds.
+func (c *statusCache) count() int {
+	if c.at == nil {
+		if c.next == len(c.idx) {
+			return c.seq
+		}
+		c.index()
+	}
+	return c.n
 }
 
 // entryKey is where a task file sits: bucket, the folder within it ("" or
@@ -261,9 +285,14 @@ func keyOf(b Bucket, inBucket string) entryKey {
 // lookup returns the cached summary of the file at key when its stat key
 // is k.
 func (c *statusCache) lookup(key entryKey, k statKey) (Summary, bool) {
-	off, ok := c.at[key]
+	off, ok := c.nextAt(key)
 	if !ok {
-		return Summary{}, false
+		if c.at == nil {
+			c.index()
+		}
+		if off, ok = c.at[key]; !ok {
+			return Summary{}, false
+		}
 	}
 	r := &cacheReader{data: c.idx[off:]}
 	if (statKey{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}) != k {
@@ -283,8 +312,34 @@ func (c *statusCache) lookup(key entryKey, k statKey) (Summary, bool) {
 	return s, r.err == nil
 }
 
+// nextAt is the offset of key's entry (past its bucket and name) when it
+// is the one expected next, in the order the entries were written.
+func (c *statusCache) nextAt(key entryKey) (int, bool) {
+	if c.at != nil || c.next == len(c.idx) {
+		return 0, false
+	}
+	r := &cacheReader{data: c.idx[c.next:]}
+	b, name := r.str(), r.str()
+	if r.err != nil || Bucket(b) != key.b || len(name) != len(key.dir)+len(key.name) ||
+		!strings.HasPrefix(name, key.dir) || !strings.HasSuffix(name, key.name) {
+		return 0, false
+	}
+	off := len(c.idx) - len(r.data)
+	r.skipEntry()
+	r.uvarint()
+	r.uvarint()
+	if r.err != nil {
+		return 0, false
+	}
+	c.next, c.seq = len(c.idx)-len(r.data), c.seq+1
+	return off, true
+}
+
 // fieldsOf returns the cached fields of the file at key (after loadFields).
 func (c *statusCache) fieldsOf(key entryKey) json.RawMessage {
+	if c.at == nil {
+		c.index()
+	}
 	off, ok := c.at[key]
 	if !ok {
 		return nil
