@@ -4,6 +4,7 @@ package osx
 
 import (
 	"os"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,3 +23,8 @@ func ReadOnlyMap(f *os.File, off, n int64) (b []byte, ok bool) {
 	}
 	return m[off-start:], true
 }
+
+// MappedString is b as a string without a copy, for b from ReadOnlyMap:
+// its bytes never change and are never unmapped, so the string is as
+// immutable as any other.
+func MappedString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -229,15 +229,13 @@ func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
 // folders all lists for it, with the cache at cachePath.
 func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, cachePath string, mode fieldsMode) ([]Summary, error) {
 	withFields := mode == allFields
-	cache := openStatusCache(cachePath, w.Dir)
+	cache := openStatusCache(cachePath, w.Dir, mode == lazyFields)
 	if withFields && !cache.loadFields() {
 		cache.close()
 		cache = &statusCache{}
 	}
-	if mode == lazyFields {
-		// The cache stays open for FieldsOf.
-		cache.lazy = true
-	} else {
+	// Lazily, the cache stays open for FieldsOf.
+	if mode != lazyFields {
 		defer func() { cache.close() }()
 	}
 	total := 0

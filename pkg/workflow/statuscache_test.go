@@ -133,7 +133,7 @@ func TestSummariesDoesNotStoreRacyFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	titles(t, w)
-	if c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir); c.count() != 0 {
+	if c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false); c.count() != 0 {
 		c.close()
 		t.Fatalf("a file newer than the clock reading was cached")
 	}
@@ -154,6 +154,15 @@ func TestSummariesIgnoresCorruptCache(t *testing.T) {
 		}
 		if got := titles(t, w)["TASK-001"]; got != "READY:Task title TASK-001" {
 			t.Fatalf("corrupt cache %q... served %q", bad[:min(len(bad), 30)], got)
+		}
+		// Lazily (status --json), the cache is mapped rather than read.
+		if err := os.WriteFile(cp, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := w.SummariesLazy(true)
+		if err != nil || len(lazy) != 2 || lazy[0].Title != "Task title "+lazy[0].ID ||
+			!bytes.Contains(w.FieldsOf(&lazy[0]), []byte(`"title":"Task title `+lazy[0].ID+`"`)) {
+			t.Fatalf("corrupt cache %q... served lazily %+v (%v)", bad[:min(len(bad), 30)], lazy, err)
 		}
 	}
 }
@@ -277,7 +286,7 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 	if err != nil || len(cold) != 1 {
 		t.Fatalf("cold: %v %v", cold, err)
 	}
-	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir)
+	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false)
 	defer c.close()
 	if c.count() != 1 {
 		t.Fatalf("the cache written holds %d readable entries, want 1", c.count())
@@ -305,7 +314,7 @@ func TestStatusCacheServesAnyOrder(t *testing.T) {
 	ns, _ := names(w.BucketDir(Ready))
 	ks := osx.StatNames(w.BucketDir(Ready), ns, forChunks)
 	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {0, 1, 3, 2, 4}} {
-		c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir)
+		c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false)
 		for _, i := range order {
 			if s, ok := c.lookup(keyOf(Ready, ns[i]), ks[i]); !ok || s.Title != "Task title "+s.ID {
 				t.Errorf("order %v: %s not served (%v)", order, ns[i], ok)

@@ -189,14 +189,16 @@ type statusCache struct {
 	n         int              // entries (once at is built)
 	blob      []byte
 	loaded    bool // blob read and checked
+	// file is the whole file, mapped (lazy); never unmapped.
+	file []byte
 	// lazy: summaries record where their fields are (SummariesLazy).
 	lazy bool
 }
 
 // openStatusCache returns an empty cache when there is no usable one for
-// the workflow at dir.
-func openStatusCache(path, dir string) *statusCache {
-	c := &statusCache{}
+// the workflow at dir. A lazy cache (SummariesLazy) is mapped whole.
+func openStatusCache(path, dir string, lazy bool) *statusCache {
+	c := &statusCache{lazy: lazy}
 	f, err := os.Open(path)
 	if err != nil {
 		return c
@@ -212,6 +214,15 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return c
 	}
+	if m, ok := mapWhole(f, st.Size(), lazy); ok {
+		all, ok := mappedIndex(m, int64(len(head)), int64(n))
+		if !ok {
+			f.Close()
+			return c
+		}
+		c.file = m
+		return c.opened(f, all, dir)
+	}
 	// Read straight into the string the index is kept as: one copy of
 	// it, not two.
 	var idx strings.Builder
@@ -226,11 +237,39 @@ func openStatusCache(path, dir string) *statusCache {
 		f.Close()
 		return c
 	}
-	r := &cacheReader{data: idx.String()}
-	all := r.data
+	return c.opened(f, idx.String(), dir)
+}
+
+// mapWhole maps the file f of size bytes when lazy: the index and the
+// fields are then strings and slices of the page cache's pages, not
+// copies on the heap.
+func mapWhole(f *os.File, size int64, lazy bool) ([]byte, bool) {
+	if !lazy || size == 0 {
+		return nil, false
+	}
+	return osx.ReadOnlyMap(f, 0, size)
+}
+
+// mappedIndex is the index of the mapped file m, n bytes at off, when its
+// checksum holds.
+func mappedIndex(m []byte, off, n int64) (string, bool) {
+	if n == 0 || off+n+4 > int64(len(m)) {
+		return "", false
+	}
+	idx := m[off : off+n]
+	if crc32.ChecksumIEEE(idx) != binary.LittleEndian.Uint32(m[off+n:]) {
+		return "", false
+	}
+	return osx.MappedString(idx), true
+}
+
+// opened is c with the index all of the file f, when it is the cache of
+// the workflow at dir.
+func (c *statusCache) opened(f *os.File, all, dir string) *statusCache {
+	r := &cacheReader{data: all}
 	if r.str() != dir {
 		f.Close()
-		return c
+		return &statusCache{}
 	}
 	c.f, c.idx, c.next = f, all, len(all)-len(r.data)
 	return c
@@ -370,7 +409,9 @@ func (c *statusCache) loadFields() bool {
 	// Lazily (status --json) the blob is mapped, never freed: off the
 	// heap, it does not bring the GC up against the soft memory limit.
 	blob, mapped := []byte(nil), false
-	if c.lazy {
+	if c.file != nil {
+		blob, mapped = c.file[start:], true
+	} else if c.lazy {
 		blob, mapped = osx.ReadOnlyMap(c.f, start, st.Size()-start)
 	}
 	if !mapped {
