@@ -262,18 +262,16 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 			}
 			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
 				n := ns[i]
-				// Other names (a month shard, a stray file) are never
-				// cached: looked up, they would end the cache's order.
-				id, ok := task.IDFromFileName(n)
-				if !ok {
-					continue
-				}
 				p := f.dir + string(filepath.Separator) + n
 				if s, ok := cache.lookup(entryKey{b, dir, n}, k); ok {
 					s.Bucket, s.Path = b, p
 					out = append(out, s)
 					keys = append(keys, k)
 					hits++
+					continue
+				}
+				id, ok := task.IDFromFileName(n)
+				if !ok {
 					continue
 				}
 				misses = append(misses, len(out))

@@ -325,4 +325,19 @@ func TestStatusCacheServesAnyOrder(t *testing.T) {
 		}
 		c.close()
 	}
+	// A name that is no task's (DONE's month shards) keeps the order: the
+	// map that a lookup out of order builds is not needed.
+	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false)
+	defer c.close()
+	for i := range ns {
+		if _, ok := c.lookup(keyOf(Ready, "2026-11"), osx.FileKey{}); ok {
+			t.Fatal("a month shard's name was served")
+		}
+		if _, ok := c.lookup(keyOf(Ready, ns[i]), ks[i]); !ok {
+			t.Errorf("%s not served", ns[i])
+		}
+	}
+	if c.at != nil || c.count() != 5 {
+		t.Errorf("a shard's name ended the cache's order (count %d)", c.count())
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/task"
 )
 
 func newCacheTemp(dir string) (*os.File, int64, error) {
@@ -327,6 +328,11 @@ func (c *statusCache) lookup(key entryKey, k statKey) (Summary, bool) {
 	off, ok := c.nextAt(key)
 	if !ok {
 		if c.at == nil {
+			// Other names (a month shard, a stray file) are never
+			// cached: they leave the order as it is.
+			if _, isTask := task.IDFromFileName(key.name); !isTask {
+				return Summary{}, false
+			}
 			c.index()
 		}
 		if off, ok = c.at[key]; !ok {
