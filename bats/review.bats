@@ -64,6 +64,14 @@ review_queue() {
 
 @test "with review: configured, approve --all leaves an unreviewed task in QA; a human's approve lands it, says so and records the override" {
 	review_queue
+	# Every surface says what it waits for (DESIGN §20), none tells an
+	# agent polling status to approve it.
+	jq -e '.tasks[] | select(.id == "TASK-001") | .state == "waits_review" and (.waits | test("waits for its review by critic")) and .suggest == ""' \
+		<(git burl status --json --open)
+	[ "$(git burl show TASK-001 --json | jq -r .next.state)" = waits_review ]
+	run git burl status
+	assert_output_contains "waits for its review by critic"
+	refute_output_contains "git burl validate TASK-001"
 	run git burl approve --all --json
 	assert_success
 	jq -e '.approved == [] and .rejected == [] and .waiting[0].id == "TASK-001"' <<<"$output"

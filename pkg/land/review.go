@@ -45,7 +45,7 @@ func (g ReviewGate) Wait(t *task.Task) string {
 	if g.settings == nil || t == nil {
 		return ""
 	}
-	if review.Approved(t) {
+	if t.ReviewApproved() {
 		return ""
 	}
 	head := t.Str(task.KeySubmittedSHA)
@@ -120,7 +120,7 @@ func reviewBody(w *workflow.Workflow, t *task.Task, overridden string) string {
 	if overridden != "" {
 		return fmt.Sprintf("**Overridden**: %s approved it by hand; the task %s.", w.Actor, overridden)
 	}
-	if !review.Approved(t) {
+	if !t.ReviewApproved() {
 		return ""
 	}
 	return fmt.Sprintf("**approve** by %s of `%s`\n\n%s", t.Str(task.KeyReviewer), gitx.Short(t.Str(task.KeyReviewHead)), review.LastEntry(t, "Review: approve"))

@@ -44,10 +44,11 @@ const (
 	NoCommit    State = "waits_first_commit" // DOING, nothing to submit yet
 	Submittable State = "submittable"        // DOING: submit
 
-	PROpen     State = "pr_open"     // QA, its pull request is open: sync records the forge's word
-	GateFailed State = "gate_failed" // QA, its last gate run failed: reject
-	Untrusted  State = "untrusted"   // QA, the build command is not trusted here: trust
-	Approvable State = "approvable"  // QA: validate and approve
+	PROpen      State = "pr_open"      // QA, its pull request is open: sync records the forge's word
+	GateFailed  State = "gate_failed"  // QA, its last gate run failed: reject
+	Untrusted   State = "untrusted"    // QA, the build command is not trusted here: trust
+	WaitsReview State = "waits_review" // QA, its reviewer has not approved the submitted head: watch runs it
+	Approvable  State = "approvable"   // QA: validate and approve
 
 	Unblockable State = "unblockable" // BLOCKED: unblock
 	OverBudget  State = "over_budget" // BLOCKED over max_cost_usd: raise it (or cancel)
@@ -92,6 +93,9 @@ type Facts struct {
 	PR, PRURL string
 	// GateFailed: a QA task's last validate or approve failed.
 	GateFailed bool
+	// Reviewer is the reviewer a QA task waits for (agents.yaml review:),
+	// "" when none is configured or it approved the submitted head.
+	Reviewer string
 	// BuildUntrusted: validate and approve would refuse every QA task.
 	BuildUntrusted bool
 	// OverBudget is what a BLOCKED task's runs spent (dollars) when that is
@@ -237,6 +241,10 @@ func qa(f Facts) Step {
 		return Step{State: PROpen, Command: "git burl sync", Why: "pull request #" + f.PR + " is open: " + f.PRURL}
 	case f.GateFailed:
 		return Step{State: GateFailed, Command: fmt.Sprintf(`git burl reject %s --reason "its last gate run failed; see the QA report"`, id)}
+	case f.Reviewer != "":
+		// approve --all and watch's auto_approve leave it in QA; a
+		// human's approve lands it past the review, recorded as such.
+		return Step{State: WaitsReview, Wait: fmt.Sprintf("waits for its review by %s (agents.yaml review:; git burl watch runs it on the submitted head); git burl approve %s lands it without, recorded as overridden", f.Reviewer, id)}
 	case f.BuildUntrusted:
 		return Step{State: Untrusted, Command: "git burl trust", Why: "the build command is not trusted on this machine"}
 	}

@@ -1,14 +1,18 @@
 package next
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -84,6 +88,9 @@ type Set struct {
 	stale   time.Duration
 	grace   time.Duration
 	host    string
+	// reviewer is agents.yaml's review: agent ("" without one): a QA
+	// task lands only on its approve of the submitted head.
+	reviewer string
 }
 
 // Gather reads what in leaves out and prepares the decisions.
@@ -123,6 +130,7 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 			s.locked[l.Name] = l
 		}
 	}
+	unreviewed := false
 	for i := range in.Tasks {
 		e := &in.Tasks[i]
 		if e.Err != nil {
@@ -133,6 +141,17 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 			s.doing = append(s.doing, *e)
 		case workflow.Blocked:
 			s.blocked[e.ID] = i
+		case workflow.QA:
+			unreviewed = unreviewed || !e.Reviewed
+		}
+	}
+	if unreviewed {
+		// agents.yaml is read only when a QA task may wait for a review;
+		// one that does not parse is the verbs' to report.
+		if _, err := os.Stat(filepath.Join(w.Dir, agents.FileName)); err == nil {
+			if r, err := review.Settings(w); err == nil && r != nil {
+				s.reviewer = r.Agent
+			}
 		}
 	}
 	if max := w.Config.MaxParallel; max > 0 && len(s.doing) >= max {
@@ -207,6 +226,9 @@ func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
 		}
 	case workflow.QA:
 		f.PR, f.PRURL, f.GateFailed, f.BuildUntrusted = e.PRNumber, e.PRURL, e.GateFailed, s.in.BuildUntrusted
+		if !e.Reviewed {
+			f.Reviewer = s.reviewer
+		}
 	}
 	if e.Bucket == workflow.Ready {
 		if s.scopes != nil {

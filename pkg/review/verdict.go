@@ -26,7 +26,7 @@ import (
 // burl's record of a review that gave no verdict, and Overridden of a
 // human's approve without the reviewer's.
 const (
-	Approve        = "approve"
+	Approve        = task.ReviewApprove
 	RequestChanges = "request_changes"
 	Failed         = "failed"
 	Overridden     = "overridden"
@@ -215,14 +215,6 @@ func listClipped(paths []string) string {
 		return "its files: " + strings.Join(paths[:5], ", ") + fmt.Sprintf(" and %d more", len(paths)-5)
 	}
 	return "its files: " + strings.Join(paths, ", ")
-}
-
-// Approved reports whether t's recorded review approves the head it
-// submitted: the one question both the landing gate (land.ReviewGate) and
-// watch's choice of what to review ask.
-func Approved(t *task.Task) bool {
-	head := t.Str(task.KeySubmittedSHA)
-	return head != "" && t.Str(task.KeyReviewVerdict) == Approve && t.Str(task.KeyReviewHead) == head
 }
 
 // Describe is a task's recorded review in one line, as show and the

@@ -63,6 +63,8 @@ const (
 	KeyReviewHead    = "review_head"
 	KeyReviewer      = "reviewer"
 	KeyReviewRounds  = "review_rounds"
+	// ReviewApprove is the verdict that lets a task land (review.Approve).
+	ReviewApprove = "approve"
 	// KeyPort is the TCP port a DOING task holds (BURL_PORT), freed when
 	// it goes back to READY or reaches DONE.
 	KeyPort = "port"
@@ -510,4 +512,12 @@ func (t *Task) Fields() map[string]any {
 		out[t.root.Content[i].Value] = v
 	}
 	return out
+}
+
+// ReviewApproved reports whether t's recorded review approves the head it
+// submitted (DESIGN §21): the landing gate, watch's choice of what to
+// review and the status cache ask this one question.
+func (t *Task) ReviewApproved() bool {
+	head := t.Str(KeySubmittedSHA)
+	return head != "" && t.Str(KeyReviewVerdict) == ReviewApprove && t.Str(KeyReviewHead) == head
 }

@@ -61,7 +61,7 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		t := e.Task
 		// A task waiting for a human's scope decision, or whose pull
 		// request is open, is not the reviewer's to judge now.
-		if t == nil || review.Approved(t) || t.Str(task.KeyScopeRequest) != "" || t.Str(task.KeyPRNumber) != "" {
+		if t == nil || t.ReviewApproved() || t.Str(task.KeyScopeRequest) != "" || t.Str(task.KeyPRNumber) != "" {
 			continue
 		}
 		s.mu.Lock()

@@ -52,6 +52,10 @@ type Summary struct {
 	// HasUsage: the task's frontmatter has usage (status sums it from
 	// Fields; the others are not looked at).
 	HasUsage bool
+	// Reviewed: a QA task's review approved the head it submitted
+	// (Task.ReviewApproved); with agents.yaml review: one that is not
+	// waits for its reviewer.
+	Reviewed bool
 	// OverBudget is what a BLOCKED task's runs spent when that is over
 	// its budget (Task.BudgetBlocked), "" otherwise: unblock alone would
 	// see it blocked again.
@@ -76,7 +80,7 @@ const StatusCacheName = "status-cache"
 
 // statusCacheMagic names the format; bump it when the format, the parser or
 // what a summary holds changes, and every old cache is simply ignored.
-const statusCacheMagic = "burl status cache 10\n"
+const statusCacheMagic = "burl status cache 11\n"
 
 // statKey identifies one version of a task file (see osx.FileKey).
 type statKey = osx.FileKey
@@ -418,6 +422,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 	if s.Bucket == QA {
 		s.PRNumber, s.PRURL = t.Str(task.KeyPRNumber), t.Str(task.KeyPRURL)
 		s.GateFailed = LastGateFailed(t)
+		s.Reviewed = t.ReviewApproved()
 	}
 	s.Fields = t.AppendFieldsJSON(nil, SummaryKeys...)
 	s.HasUsage = len(t.Usage()) > 0

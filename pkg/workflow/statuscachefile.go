@@ -130,7 +130,7 @@ func (r *cacheReader) str() string {
 
 // summaryStrings is how many strings one cache entry holds: what
 // cacheStrings writes, summaryFromCache reads and skipEntry passes over.
-const summaryStrings = 23
+const summaryStrings = 24
 
 // cacheStrings are a summary's strings as a cache entry holds them, in
 // order (lists joined: task IDs never hold a comma, paths never a NUL).
@@ -144,14 +144,14 @@ func (s Summary) cacheStrings() [summaryStrings]string {
 	return [summaryStrings]string{s.ID, s.Title, s.Priority, s.Created, s.AssignedTo, s.Branch, s.StartedAt,
 		strings.Join(s.DependsOn, ","), strings.Join(s.Affects, "\x00"), strings.Join(s.AffectsGlobs, "\x00"),
 		strings.Join(s.MustNotTouch, "\x00"), s.BaseSHA, flag(s.GateFailed), s.ScopeRequest, s.BlockedReason, s.PRNumber, s.PRURL,
-		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget, flag(s.HasUsage)}
+		s.Held, s.Resolution, s.LeaseHolder, s.LeaseExpires, s.OverBudget, flag(s.HasUsage), flag(s.Reviewed)}
 }
 
 // summaryFromCache is cacheStrings read back.
 func summaryFromCache(v [summaryStrings]string) Summary {
 	s := Summary{ID: v[0], Title: v[1], Priority: v[2], Created: v[3], AssignedTo: v[4], Branch: v[5], StartedAt: v[6],
 		BaseSHA: v[11], GateFailed: v[12] == "1", ScopeRequest: v[13], BlockedReason: v[14], PRNumber: v[15], PRURL: v[16],
-		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21], HasUsage: v[22] == "1"}
+		Held: v[17], Resolution: v[18], LeaseHolder: v[19], LeaseExpires: v[20], OverBudget: v[21], HasUsage: v[22] == "1", Reviewed: v[23] == "1"}
 	if v[7] != "" {
 		s.DependsOn = strings.Split(v[7], ",")
 	}
