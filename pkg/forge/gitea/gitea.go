@@ -103,6 +103,10 @@ func (p giteaPR) pr() forge.PR {
 
 func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 	open, err := g.ListOpen()
+	var he *HTTPError
+	if asHTTP(err, &he) && he.Status == http.StatusNotFound && g.takenIn() {
+		open, err = g.ListOpen()
+	}
 	if err != nil {
 		return forge.PR{}, err
 	}
@@ -124,6 +128,35 @@ func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 	var got giteaPR
 	err = g.do("POST", g.repo+"/pulls", req, &got)
 	return got.pr(), err
+}
+
+// emptyWait bounds how long Open waits for Gitea to take in a
+// repository's first push; emptyPoll is how often it asks.
+var emptyWait, emptyPoll = 15 * time.Second, 250 * time.Millisecond
+
+// takenIn waits until Gitea no longer calls the repository empty. After
+// its first push Gitea marks it so only once its hook's work is done,
+// after the push returned, and until then every pull request call answers
+// 404 (forge/NOTES.md): an approve right after the first push meets that.
+// It reports whether the repository is not empty (a 404 then was that
+// window, or is the forge's real answer, which asking again repeats).
+func (g *gitea) takenIn() bool {
+	deadline := time.Now().Add(emptyWait)
+	for {
+		var repo struct {
+			Empty bool `json:"empty"`
+		}
+		if err := g.do("GET", g.repo, nil, &repo); err != nil {
+			return false
+		}
+		if !repo.Empty {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(emptyPoll)
+	}
 }
 
 // label is the repository's "burl" label, made when missing, which marks

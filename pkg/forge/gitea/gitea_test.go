@@ -776,3 +776,60 @@ func TestGiteaAPIBase(t *testing.T) {
 		}
 	}
 }
+
+// A pull request opened right after the repository's first push: Gitea
+// answers 404 to pull request calls until it has taken the push in (its
+// repository says "empty": true); Open waits for that, then opens.
+func TestGiteaOpenWaitsForTheFirstPushToBeTakenIn(t *testing.T) {
+	defer func(p time.Duration) { emptyPoll = p }(emptyPoll)
+	emptyPoll = time.Millisecond
+	var mu sync.Mutex
+	empty := 3 // the repository reads empty this many more times
+	f := newFakeGitea(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.Method + " " + r.URL.Path {
+		case "GET /api/v1/repos/owner/repo":
+			writeJSON(w, 200, map[string]any{"name": "repo", "empty": empty > 0})
+			empty--
+		case "GET /api/v1/repos/owner/repo/pulls":
+			if empty >= 0 {
+				writeJSON(w, 404, map[string]any{"message": "not found"})
+				return
+			}
+			writeJSON(w, 200, []any{})
+		case "GET /api/v1/repos/owner/repo/labels":
+			writeJSON(w, 200, []any{map[string]any{"id": 5, "name": "burl"}})
+		case "POST /api/v1/repos/owner/repo/pulls":
+			writeJSON(w, 201, pr(1, giteaRequest.Branch, giteaHead))
+		default:
+			http.Error(w, "unexpected", http.StatusTeapot)
+		}
+	})
+	got, err := f.provider().Open(giteaRequest)
+	if err != nil {
+		t.Fatalf("Open right after the first push: %v", err)
+	}
+	if got.Number != 1 {
+		t.Errorf("Open = %+v, want #1", got)
+	}
+}
+
+// A repository Gitea does not know is the 404 it is: Open says so after
+// one look at the repository, without waiting.
+func TestGiteaOpenOnAMissingRepositoryFails(t *testing.T) {
+	f := newFakeGitea(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		writeJSON(w, 404, map[string]any{"message": "not found"})
+	})
+	start := time.Now()
+	_, err := f.provider().Open(giteaRequest)
+	if err == nil || !strings.Contains(err.Error(), "answered 404") {
+		t.Fatalf("Open = %v, want the 404", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Open took %s on a missing repository", d)
+	}
+	if n := len(f.requests()); n != 2 {
+		t.Errorf("%d requests, want the list and one look at the repository", n)
+	}
+}
