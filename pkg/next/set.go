@@ -1,6 +1,7 @@
 package next
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -146,9 +147,11 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 		}
 	}
 	if unreviewed {
-		// agents.yaml is read only when a QA task may wait for a review;
-		// one that does not parse is the verbs' to report.
-		if _, err := os.Stat(filepath.Join(w.Dir, agents.FileName)); err == nil {
+		// agents.yaml is read only when a QA task may wait for a review,
+		// and its committed copy (a git process) only when the file names
+		// a review at all: agents poll status. One that does not parse is
+		// the verbs' to report.
+		if data, err := os.ReadFile(filepath.Join(w.Dir, agents.FileName)); err == nil && bytes.Contains(data, []byte("review")) {
 			if r, err := review.Settings(w); err == nil && r != nil {
 				s.reviewer = r.Agent
 			}
