@@ -8,12 +8,19 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // Scope is the part of a task file that says which paths the task may touch
 // (PRD 8.1). Affects holds exact repo-relative paths, or directories when an
 // entry ends with "/"; AffectsGlobs and MustNotTouch hold doublestar globs.
-type Scope struct{ Affects, AffectsGlobs, MustNotTouch []string }
+type Scope struct {
+	Affects, AffectsGlobs, MustNotTouch []string
+	// Reserved are burl's own paths (repo.Reserved), which no scope
+	// allows.
+	Reserved []string
+}
 
 // Change is one entry of `git diff --name-status`. Status is git's status
 // letter ('A', 'M', 'D', 'R', 'C', 'T', 'U', ...); OldPath is set for
@@ -24,6 +31,9 @@ type Change struct {
 }
 
 const ruleNotAllowed = "not in affects/affects_globs"
+
+// RuleReserved is the rule of a path no scope allows: burl's own.
+const RuleReserved = "burl's own path"
 
 // touchedPaths lists the paths a change modifies. A rename empties its old
 // path, so both sides must be in scope; a copy leaves its source untouched.
@@ -37,7 +47,9 @@ func touchedPaths(c Change) []string {
 // CheckScope applies PRD 12.1 to the paths the changes touch. S1: a path
 // matching a must_not_touch glob fails. S2: every other path must equal an
 // affects entry, lie under an affects entry that ends with "/", or match an
-// affects_globs glob. A path gets one violation, the S1 one when both rules
+// affects_globs glob. Before both, a path in Reserved fails whatever the
+// scope (DESIGN §24): burl's own paths are never part of a change. A path
+// gets one violation, the S1 one when both rules
 // fail, because widening affects cannot fix it. An invalid glob is itself a
 // violation: a must_not_touch entry that cannot be evaluated must not let
 // anything through silently. Violations are sorted by file.
@@ -74,6 +86,10 @@ func CheckScope(s Scope, changes []Change) []Violation {
 }
 
 func (s Scope) checkPath(p string, bad map[string]bool) (Violation, bool) {
+	if r, ok := repo.ReservedPath(s.Reserved, p); ok {
+		return Violation{Gate: "scope", File: p, Rule: RuleReserved,
+			Message: fmt.Sprintf("%s  (%s: %s/ is never part of a task's change, whatever its scope)", p, RuleReserved, r)}, false
+	}
 	for _, g := range s.MustNotTouch {
 		if !bad[g] && doublestar.MatchUnvalidated(g, p) {
 			rule := "must_not_touch: " + g

@@ -336,3 +336,11 @@ func FuzzParseNameStatus(f *testing.F) {
 		_ = CheckScope(Scope{Affects: []string{"a"}, AffectsGlobs: []string{"**/*.go"}, MustNotTouch: []string{"x/**"}}, changes)
 	})
 }
+
+func TestCheckScopeReservedWhateverTheScope(t *testing.T) {
+	s := Scope{AffectsGlobs: []string{"**"}, Reserved: []string{".burl", ".worktrees"}}
+	vs := CheckScope(s, []Change{{Status: 'A', Path: ".burl/.workflow/READY/TASK-900-x.md"}, {Status: 'A', Path: "src/a.go"}, {Status: 'R', OldPath: ".Worktrees/t/a", Path: "src/b.go"}})
+	if len(vs) != 2 || vs[0].File != ".Worktrees/t/a" || vs[1].File != ".burl/.workflow/READY/TASK-900-x.md" || vs[0].Rule != RuleReserved {
+		t.Fatalf("violations: %+v", vs)
+	}
+}

@@ -323,6 +323,9 @@ func (m Main) Advance(old, new string) error {
 		return errs.New(errs.Git, "%s moved from %s to %s meanwhile", m.Branch, gitx.Short(old), gitx.Short(head)).
 			WithFix("run the command again")
 	}
+	if err := m.intoOwnPaths(wt.Path, old, new); err != nil {
+		return err
+	}
 	if _, err := g.Run("merge", "--ff-only", "-q", new); err != nil {
 		var ge *gitx.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "untracked working tree files would be") {

@@ -69,6 +69,9 @@ func (run *Run) Receive(commit bool, message string) (Received, error) {
 	if err != nil {
 		return res, err
 	}
+	if err := run.ownPaths(head); err != nil {
+		return res, err
+	}
 	if head != run.Before {
 		common := run.spec.Repo.CommonDir
 		if _, err := gitIn(common, "GIT_DIR="+common).Run("update-ref", "-m", "burl: the work of run "+run.Run,

@@ -29,6 +29,14 @@ func Scope(t *task.Task) gate.Scope {
 	}
 }
 
+// gateScope is Scope as the gates check it in w's repository: burl's own
+// paths refused whatever the task declares.
+func gateScope(w *workflow.Workflow, t *task.Task) gate.Scope {
+	s := Scope(t)
+	s.Reserved = w.Repo.Reserved()
+	return s
+}
+
 // Base is where the task's own changes start: base_sha, or a newer
 // main the worker has since rebased onto or merged, as approve's conflict
 // message tells them to. Diffing from base_sha would then charge the task
@@ -74,7 +82,7 @@ func CheckRange(w *workflow.Workflow, t *task.Task, g gitx.Git, base, head strin
 	if err != nil {
 		return nil, err
 	}
-	return gate.CheckDiff(g, []string{"--end-of-options", base + ".." + head}, Scope(t), stubs)
+	return gate.CheckDiff(g, []string{"--end-of-options", base + ".." + head}, gateScope(w, t), stubs)
 }
 
 // CheckDiff is CheckRange for a diff started before the task was known
@@ -85,7 +93,7 @@ func CheckDiff(w *workflow.Workflow, t *task.Task, d *gate.Diff) (gate.Violation
 		d.Abandon()
 		return nil, err
 	}
-	return d.Check(Scope(t), stubs)
+	return d.Check(gateScope(w, t), stubs)
 }
 
 // stubScanner compiles the workflow's stub_patterns; a bad one names the
@@ -101,18 +109,29 @@ func stubScanner(w *workflow.Workflow) (*gate.StubScanner, error) {
 // Error is the exit-2 failure carrying the violations, with a fix for
 // each gate that failed: the one line that helps, not all of them.
 func Error(w *workflow.Workflow, verb, id string, vs gate.Violations) error {
-	var what, fixes, scopeFiles, stubLines []string
+	var what, fixes, scopeFiles, ownFiles, stubLines []string
 	kinds := map[string]bool{}
 	for _, v := range vs {
 		kinds[v.Gate] = true
-		switch v.Gate {
-		case "scope":
+		switch {
+		case v.Gate == "scope" && v.Rule == gate.RuleReserved:
+			ownFiles = append(ownFiles, v.File)
+		case v.Gate == "scope":
 			scopeFiles = append(scopeFiles, v.File)
-		case "stub":
+		case v.Gate == "stub":
 			stubLines = append(stubLines, fmt.Sprintf("%s:%d", v.File, v.Line))
 		}
 	}
-	if kinds["scope"] {
+	if len(ownFiles) > 0 {
+		// No scope allows them: widening is no way out.
+		what = append(what, fmt.Sprintf("%d file(s) in burl's own path (the workflow worktree, the worktrees folder, .git), never part of a task's change: %s", len(ownFiles), strings.Join(ownFiles, ", ")))
+		quoted := make([]string, len(ownFiles))
+		for i, f := range ownFiles {
+			quoted[i] = osx.ShellQuote(f)
+		}
+		fixes = append(fixes, fmt.Sprintf("burl's own paths: remove them from the task's commits (git rm -r --cached -- %s, commit; the branch must not hold them)", strings.Join(quoted, " ")))
+	}
+	if len(scopeFiles) > 0 {
 		// Every file, on the first line: it is the summary boards show
 		// (DESIGN §20), the count first so that a cut keeps it.
 		what = append(what, fmt.Sprintf("Scope violation: %d file(s) outside %s's scope: %s", len(scopeFiles), id, strings.Join(scopeFiles, ", ")))
