@@ -125,12 +125,19 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.G
 		return "", true
 	}
 	var explain sandbox.Explain
+	var foreign []string
 	if guard.Spec().Unconfined {
-		explain = s.explainer(w, guard.Spec().Branch, guard.Began())
+		explain = s.explainer(w, guard.Spec().Branch, guard.Began(), &foreign)
 	}
 	rep := guard.Changes(explain)
 	wl.Release()
 	changes, undone := rep.Changes, rep.Undone
+	// The shared workflow branch only: the run's own git dir is thrown
+	// away with whatever it moved there.
+	if got := foreign; len(got) > 0 {
+		changes = append(changes, fmt.Sprintf("refs/heads/%s gained commit(s) burl did not make: %s (left in place: revert them by hand)", w.Repo.Branch, strings.Join(got, "; ")))
+		undone = false
+	}
 	if box != nil {
 		changes = append(changes, box.Changed(explain)...)
 	}

@@ -138,7 +138,12 @@ func (s *supervisor) haltReason() string {
 // set to what the remote has; and the branches of the other tasks this
 // watcher runs. Everything else is the run's, its own branch included
 // (its commits reach that only through Receive, after this check).
-func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time) sandbox.Explain {
+//
+// The workflow branch fast-forwarded by commits burl did not make (a
+// subject is anyone's, DESIGN §24) is the run's: those are put in
+// *foreign, and the branch is left where it is, as rewinding it would
+// drop burl's own transitions made on top of them meanwhile.
+func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time, foreign *[]string) sandbox.Explain {
 	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
 	landed := map[string]bool{}
 	values := map[string]map[string]bool{} // task branch -> commits it was set to
@@ -211,7 +216,15 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 			return c.New != "" && (landed[c.New] || c.New == tracking)
 		case c.Name == flowRef:
 			ok, _ := w.Repo.Git.Test("merge-base", "--is-ancestor", c.Old, c.New)
-			return c.Old != "" && c.New != "" && ok
+			if !ok || c.Old == "" || c.New == "" {
+				return false
+			}
+			theirs, err := w.NotBurls(w.Repo.Git, c.Old, c.New)
+			if err != nil {
+				theirs = []string{"(its commits " + gitx.Short(c.Old) + ".." + gitx.Short(c.New) + " could not be read: " + err.Error() + ")"}
+			}
+			*foreign = append(*foreign, theirs...)
+			return true
 		case c.Name == notes.Ref || strings.HasPrefix(c.Name, "refs/burl/notes/"):
 			// The landing records (DESIGN §22): a landing during the run
 			// creates the ref or adds a notes commit, a pull merges the

@@ -135,8 +135,8 @@ func (w *Workflow) relWT(p string) string {
 
 // gateHistory walks the commits that touched the task file since its claim
 // (oldest first): its gate fields as the claim commit left them may change
-// only in a `scope` commit. The first other commit that changed them is
-// named.
+// only in a `scope` commit burl made, which records the scope event. The
+// first other commit that changed them is named.
 func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 	started, err := time.Parse(time.RFC3339, t.Str(task.KeyStartedAt))
 	if err != nil {
@@ -170,9 +170,21 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 		}
 		cs = append(cs, c)
 	}
+	// A commit that says it is t's claim or a scope of t counts only when
+	// it records that event itself (DESIGN §24): a subject is anyone's.
+	var named []string
+	for _, c := range cs {
+		if c.subject == "claim "+t.ID() || c.subject == "scope "+t.ID() {
+			named = append(named, c.sha)
+		}
+	}
+	did, err := w.recorded(t.ID(), named)
+	if err != nil {
+		return err
+	}
 	claim := -1
 	for i, c := range cs {
-		if c.subject == "claim "+t.ID() {
+		if c.subject == "claim "+t.ID() && did[c.sha]["claim"] {
 			claim = i
 		}
 	}
@@ -210,7 +222,7 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 	for i := 1; i < len(cs); i++ {
 		switch {
 		case vals[i] == nil:
-		case cs[i].subject == "scope "+t.ID():
+		case cs[i].subject == "scope "+t.ID() && did[cs[i].sha]["scope"]:
 			expected, expVals = texts[i], vals[i]
 		case texts[i] != expected:
 			return errs.New(errs.Validation, "%s's gate fields (%s) were changed by commit %s (%q), not by git burl scope; the gates will not read them",

@@ -1,0 +1,96 @@
+package workflow
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/gitx"
+)
+
+// Provenance, not names (DESIGN §24): a commit on the workflow branch is
+// burl's when it records, in the same commit, the event of what it did.
+// Its subject alone ("burl: scope TASK-001") proves nothing: anyone can
+// write one.
+
+// addedEvents is, for each commit git lists with args (revisions or a
+// range), the event lines it adds to the log; a commit that adds none is
+// absent. g is any worktree's git: the paths are the branch's own.
+func (w *Workflow) addedEvents(g gitx.Git, args ...string) (map[string][]events.Event, error) {
+	dir := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), EventsDirName))
+	cmd := append([]string{"-c", "core.quotePath=true", "log", "--format=%x01%H", "--no-renames", "-p", "-U0",
+		"--no-ext-diff", "--no-textconv", "--no-color"}, args...)
+	out, err := g.Run(append(cmd, "--", ":(top,glob)"+dir+"/**")...)
+	if err != nil {
+		return nil, err
+	}
+	got := map[string][]events.Event{}
+	for _, block := range strings.Split(out, "\x01") {
+		sha, patch, _ := strings.Cut(block, "\n")
+		if sha = strings.TrimSpace(sha); sha == "" {
+			continue
+		}
+		for _, l := range strings.Split(patch, "\n") {
+			line, ok := strings.CutPrefix(l, "+")
+			if !ok || strings.HasPrefix(line, "++") {
+				continue
+			}
+			var e events.Event
+			if json.Unmarshal([]byte(line), &e) == nil && e.Action != "" {
+				got[sha] = append(got[sha], e)
+			}
+		}
+	}
+	return got, nil
+}
+
+// recorded reports, for each of shas, the actions of task id whose
+// events that commit records itself: a commit whose subject says
+// "claim TASK-001" or "scope TASK-001" did so only when it holds that
+// event.
+func (w *Workflow) recorded(id string, shas []string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	if len(shas) == 0 {
+		return out, nil
+	}
+	evs, err := w.addedEvents(w.gitWT(), append([]string{"--no-walk=unsorted"}, shas...)...)
+	if err != nil {
+		return nil, err
+	}
+	for sha, es := range evs {
+		for _, e := range es {
+			if e.TaskID() == id {
+				if out[sha] == nil {
+					out[sha] = map[string]bool{}
+				}
+				out[sha][e.Action] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// NotBurls are the commits of old..new on the workflow branch that burl
+// did not make ("<short sha> <subject>"): their subject is not burl's,
+// or they record no event. With sandbox: none a run during which the
+// workflow branch gained one fails (run_tampered). g is burl's own git
+// of the repository (its configuration pinned).
+func (w *Workflow) NotBurls(g gitx.Git, old, new string) ([]string, error) {
+	list, err := g.Run("log", "--format=%H%x00%s", "--end-of-options", old+".."+new)
+	if err != nil || list == "" {
+		return nil, err
+	}
+	evs, err := w.addedEvents(g, "--end-of-options", old+".."+new)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(list, "\n") {
+		sha, subject, _ := strings.Cut(l, "\x00")
+		if !strings.HasPrefix(subject, "burl: ") || len(evs[sha]) == 0 {
+			out = append(out, gitx.Short(sha)+" "+subject)
+		}
+	}
+	return out, nil
+}
