@@ -60,6 +60,15 @@ var ciLogCommandField = field{func(c *Config, v *yaml.Node) error {
 	return nil
 }}
 
+// DefaultChecks is checks: where the file does not set it: the forge's
+// required checks wherever burl waits for the forge at all.
+func (c *Config) DefaultChecks() string {
+	if c.Landing == "pr" || c.CI.Queue == "forge" {
+		return "required"
+	}
+	return "none"
+}
+
 // resolveCI fills the default of checks from landing and queue_ci once
 // the whole file is read, and refuses or warns about combinations that
 // would wait for nothing. seen maps each key the file sets to its line.
@@ -67,10 +76,7 @@ func (c *Config) resolveCI(name string, seen map[string]int) error {
 	ci := &c.CI
 	line, set := seen["checks"]
 	if !set {
-		ci.Checks = "none"
-		if c.Landing == "pr" || ci.Queue == "forge" {
-			ci.Checks = "required"
-		}
+		ci.Checks = c.DefaultChecks()
 		return nil
 	}
 	if ci.Queue == "forge" && !ci.Gates() {

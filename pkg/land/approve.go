@@ -123,6 +123,9 @@ const (
 
 // approve is Approve, AcceptLanded, or one task of the queue.
 func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) {
+	if err := trustedChecks(w); err != nil {
+		return Result{}, err
+	}
 	acceptLanded := mode == acceptingLanded
 	// overridden: a human approves past the review gate, and why it held.
 	var overridden string

@@ -96,6 +96,9 @@ const landTries = 3
 // is the same transaction as single approve's. Per-task failures are in
 // the result; the error is for what stops the whole queue.
 func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
+	if err := trustedChecks(w); err != nil {
+		return nil, err
+	}
 	if w.Config.Landing == "pr" {
 		return approveAllPR(w)
 	}

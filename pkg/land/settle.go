@@ -134,6 +134,9 @@ func (c *countingForge) Feedback(p forge.PR) (forge.Feedback, error) {
 // back to READY with what the reviewer said. Runs without the workflow
 // lock held: each settlement is its own transition.
 func Settle(w *workflow.Workflow) (*SettleReport, error) {
+	if err := trustedChecks(w); err != nil {
+		return nil, err
+	}
 	rep := &SettleReport{PRs: []Settled{}}
 	qa, _, err := w.InBucket(workflow.QA)
 	if err != nil {

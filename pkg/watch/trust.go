@@ -82,6 +82,14 @@ func (s *supervisor) queueTrusted(w *workflow.Workflow, qa []workflow.Entry) boo
 	return s.refusal(w, "auto_approve: not running the approve queue", cmds) == ""
 }
 
+// autoApproveTrusted reports whether auto_approve: true may take effect:
+// landing what no person looked at is a gate turned down, which needs
+// this user's trust (DESIGN §24). Until then the queue stays off, as if
+// auto_approve were false, and watch says once what to run.
+func (s *supervisor) autoApproveTrusted(w *workflow.Workflow, f *agents.File) bool {
+	return s.refusal(w, "auto_approve: not approving (it stays off until trusted)", trust.AutoApprove(w.Dir, f.AutoApprove)) == ""
+}
+
 // setupTrusted reports whether claim may run worktree_setup's command.
 func (s *supervisor) setupTrusted(w *workflow.Workflow) bool {
 	return s.refusal(w, "not claiming", w.SetupCommands()) == ""

@@ -217,7 +217,7 @@ func (s *supervisor) tick() (active, pending bool) {
 	}
 	s.sandboxChanged(file)
 	active = s.takeOvers(w)
-	if file != nil && file.AutoApprove && !s.stopping() {
+	if file != nil && file.AutoApprove && !s.stopping() && s.autoApproveTrusted(w, file) {
 		var did bool
 		did, pending = s.approveQueue(w)
 		active = active || did

@@ -30,6 +30,13 @@ func (w *Workflow) StubCommands() []trust.Command {
 	}
 }
 
+// ChecksCommand is checks: (DESIGN §21) as a gate's list: lowering it
+// needs trust, judged against the default for this landing until one was
+// trusted.
+func (w *Workflow) ChecksCommand() trust.Command {
+	return trust.ConfigList(w.Dir, "checks", trust.ChecksLevels(w.Config.CI.Checks), trust.ChecksLevels(w.Config.DefaultChecks()))
+}
+
 // Weakened are the gate inputs whose change this user has not trusted
 // and that switch a gate off or make it check less (an emptied
 // build_command, stub patterns or extensions removed): watch claims
@@ -117,6 +124,7 @@ func (w *Workflow) CILogCommands() []trust.Command {
 // command but the tasks' own.
 func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out := append(w.BuildCommands(), w.StubCommands()...)
+	out = append(out, w.ChecksCommand())
 	out = append(out, w.SetupCommands()...)
 	out = append(out, w.ForgeCommands()...)
 	out = append(out, w.CILogCommands()...)
@@ -132,6 +140,7 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 			out = append(out, trust.Agent(w.Dir, a)...)
 		}
 		out = append(out, trust.Review(w.Dir, f.Review))
+		out = append(out, trust.AutoApprove(w.Dir, f.AutoApprove)...)
 	} else {
 		// A review trusted here and the file gone: a gate switched off.
 		out = append(out, trust.Review(w.Dir, nil))
