@@ -249,7 +249,7 @@ var fields = map[string]field{
 	"workflow_auto_push":           boolField(func(c *Config) *bool { return &c.WorkflowAutoPush }),
 	"main_branch":                  branchField(func(c *Config) *string { return &c.MainBranch }),
 	"remote":                       nameField(func(c *Config) *string { return &c.Remote }),
-	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
+	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "squash", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
 	"push_main_on_approve":         boolField(func(c *Config) *bool { return &c.PushMainOnApprove }),
 	"push_task_branch_on_submit":   boolField(func(c *Config) *bool { return &c.PushTaskBranchOnSubmit }),
 	"lock_stale_minutes":           intField(1, func(c *Config) *int { return &c.LockStaleMinutes }),
@@ -431,7 +431,7 @@ workflow_auto_push: %t         # push it too (the remote is the coordination poi
 # Git behaviour
 main_branch: %s
 remote: %s
-merge_strategy: %s   # rebase_ff_only | ff_only | manual
+merge_strategy: %s   # rebase_ff_only | ff_only | squash | manual
 push_main_on_approve: %t
 push_task_branch_on_submit: %t
 

@@ -92,6 +92,8 @@ type approval struct {
 	builtOn string
 	// overridden: a human approved past the review gate (why it held).
 	overridden string
+	// squashed: merge_strategy squash made the task one commit, merged.
+	squashed bool
 }
 
 // Approve is `git burl approve ID`: PRD 14.4 for one QA task (with
@@ -353,8 +355,8 @@ func restoreBranch(g gitx.Git, t *task.Task) error {
 	return err
 }
 
-// rebase puts the task's commits on a.base as merge_strategy says and sets
-// a.merged, or a.conflict when they do not apply. done: nothing is left
+// rebase puts the task's commits on a.base as merge_strategy says (squash:
+// as one commit) and sets a.merged, or a.conflict when they do not apply. done: nothing is left
 // to check or land (a conflict, or manual, where main holds the work).
 func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done bool, err error) {
 	submitted := t.Str(task.KeySubmittedSHA)
@@ -385,6 +387,11 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 			return true, err
 		}
 		faults.CrashPoint("approve", "rebase")
+		if w.Config.MergeStrategy == "squash" {
+			if err := a.squash(w, t, g); err != nil {
+				return true, err
+			}
+		}
 	}
 	a.merged, err = g.Run("rev-parse", "HEAD")
 	return err != nil, err
@@ -417,8 +424,12 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	t := tx.Task
 	// The intent first: only an approve that recorded it is finished by
 	// the next one if this one dies after moving main.
-	if err := integrate.RecordIntent(w.Repo.CommonDir, integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
-		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}); err != nil {
+	in := integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
+		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}
+	if a.squashed {
+		in.Style = integrate.StyleSquash
+	}
+	if err := integrate.RecordIntent(w.Repo.CommonDir, in); err != nil {
 		return fmt.Errorf("recording the approve's intent: %w", err)
 	}
 	tx.OnRollback(func() error { return integrate.DropIntent(w.Repo.CommonDir, t.ID()) })
