@@ -398,7 +398,18 @@ func (c *Conflict) ErrKind() errs.Kind { return errs.Git }
 // a conflict it aborts, so nothing is left in progress, and returns
 // *Conflict naming the files.
 func Rebase(wt gitx.Git, base string) error {
-	_, err := wt.Run("-c", "rebase.autoStash=false", "-c", "rebase.updateRefs=false", "rebase", "-q", "--no-autosquash", base)
+	return rebase(wt, base)
+}
+
+// RebaseOnto is Rebase of only the commits after upstream (git rebase
+// --onto onto upstream): a stacked task's own commits, its parent's left
+// behind (DESIGN §26).
+func RebaseOnto(wt gitx.Git, onto, upstream string) error {
+	return rebase(wt, "--onto", onto, upstream)
+}
+
+func rebase(wt gitx.Git, args ...string) error {
+	_, err := wt.Run(append([]string{"-c", "rebase.autoStash=false", "-c", "rebase.updateRefs=false", "rebase", "-q", "--no-autosquash"}, args...)...)
 	if err == nil {
 		return nil
 	}

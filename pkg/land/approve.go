@@ -25,6 +25,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -153,6 +154,9 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 		cleanup(w, e.Task)
 		return Result{Entry: *e, Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true}, nil
 	} else if err == nil {
+		if err := stack.Landable(w, e.Task); err != nil && !acceptLanded {
+			return Result{}, err
+		}
 		if w.Config.MergeStrategy != "manual" {
 			// An uncommitted gate input is named first: trusting it
 			// would not make the gates read it.
@@ -195,6 +199,7 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 	wt := w.WorktreePath(res.Entry.Task)
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
+	restack(w, id, a.merged, func(l string) { fmt.Fprintf(w.Stderr, "burl: %s\n", l) })
 	return Result{Entry: res.Entry, Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
 		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, Removed: wt, ReviewOverridden: overridden}, nil
 }
@@ -379,7 +384,7 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 			return true, nil
 		}
 	default:
-		if err := integrate.Rebase(g, a.base); err != nil {
+		if err := rebaseOwn(w, t, g, a.base); err != nil {
 			if c, ok := err.(*integrate.Conflict); ok {
 				a.conflict = c
 				return true, nil
@@ -395,6 +400,32 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 	}
 	a.merged, err = g.Run("rev-parse", "HEAD")
 	return err != nil, err
+}
+
+// restack restacks the tasks stacked on id, which just landed as merged
+// (with stack: true), telling each line.
+func restack(w *workflow.Workflow, id, merged string, say func(string)) {
+	if !w.Config.Stack {
+		return
+	}
+	for _, l := range stack.Restack(w, id, merged) {
+		say(l)
+	}
+}
+
+// rebaseOwn rebases the task's commits onto base: for a task stacked on
+// a parent that has landed since and that was not restacked (its branch
+// still holds stack_base), only its own commits, with git rebase --onto
+// (DESIGN §26); a plain rebase would replay the parent's too.
+func rebaseOwn(w *workflow.Workflow, t *task.Task, g gitx.Git, base string) error {
+	if sb := t.Str(task.KeyStackBase); sb != "" {
+		own, _ := g.Test("merge-base", "--is-ancestor", sb, "HEAD")
+		landed, _ := g.Test("merge-base", "--is-ancestor", sb, base)
+		if own && !landed {
+			return integrate.RebaseOnto(g, base, sb)
+		}
+	}
+	return integrate.Rebase(g, base)
 }
 
 // check runs the scope and stub gates on the rebased range a.base..a.merged
