@@ -140,7 +140,26 @@ child_work() {
 	landed=$(git rev-parse --short=10 main)
 	grep -q "TASK-001 landed as $landed" "$(task_file TASK-002)"
 	grep -q -- "- src/jump.go" "$(task_file TASK-002)"
-	grep -q "git rebase --onto main" "$(task_file TASK-002)"
+	grep -q "git rebase --onto $(git rev-parse main) " "$(task_file TASK-002)"
 	# Nothing was left half done in its worktree.
 	[ -z "$(git -C "$wt" status --porcelain)" ]
+}
+
+@test "stack: a parent submitted again with a new head restacks its child onto that head" {
+	stacked_repo
+	child_work
+	git burl reject TASK-001 --reason "finish the file" >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd "$PARENT_WT" && commit_file README.md "$(printf '# demo\nparent line, reviewed')" "parent answers the review")
+	run git burl submit TASK-001
+	assert_success
+	new=$(git rev-parse task-001-parent)
+	assert_output_contains "restacked TASK-002 onto TASK-001's new head"
+	[ "$(field TASK-002 stack_base)" = "$new" ]
+	[ "$(git rev-parse "$(field TASK-002 submitted_sha)~2")" = "$new" ]
+	# Then both land, the child's own change on top of the parent's last one.
+	run git burl approve --all
+	assert_success
+	! git cat-file -e main:added.txt 2>/dev/null
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line, reviewed')" ]
 }

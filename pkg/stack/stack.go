@@ -82,14 +82,34 @@ func Waits(w *workflow.Workflow, t *task.Task) string {
 	return ""
 }
 
-// Restack (parent just landed as the commit landed) replays the own commits (stack_base..head) of each DOING or QA
-// task stacked on parent onto main, now that parent landed there, and
+// Restack replays the own commits (stack_base..head) of each DOING or QA
+// task stacked on parent onto main, now that parent landed there (as the
+// commit landed), and
 // moves stack_base (and base_sha) to main; a QA child's submitted_sha
 // follows its branch. A QA child whose commits conflict goes back to
 // READY with the files and the parent's landed commit in its QA report;
 // a DOING child with uncommitted changes, or that conflicts, is left for
 // its worker (said in the lines). It returns one line per child.
 func Restack(w *workflow.Workflow, parent, landed string) []string {
+	main, err := w.Repo.Git.Run("rev-parse", "refs/heads/"+w.Config.MainBranch)
+	if err != nil {
+		return []string{fmt.Sprintf("cannot restack the tasks stacked on %s: %v", parent, err)}
+	}
+	return restackAll(w, parent, move{onto: main, where: w.Config.MainBranch, why: parent + " landed as " + gitx.Short(landed), landed: landed})
+}
+
+// Resubmitted restacks the tasks stacked on parent, which was submitted
+// again at head, onto that head, as Restack does onto main.
+func Resubmitted(w *workflow.Workflow, parent, head string) []string {
+	return restackAll(w, parent, move{onto: head, where: parent + "'s new head " + gitx.Short(head), why: parent + " was submitted again at " + gitx.Short(head)})
+}
+
+// move is where a restack replays a child's own commits, and why.
+type move struct {
+	onto, where, why, landed string
+}
+
+func restackAll(w *workflow.Workflow, parent string, mv move) []string {
 	var lines []string
 	for _, b := range []workflow.Bucket{workflow.Doing, workflow.QA} {
 		es, _, err := w.InBucket(b)
@@ -98,31 +118,30 @@ func Restack(w *workflow.Workflow, parent, landed string) []string {
 		}
 		for _, e := range es {
 			if e.Task != nil && e.Task.Str(task.KeyStackedOn) == parent {
-				lines = append(lines, restackOne(w, e, parent, landed))
+				lines = append(lines, restackOne(w, e, parent, mv))
 			}
 		}
 	}
 	return lines
 }
 
-func restackOne(w *workflow.Workflow, e workflow.Entry, parent, landed string) string {
+func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) string {
 	t, id := e.Task, e.ID
-	g := w.Repo.Git
-	main, err := g.Run("rev-parse", "refs/heads/"+w.Config.MainBranch)
-	if err != nil {
-		return fmt.Sprintf("%s not restacked: %v", id, err)
-	}
+	g, main := w.Repo.Git, mv.onto
 	old := t.Str(task.KeyStackBase)
-	if in, _ := g.Test("merge-base", "--is-ancestor", old, main); in || old == "" {
-		return fmt.Sprintf("%s is on %s already", id, w.Config.MainBranch)
+	// After a landing, a base main holds needs nothing (a fast-forward
+	// landed the parent's very commits); a resubmitted parent's head that
+	// descends from it holds commits the child lacks.
+	if in, _ := g.Test("merge-base", "--is-ancestor", old, main); old == "" || old == main || in && mv.landed != "" {
+		return fmt.Sprintf("%s is on %s already", id, mv.where)
 	}
 	wt := w.WorktreePath(t)
 	if wt == "" {
-		return fmt.Sprintf("%s not restacked: it has no worktree in this clone (git burl worktree --ensure %s, then git -C <it> rebase --onto %s %s)", id, id, w.Config.MainBranch, gitx.Short(old))
+		return fmt.Sprintf("%s not restacked: it has no worktree in this clone (git burl worktree --ensure %s, then git -C <it> rebase --onto %s %s)", id, id, gitx.Short(main), gitx.Short(old))
 	}
 	wg := gitx.In(wt)
 	if dirty, _, err := workspace.Uncommitted(wg); err != nil || dirty != "" {
-		return fmt.Sprintf("%s not restacked: its worktree %s has uncommitted changes; its worker runs git rebase --onto %s %s there", id, w.Rel(wt), w.Config.MainBranch, gitx.Short(old))
+		return fmt.Sprintf("%s not restacked: its worktree %s has uncommitted changes; its worker runs git rebase --onto %s %s there", id, w.Rel(wt), gitx.Short(main), gitx.Short(old))
 	}
 	head, err := wg.Run("rev-parse", "HEAD")
 	if err != nil {
@@ -140,7 +159,7 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent, landed string) s
 		conflict = c
 	}
 	if conflict != nil && e.Bucket == workflow.Doing {
-		return fmt.Sprintf("%s not restacked: its commits conflict with %s in %s; its worker runs git rebase --onto %s %s and resolves them", id, w.Config.MainBranch, strings.Join(conflict.Files, ", "), w.Config.MainBranch, gitx.Short(old))
+		return fmt.Sprintf("%s not restacked: its commits conflict with %s in %s; its worker runs git rebase --onto %s %s and resolves them", id, mv.where, strings.Join(conflict.Files, ", "), gitx.Short(main), gitx.Short(old))
 	}
 	newHead := head
 	if conflict == nil {
@@ -151,18 +170,22 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent, landed string) s
 	_, err = w.Run(workflow.Transition{Verb: "restack", ID: id, From: []workflow.Bucket{e.Bucket}, Message: "restack " + id,
 		Apply: func(tx *workflow.Tx) error {
 			tx.Details["parent"] = parent
-			tx.Details["parent_landed"] = landed
+			if mv.landed != "" {
+				tx.Details["parent_landed"] = mv.landed
+			} else {
+				tx.Details["parent_head"] = mv.onto
+			}
 			tx.Details["from"] = old
 			if conflict != nil {
 				tx.Action = "reject"
 				tx.Details["cause"] = "restack conflict"
 				tx.Details["files"] = conflict.Files
-				lines := []string{fmt.Sprintf("%s landed as %s; replaying this task's own commits (%s..%s) onto %s conflicts in:", parent, gitx.Short(landed), gitx.Short(old), gitx.Short(head), w.Config.MainBranch)}
+				lines := []string{fmt.Sprintf("%s; replaying this task's own commits (%s..%s) onto %s conflicts in:", mv.why, gitx.Short(old), gitx.Short(head), mv.where)}
 				for _, f := range conflict.Files {
 					lines = append(lines, "- "+f)
 				}
-				lines = append(lines, fmt.Sprintf("Resolve with: git rebase --onto %s %s (in the task's worktree)", w.Config.MainBranch, old))
-				qa.Reject(w, tx, fmt.Sprintf("restack conflict after %s landed", parent), lines)
+				lines = append(lines, fmt.Sprintf("Resolve with: git rebase --onto %s %s (in the task's worktree)", main, old))
+				qa.Reject(w, tx, "restack conflict: "+mv.why, lines)
 				return nil
 			}
 			tx.Task.SetStr(task.KeyStackBase, main)
@@ -182,7 +205,7 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent, landed string) s
 		return fmt.Sprintf("%s not restacked: %v", id, err)
 	}
 	if conflict != nil {
-		return fmt.Sprintf("%s back to READY: restacking it onto %s conflicts in %s", id, w.Config.MainBranch, strings.Join(conflict.Files, ", "))
+		return fmt.Sprintf("%s back to READY: restacking it onto %s conflicts in %s", id, mv.where, strings.Join(conflict.Files, ", "))
 	}
-	return fmt.Sprintf("restacked %s onto %s at %s (git rebase --onto %s %s)", id, w.Config.MainBranch, gitx.Short(main), gitx.Short(main), gitx.Short(old))
+	return fmt.Sprintf("restacked %s onto %s (git rebase --onto %s %s)", id, mv.where, gitx.Short(main), gitx.Short(old))
 }
