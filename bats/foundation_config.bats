@@ -68,7 +68,7 @@ line_of() {
 		assert_failure 1 || { echo "$1: $2"; return 1; }
 		assert_output_contains ".burl/.workflow/config.yaml:$line: $1: $3" || { echo "$1: $2"; return 1; }
 	}
-	check merge_strategy squash 'must be one of rebase_ff_only, ff_only, manual, not "squash"'
+	check merge_strategy octopus 'must be one of rebase_ff_only, ff_only, squash, manual, not "octopus"'
 	check workflow_auto_push maybe 'must be true or false'
 	check lock_stale_minutes 0 'must be a whole number >= 1'
 	check qa_max_attempts "[3]" 'must be a whole number >= 1'

@@ -88,6 +88,10 @@ type Agent struct {
 	// Reviewer: review: names this agent; it runs only reviews, read-only,
 	// and never claims a task.
 	Reviewer bool
+	// Author is author: "Name <email>", who a squash landing names as
+	// the author of the agent's work ("" : its name with the approver's
+	// email).
+	Author string
 }
 
 // Error is a problem in agents.yaml at a line.
@@ -308,8 +312,13 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 			argsNode = v
 		case "max_cost_usd":
 			a.MaxCostUSD, err = dollarsOf(v)
+		case "author":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !authorLine.MatchString(v.Value) {
+				err = fmt.Errorf("must be a git identity such as \"Claude <claude@example.com>\", not %q", v.Value)
+			}
+			a.Author = v.Value
 		default:
-			return a, use, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd)")
+			return a, use, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd, author)")
 		}
 		if err != nil {
 			return a, use, bad(v, key, "%v", err)
@@ -330,6 +339,10 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 	}
 	return a, use, nil
 }
+
+// authorLine is an identity git takes as it is: a name and an email in
+// angle brackets, nothing git would trim or refuse.
+var authorLine = regexp.MustCompile(`^[^<>\s.,:;"'\\][^<>\n]*[^<>\s.,:;"'\\] <[^<>\s]+>$|^[^<>\s.,:;"'\\] <[^<>\s]+>$`)
 
 func parseReview(v *yaml.Node, bad func(*yaml.Node, string, string, ...any) error) (*Review, error) {
 	if v.Kind != yaml.MappingNode {

@@ -52,6 +52,9 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"agent:\n  - name: a\n", "agent", 1},
 		{"agents:\n  - name: a\n    command: [x, [y]]\n", "agents.command", 3},
 		{"agents: []\n", "agents", 1},
+		{"agents:\n  - name: a\n    command: [x]\n    author: Claude\n", "agents.author", 4},
+		{"agents:\n  - name: a\n    command: [x]\n    author: \"<c@x> Claude\"\n", "agents.author", 4},
+		{"agents:\n  - name: a\n    command: [x]\n    author: \"Claude. <c@x>\"\n", "agents.author", 4},
 	} {
 		_, err := Parse("w/agents.yaml", []byte(c.yaml))
 		var e *Error
@@ -168,5 +171,18 @@ review: {agent: critic}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.doc, err, c.want)
 		}
+	}
+}
+
+func TestAuthor(t *testing.T) {
+	f, err := Parse("w/agents.yaml", []byte("agents:\n  - name: a\n    command: [x]\n    author: Claude Code <claude@example.com>\n  - name: b\n    command: [y]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Agents[0].Author; got != "Claude Code <claude@example.com>" {
+		t.Errorf("author = %q", got)
+	}
+	if got := f.Agents[1].Author; got != "" {
+		t.Errorf("author of an agent without one = %q, want empty", got)
 	}
 }

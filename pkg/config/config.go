@@ -75,6 +75,9 @@ type Config struct {
 	PRClosed string
 	// The forge's CI as a gate (DESIGN §21): see ci.go.
 	CI CI
+	// Stack: a task whose one unfinished dependency is submitted can be
+	// claimed on that parent's submitted head (DESIGN §26).
+	Stack bool
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -249,7 +252,8 @@ var fields = map[string]field{
 	"workflow_auto_push":           boolField(func(c *Config) *bool { return &c.WorkflowAutoPush }),
 	"main_branch":                  branchField(func(c *Config) *string { return &c.MainBranch }),
 	"remote":                       nameField(func(c *Config) *string { return &c.Remote }),
-	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
+	"merge_strategy":               strField([]string{"rebase_ff_only", "ff_only", "squash", "manual"}, func(c *Config) *string { return &c.MergeStrategy }),
+	"stack":                        boolField(func(c *Config) *bool { return &c.Stack }),
 	"push_main_on_approve":         boolField(func(c *Config) *bool { return &c.PushMainOnApprove }),
 	"push_task_branch_on_submit":   boolField(func(c *Config) *bool { return &c.PushTaskBranchOnSubmit }),
 	"lock_stale_minutes":           intField(1, func(c *Config) *int { return &c.LockStaleMinutes }),
@@ -431,7 +435,7 @@ workflow_auto_push: %t         # push it too (the remote is the coordination poi
 # Git behaviour
 main_branch: %s
 remote: %s
-merge_strategy: %s   # rebase_ff_only | ff_only | manual
+merge_strategy: %s   # rebase_ff_only | ff_only | squash | manual
 push_main_on_approve: %t
 push_task_branch_on_submit: %t
 

@@ -89,7 +89,7 @@ func TestInvalidValues(t *testing.T) {
 		{"main_branch", "refs/heads/x"},
 		{"workflow_branch", "x.lock"},
 		{"remote", "a:b"},
-		{"merge_strategy", "squash"},
+		{"merge_strategy", "octopus"},
 		{"push_main_on_approve", "2"},
 		{"push_task_branch_on_submit", "nope"},
 		{"lock_stale_minutes", "0"},

@@ -187,7 +187,7 @@ func (c *checker) interruptedApprove(e workflow.Entry) {
 			details["merged_sha"] = in.Merged
 			// The landing record the approve did not live to write
 			// (DESIGN §22), its sha256 in this repair's event.
-			hash, err := record.Repaired(c.w, t, now, record.Landing{Kind: record.KindApprove, Recovered: true, Base: in.Base, Merged: in.Merged,
+			hash, err := record.Repaired(c.w, t, now, record.Landing{Kind: record.KindApprove, Recovered: true, Base: in.Base, Merged: in.Merged, MergeStyle: in.Style,
 				Gates: record.RecoveredGates(c.w.Config, t)})
 			if err != nil {
 				return nil, err

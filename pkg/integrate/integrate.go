@@ -401,7 +401,18 @@ func (c *Conflict) ErrKind() errs.Kind { return errs.Git }
 // a conflict it aborts, so nothing is left in progress, and returns
 // *Conflict naming the files.
 func Rebase(wt gitx.Git, base string) error {
-	_, err := wt.Run("-c", "rebase.autoStash=false", "-c", "rebase.updateRefs=false", "rebase", "-q", "--no-autosquash", base)
+	return rebase(wt, base)
+}
+
+// RebaseOnto is Rebase of only the commits after upstream (git rebase
+// --onto onto upstream): a stacked task's own commits, its parent's left
+// behind (DESIGN §26).
+func RebaseOnto(wt gitx.Git, onto, upstream string) error {
+	return rebase(wt, "--onto", onto, upstream)
+}
+
+func rebase(wt gitx.Git, args ...string) error {
+	_, err := wt.Run(append([]string{"-c", "rebase.autoStash=false", "-c", "rebase.updateRefs=false", "rebase", "-q", "--no-autosquash"}, args...)...)
 	if err == nil {
 		return nil
 	}
@@ -454,10 +465,13 @@ func (m Main) Rewind(new, old string) error {
 }
 
 // WorkInMain reports whether the task commits base..tip are all in main:
-// tip is an ancestor of main, or each commit has a patch-equivalent one in
-// main (approve rebases before it fast-forwards). This is how an approve
-// interrupted after main moved is recognised, even once its branch is
-// gone. A tip whose commit is not in this clone proves nothing: false.
+// tip is an ancestor of main, each commit has a patch-equivalent one in
+// main (approve rebases before it fast-forwards), or, for more than one
+// commit, main holds their change whole (merge_strategy squash made them
+// one commit): merging tip into main would leave main's tree as it is.
+// This is how an approve interrupted after main moved is recognised, even
+// once its branch is gone. A tip whose commit is not in this clone proves
+// nothing: false.
 func WorkInMain(g gitx.Git, main, base, tip string) (bool, error) {
 	if base == "" || tip == "" || base == tip {
 		return false, nil
@@ -475,20 +489,50 @@ func WorkInMain(g gitx.Git, main, base, tip string) (bool, error) {
 	if err != nil || out == "" {
 		return false, err
 	}
-	for _, l := range strings.Split(out, "\n") {
+	lines := strings.Split(out, "\n")
+	for _, l := range lines {
 		if strings.HasPrefix(l, "+") {
-			return false, nil
+			if len(lines) == 1 {
+				return false, nil
+			}
+			return squashedInto(g, main, base, tip)
 		}
 	}
 	return true, nil
 }
 
+// squashedInto reports whether main holds the whole change base..tip (a
+// change that is not empty): git merge-tree of main and tip writes main's
+// own tree.
+func squashedInto(g gitx.Git, main, base, tip string) (bool, error) {
+	trees, err := g.Run("rev-parse", main+"^{tree}", tip+"^{tree}", base+"^{tree}")
+	if err != nil {
+		return false, err
+	}
+	t := strings.Fields(trees)
+	if len(t) != 3 || t[1] == t[2] {
+		return false, nil
+	}
+	merged, err := g.Run("merge-tree", "--write-tree", "--no-messages", main, tip)
+	if err != nil {
+		// Exit 1 is a conflict: main does not hold the change as it is.
+		return false, nil
+	}
+	first, _, _ := strings.Cut(merged, "\n")
+	return first == t[0], nil
+}
+
+// SquashReflog starts the reflog message of approve's squash of a task
+// branch (merge_strategy squash), which follows its rebase.
+const SquashReflog = "burl: squash"
+
 // RebasedFrom returns the commit branch pointed to before its latest
-// update when that update was a finished rebase, and "" otherwise: an
+// update when that update was a finished rebase (or a rebase and approve's
+// squash, or a squash alone when main had not moved), and "" otherwise: an
 // approve killed after rebasing leaves exactly that, and the branch's
 // reflog is the proof that nothing else moved it.
 func RebasedFrom(g gitx.Git, branch string) string {
-	out, err := g.Run("reflog", "show", "--format=%H %gs", "-n", "2", "refs/heads/"+branch)
+	out, err := g.Run("reflog", "show", "--format=%H %gs", "-n", "3", "refs/heads/"+branch)
 	if err != nil {
 		return ""
 	}
@@ -496,8 +540,21 @@ func RebasedFrom(g gitx.Git, branch string) string {
 	if len(lines) < 2 {
 		return ""
 	}
-	_, subject, _ := strings.Cut(lines[0], " ")
-	if !strings.HasPrefix(subject, "rebase") || !strings.Contains(subject, "(finish)") {
+	finished := func(l string) bool {
+		_, subject, _ := strings.Cut(l, " ")
+		return strings.HasPrefix(subject, "rebase") && strings.Contains(subject, "(finish)")
+	}
+	if _, subject, _ := strings.Cut(lines[0], " "); strings.HasPrefix(subject, SquashReflog+" ") {
+		if !finished(lines[1]) {
+			prev, _, _ := strings.Cut(lines[1], " ")
+			return prev
+		}
+		lines = lines[1:]
+		if len(lines) < 2 {
+			return ""
+		}
+	}
+	if !finished(lines[0]) {
 		return ""
 	}
 	prev, _, _ := strings.Cut(lines[1], " ")

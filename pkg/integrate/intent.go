@@ -35,9 +35,16 @@ type Intent struct {
 	Host      string    `json:"host"`
 	PID       int       `json:"pid"`
 	CreatedAt time.Time `json:"created_at"`
+	// Style is StyleSquash when Merged is the task's work squashed into
+	// one commit (merge_strategy squash): the landing record says so.
+	Style string `json:"merge_style,omitempty"`
 	// Path is the record's file (not stored).
 	Path string `json:"-"`
 }
+
+// StyleSquash is Intent.Style (and the landing record's merge_style) of
+// a squash landing.
+const StyleSquash = "squash"
 
 // intentDir holds one file per task an approve is landing.
 func intentDir(commonDir string) string { return filepath.Join(commonDir, "burl", "approve-intent") }

@@ -25,6 +25,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -92,6 +93,8 @@ type approval struct {
 	builtOn string
 	// overridden: a human approved past the review gate (why it held).
 	overridden string
+	// squashed: merge_strategy squash made the task one commit, merged.
+	squashed bool
 }
 
 // Approve is `git burl approve ID`: PRD 14.4 for one QA task (with
@@ -154,6 +157,9 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 		cleanup(w, e.Task)
 		return Result{Entry: *e, Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true}, nil
 	} else if err == nil {
+		if err := stack.Landable(w, e.Task); err != nil && !acceptLanded {
+			return Result{}, err
+		}
 		if w.Config.MergeStrategy != "manual" {
 			// An uncommitted gate input is named first: trusting it
 			// would not make the gates read it.
@@ -196,6 +202,7 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 	wt := w.WorktreePath(res.Entry.Task)
 	cleanup(w, res.Entry.Task)
 	faults.CrashPoint("approve", "cleanup")
+	restack(w, id, a.merged, func(l string) { fmt.Fprintf(w.Stderr, "burl: %s\n", l) })
 	return Result{Entry: res.Entry, Merged: a.merged, Main: w.Config.MainBranch, Drift: a.drift, Pushed: a.pushed,
 		Recovered: a.recovered && !a.accepted, AcceptedLanded: a.accepted, Removed: wt, ReviewOverridden: overridden}, nil
 }
@@ -356,8 +363,8 @@ func restoreBranch(g gitx.Git, t *task.Task) error {
 	return err
 }
 
-// rebase puts the task's commits on a.base as merge_strategy says and sets
-// a.merged, or a.conflict when they do not apply. done: nothing is left
+// rebase puts the task's commits on a.base as merge_strategy says (squash:
+// as one commit) and sets a.merged, or a.conflict when they do not apply. done: nothing is left
 // to check or land (a conflict, or manual, where main holds the work).
 func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done bool, err error) {
 	submitted := t.Str(task.KeySubmittedSHA)
@@ -380,7 +387,7 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 			return true, nil
 		}
 	default:
-		if err := integrate.Rebase(g, a.base); err != nil {
+		if err := rebaseOwn(w, t, g, a.base); err != nil {
 			if c, ok := err.(*integrate.Conflict); ok {
 				a.conflict = c
 				return true, nil
@@ -388,9 +395,40 @@ func (a *approval) rebase(w *workflow.Workflow, t *task.Task, g gitx.Git) (done 
 			return true, err
 		}
 		faults.CrashPoint("approve", "rebase")
+		if w.Config.MergeStrategy == "squash" {
+			if err := a.squash(w, t, g); err != nil {
+				return true, err
+			}
+		}
 	}
 	a.merged, err = g.Run("rev-parse", "HEAD")
 	return err != nil, err
+}
+
+// restack restacks the tasks stacked on id, which just landed as merged
+// (with stack: true), telling each line.
+func restack(w *workflow.Workflow, id, merged string, say func(string)) {
+	if !w.Config.Stack {
+		return
+	}
+	for _, l := range stack.Restack(w, id, merged) {
+		say(l)
+	}
+}
+
+// rebaseOwn rebases the task's commits onto base: for a task stacked on
+// a parent that has landed since and that was not restacked (its branch
+// still holds stack_base), only its own commits, with git rebase --onto
+// (DESIGN §26); a plain rebase would replay the parent's too.
+func rebaseOwn(w *workflow.Workflow, t *task.Task, g gitx.Git, base string) error {
+	if sb := t.Str(task.KeyStackBase); sb != "" {
+		own, _ := g.Test("merge-base", "--is-ancestor", sb, "HEAD")
+		landed, _ := g.Test("merge-base", "--is-ancestor", sb, base)
+		if own && !landed {
+			return integrate.RebaseOnto(g, base, sb)
+		}
+	}
+	return integrate.Rebase(g, base)
 }
 
 // check runs the scope and stub gates on the rebased range a.base..a.merged
@@ -420,8 +458,12 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	t := tx.Task
 	// The intent first: only an approve that recorded it is finished by
 	// the next one if this one dies after moving main.
-	if err := integrate.RecordIntent(w.Repo.CommonDir, integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
-		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}); err != nil {
+	in := integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
+		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}
+	if a.squashed {
+		in.Style = integrate.StyleSquash
+	}
+	if err := integrate.RecordIntent(w.Repo.CommonDir, in); err != nil {
 		return fmt.Errorf("recording the approve's intent: %w", err)
 	}
 	tx.OnRollback(func() error { return integrate.DropIntent(w.Repo.CommonDir, t.ID()) })

@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -77,6 +78,9 @@ type queue struct {
 	// stack's own tip is a commit main never was).
 	main    string
 	stacked []string
+	// deferred are tasks stacked on a parent that had not landed when
+	// they were staged: staged again once it has.
+	deferred []string
 	// ci reads the forge's checks of each candidate (queue_ci: forge),
 	// nil when the queue waits on build_command alone; candidates are the
 	// branches pushed for it, deleted when the queue ends.
@@ -140,7 +144,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 	// Under the main lock: local main may go back off a killed approve's
 	// commits before the queue builds on it.
 	q.m = integrate.ForLanding(w)
-	for len(pending) > 0 {
+	for len(pending) > 0 || q.releaseDeferred(&pending) {
 		q.pull()
 		tip, err := q.m.Base()
 		if err != nil {
@@ -302,6 +306,11 @@ func (q *queue) stage(id, base string) *stacked {
 		q.single(id)
 		return nil
 	}
+	if stack.Waits(w, e.Task) != "" {
+		// Its parent may land in this run: staged again after it.
+		q.deferred = append(q.deferred, id)
+		return nil
+	}
 	t := e.Task
 	dir, g, err := approvableBranch(w, t)
 	if err != nil {
@@ -331,6 +340,28 @@ func (q *queue) stage(id, base string) *stacked {
 		return nil
 	}
 	return &stacked{e: *e, a: a, dir: dir, g: g, submitted: t.Str(task.KeySubmittedSHA)}
+}
+
+// releaseDeferred puts back into pending the deferred tasks whose parent
+// has landed meanwhile (reporting true when there are some); the others
+// wait, said as the review gate's waiting tasks are.
+func (q *queue) releaseDeferred(pending *[]string) bool {
+	held := q.deferred
+	q.deferred = nil
+	for _, id := range held {
+		e, err := q.w.Get(id)
+		if err != nil || e.Bucket != workflow.QA {
+			continue
+		}
+		if why := stack.Waits(q.w, e.Task); why != "" {
+			why = fmt.Sprintf("waits for %s, which it is stacked on and which %s", e.Task.Str(task.KeyStackedOn), why)
+			q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: id, Reason: why})
+			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", id, why))
+			continue
+		}
+		*pending = append(*pending, id)
+	}
+	return len(*pending) > 0
 }
 
 // pull brings the workflow branch up to the remote's (workflow_auto_push),
@@ -482,6 +513,7 @@ func (q *queue) land(s *stacked) landing {
 	dropIntent(w, s.e.ID)
 	cleanup(w, res.Entry.Task)
 	q.approved(s.e.ID, fmt.Sprintf("approved %s: %s fast-forwarded to %s (drift %d)", s.e.ID, w.Config.MainBranch, gitx.Short(a.merged), a.drift))
+	restack(w, s.e.ID, a.merged, func(l string) { q.res.Lines = append(q.res.Lines, l) })
 	return landed
 }
 

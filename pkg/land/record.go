@@ -26,6 +26,9 @@ func (a *approval) landing(w *workflow.Workflow, t *task.Task) (record.Landing, 
 	if a.onMain != "" {
 		l.Kind = record.KindQueue
 	}
+	if a.squashed {
+		l.MergeStyle = integrate.StyleSquash
+	}
 	switch {
 	case a.accepted:
 		// The gates ran on the task's commits and on main as it was (a.base
@@ -39,7 +42,7 @@ func (a *approval) landing(w *workflow.Workflow, t *task.Task) (record.Landing, 
 		l.Recovered = true
 		l.Gates = record.RecoveredGates(w.Config, t)
 		if in := integrate.ReadIntent(w.Repo.CommonDir, t.ID()); in != nil && in.Merged != "" && in.Base != "" {
-			l.Base, l.Merged = in.Base, in.Merged
+			l.Base, l.Merged, l.MergeStyle = in.Base, in.Merged, in.Style
 			return l, nil
 		}
 		return l, spanOn(w, t, a.merged, &l)

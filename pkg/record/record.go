@@ -65,8 +65,9 @@ type Via struct {
 	// Recovered: an approve interrupted after it moved main was finished
 	// (its gates had passed before it moved main).
 	Recovered bool `json:"recovered,omitempty"`
-	// MergeStyle is what the forge was asked to do (pr_merge_style), How
-	// how burl recognised the merge: ancestry, cherry, squash or forge.
+	// MergeStyle is what the forge was asked to do (pr_merge_style), or
+	// "squash" for approve's own squash (merge_strategy squash); How how
+	// burl recognised the merge: ancestry, cherry, squash or forge.
 	MergeStyle string `json:"merge_style,omitempty"`
 	How        string `json:"how,omitempty"`
 	PR         *PR    `json:"pr,omitempty"`

@@ -79,6 +79,12 @@ const (
 	// KeyCancelledReason says why.
 	KeyResolution      = "resolution"
 	KeyCancelledReason = "cancelled_reason"
+	// KeyStackedOn is the parent a stacked task was claimed on (config
+	// stack: true), KeyStackBase the parent's head its own work starts
+	// from: its gates judge stack_base..head, and a restack replays that
+	// range onto main (DESIGN §26).
+	KeyStackedOn = "stacked_on"
+	KeyStackBase = "stack_base"
 )
 
 // ResolutionCancelled is the resolution of a task ended without landing.

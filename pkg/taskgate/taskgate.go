@@ -37,13 +37,20 @@ func gateScope(w *workflow.Workflow, t *task.Task) gate.Scope {
 	return s
 }
 
-// Base is where the task's own changes start: base_sha, or a newer
+// Base is where the task's own changes start: stack_base (a stacked
+// task's parent head), base_sha, or a newer
 // main the worker has since rebased onto or merged, as approve's conflict
 // message tells them to. Diffing from base_sha would then charge the task
 // with everything main gained meanwhile (other tasks' files, their added
 // lines). base_sha itself is never rewritten (PRD 11.6).
 func Base(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
 	base := t.BaseSHA()
+	// A stacked task's own work starts at its parent's head (DESIGN §26).
+	if sb := t.Str(task.KeyStackBase); sb != "" && sb != base {
+		if in, err := g.Test("merge-base", "--is-ancestor", sb, head); err == nil && in {
+			return sb
+		}
+	}
 	mains := []string{"refs/heads/" + w.Config.MainBranch}
 	if w.Repo.HasRemote(w.Config.Remote) {
 		mains = append(mains, gitx.Tracking(w.Config.Remote, w.Config.MainBranch))

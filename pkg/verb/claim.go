@@ -17,6 +17,7 @@ import (
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -315,6 +316,8 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 	var conflicts []conflict.Pair
 	var wtPath, branch, rel, base string
 	var port int
+	// parent: the task this one is stacked on (stack: true), or nil.
+	var parent *workflow.Entry
 	res, err := w.Run(workflow.Transition{
 		Verb: "claim", ID: id, From: []workflow.Bucket{from}, To: workflow.Doing,
 		Message: "claim " + id,
@@ -361,6 +364,14 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 			}
 			reused = have
 			if !have && base == "" {
+				if parent, err = stack.Parent(w, t); err != nil {
+					return err
+				}
+			}
+			if parent != nil {
+				// Its work starts on what its parent submitted (DESIGN §26).
+				base = parent.Task.Str(task.KeySubmittedSHA)
+			} else if !have && base == "" {
 				m := integrate.For(w)
 				m.Behind = true
 				if base, err = m.BaseFrom(tips[w.Config.MainBranch]); err != nil {
@@ -449,6 +460,10 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 			t.SetStr(task.KeyBaseSHA, base)
 			t.SetStr(task.KeyAssignedTo, w.Actor)
 			t.SetTime(task.KeyStartedAt, tx.Now)
+			if parent != nil {
+				stack.Claimed(t, parent.ID, base)
+				tx.Details[task.KeyStackedOn] = parent.ID
+			}
 			// The watcher process that claims holds the lease from the
 			// start (DESIGN §15); a hand claim has none, and no holder of
 			// an earlier claim survives this one.
@@ -533,6 +548,9 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 		return err
 	}
 	if unmet := workflow.UnmetDeps(t, done); len(unmet) > 0 {
+		if p, err := stack.Parent(w, t); err != nil || p != nil {
+			return err // stacked on p's submitted head
+		}
 		// A BLOCKED dependency waits for a human, not for work: say so.
 		if blocked := w.BlockedAmong(unmet); len(blocked) > 0 {
 			return errs.New(errs.Lock, "%s depends on %s, which is BLOCKED: it waits for a human, not for work", t.ID(), strings.Join(blocked, ", ")).

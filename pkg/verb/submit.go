@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -115,6 +116,12 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if w.Config.Stack {
+		// Tasks stacked on its earlier head follow it (DESIGN §26).
+		for _, l := range stack.Resubmitted(w, id, head) {
+			fmt.Fprintf(ctx.Stderr, "burl: %s\n", l)
+		}
 	}
 	out := submitOut{Task: taskObject(w, res.Entry), Commits: commits, entry: res.Entry, remote: w.Config.Remote, w: w}
 	if w.Config.PushTaskBranchOnSubmit {

@@ -247,7 +247,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	var received error
 	if intact && !gone {
 		succeeded := tampered == "" && !o.stopped && o.err == nil && !o.timedOut && o.exit == 0
-		_, received = box.Receive(succeeded, t.Title()+"\n\nBurl-Task: "+t.ID()+"\n")
+		_, received = box.Receive(succeeded, t.Title()+"\n\nBurl-Task: "+t.ID()+"\nBurl-Agent: "+a.Name+"\n")
 		s.scopeRequests(w, actor, id, box)
 	}
 	if tampered != "" {

@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# Stacked tasks (DESIGN §26, config stack: true): a child claimed on its
+# parent's submitted head while the parent waits in QA, never landed before
+# it, and restacked with git rebase --onto <main> <stack_base> when the
+# parent lands — so that after a squash a file the parent added and the
+# child deleted stays deleted.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load lifecycle
+
+# stacked_repo: TASK-001 (the parent: adds added.txt, changes README.md)
+# submitted; TASK-002 depends on it (deletes added.txt, adds child.txt).
+stacked_repo() {
+	new_burl_repo
+	set_config merge_strategy squash
+	set_config max_parallel 0
+	[ -n "${NOSTACK:-}" ] || stack_on
+	git burl add "Parent" --affects added.txt --affects README.md >/dev/null
+	git burl add "Child" --affects added.txt --affects child.txt --depends-on TASK-001 >/dev/null
+	PARENT_WT=$(claim_wt TASK-001)
+	(
+		cd "$PARENT_WT" || exit 1
+		# Two steps each: after a squash, no commit of main is either
+		# step, so a plain rebase of the child would replay them.
+		commit_file added.txt "parent draft" "parent adds a file"
+		printf '# demo\nparent draft\n' >README.md
+		git commit -q -am "parent changes README"
+		commit_file added.txt "added by the parent" "parent finishes the file"
+		printf '# demo\nparent line\n' >README.md
+		git commit -q -am "parent finishes README"
+	)
+	git burl submit TASK-001 >/dev/null
+	PARENT_HEAD=$(git rev-parse task-001-parent)
+}
+
+# stack_on: stack: true in config.yaml (init does not write the key).
+stack_on() {
+	printf 'stack: true\n' >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -q -m "config: stack" -- .workflow/config.yaml
+}
+
+# child_work: claim TASK-002 and do its work (delete added.txt, add
+# child.txt), submitted.
+child_work() {
+	CHILD_WT=$(claim_wt TASK-002) || return 1
+	(
+		cd "$CHILD_WT" || exit 1
+		git rm -q added.txt && git commit -q -m "child deletes the parent's file"
+		commit_file child.txt "child" "child adds its file"
+	) || return 1
+	git burl submit TASK-002 >/dev/null
+}
+
+@test "stack: a child is claimed on its parent's submitted head while the parent is in QA (stacked_on, stack_base)" {
+	NOSTACK=1 stacked_repo
+	# Without stack: true it waits for its parent to be DONE.
+	run git burl claim TASK-002
+	assert_failure 4
+	assert_output_contains "TASK-001"
+	stack_on
+	run git burl claim TASK-002
+	assert_success
+	[ "$(field TASK-002 stacked_on)" = TASK-001 ]
+	[ "$(field TASK-002 stack_base)" = "$PARENT_HEAD" ]
+	wt=$(git burl worktree TASK-002)
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$PARENT_HEAD" ]
+	[ "$(cat "$wt/added.txt")" = "added by the parent" ]
+	# Its gates judge its own change only: the parent's README change is
+	# outside its scope and does not count.
+	(cd "$wt" && commit_file child.txt "child" "child adds its file")
+	run git burl submit TASK-002
+	assert_success
+	[ "$(bucket_of TASK-002)" = QA ]
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: approve of a child is refused, naming its parent, until the parent lands" {
+	stacked_repo
+	child_work
+	main0=$(git rev-parse main)
+	run git burl approve TASK-002
+	assert_failure 1
+	assert_output_contains "TASK-002 is stacked on TASK-001, which is in QA"
+	assert_output_contains "git burl approve TASK-001"
+	[ "$(git rev-parse main)" = "$main0" ]
+	[ "$(bucket_of TASK-002)" = QA ]
+}
+
+@test "stack: after the parent's squash landing the child is restacked with rebase --onto: a file the parent added and the child deleted stays deleted" {
+	stacked_repo
+	child_work
+	commit_file other.txt other "main moves on"
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "restacked TASK-002 onto main"
+	# The parent is one squash commit; the child now sits on it.
+	[ "$(git log -1 --format=%s main)" = "Parent (TASK-001)" ]
+	[ "$(field TASK-002 stack_base)" = "$(git rev-parse main)" ]
+	[ "$(git rev-parse "$(field TASK-002 submitted_sha)^^")" = "$(git rev-parse main)" ]
+	run git burl approve TASK-002
+	assert_success
+	[ "$(git log -1 --format=%s main)" = "Child (TASK-002)" ]
+	# Resurrection: added.txt stays deleted; README.md is exactly the parent's.
+	! git cat-file -e main:added.txt 2>/dev/null
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
+	[ "$(git show main:child.txt)" = child ]
+	git cat-file -e main:other.txt
+	run git burl verify main~2..main
+	assert_success
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: approve --all lands the parent, then its restacked child, in one run" {
+	stacked_repo
+	child_work
+	run git burl approve --all --json
+	assert_success
+	[ "$(jq -r '.approved | join(",")' <<<"$output")" = TASK-001,TASK-002 ]
+	[ "$(git log -2 --format=%s main | paste -sd,)" = "Child (TASK-002),Parent (TASK-001)" ]
+	! git cat-file -e main:added.txt 2>/dev/null
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
+}
+
+@test "stack: a child whose own commits conflict with main when restacked goes back to READY with the files and the parent's landed commit" {
+	stacked_repo
+	wt=$(claim_wt TASK-002)
+	git burl scope TASK-002 --affects src/jump.go --reason "the child changes Jump" >/dev/null
+	(cd "$wt" && printf '%s\n' "$(jump_go 'child()')" >src/jump.go && git commit -q -am "child changes Jump")
+	git burl submit TASK-002 >/dev/null
+	printf '%s\n' "$(jump_go 'main()')" >src/jump.go
+	git commit -q -am "main changes Jump"
+	run git burl approve TASK-001
+	assert_success
+	assert_output_contains "TASK-002 back to READY: restacking it onto main conflicts in src/jump.go"
+	[ "$(bucket_of TASK-002)" = READY ]
+	landed=$(git rev-parse --short=10 main)
+	grep -q "TASK-001 landed as $landed" "$(task_file TASK-002)"
+	grep -q -- "- src/jump.go" "$(task_file TASK-002)"
+	grep -q "git rebase --onto $(git rev-parse main) " "$(task_file TASK-002)"
+	# Nothing was left half done in its worktree.
+	[ -z "$(git -C "$wt" status --porcelain)" ]
+}
+
+@test "stack: a parent submitted again with a new head restacks its child onto that head" {
+	stacked_repo
+	child_work
+	git burl reject TASK-001 --reason "finish the file" >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd "$PARENT_WT" && commit_file README.md "$(printf '# demo\nparent line, reviewed')" "parent answers the review")
+	run git burl submit TASK-001
+	assert_success
+	new=$(git rev-parse task-001-parent)
+	assert_output_contains "restacked TASK-002 onto TASK-001's new head"
+	[ "$(field TASK-002 stack_base)" = "$new" ]
+	[ "$(git rev-parse "$(field TASK-002 submitted_sha)~2")" = "$new" ]
+	# Then both land, the child's own change on top of the parent's last one.
+	run git burl approve --all
+	assert_success
+	! git cat-file -e main:added.txt 2>/dev/null
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line, reviewed')" ]
+}

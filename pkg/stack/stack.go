@@ -1,0 +1,211 @@
+// Package stack is stacked tasks (DESIGN §26, config stack: true): a task
+// whose one unfinished dependency is submitted starts on that parent's
+// submitted head instead of waiting for it to land. It records the parent
+// (stacked_on) and where its own work starts (stack_base); it never lands
+// before the parent; and when the parent lands it is restacked with
+// `git rebase --onto <main> <stack_base>`, which replays only its own
+// commits. A plain rebase would replay the parent's commits too, and after
+// a squash they are no longer on main by hash: they conflict on the
+// parent's own lines, or bring back a file the child deleted.
+package stack
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
+)
+
+// Parent is the task t can be claimed stacked on: with stack: true, its
+// only dependency that is not DONE, when that one is in QA with a
+// submitted head. nil when t is not stackable (or needs no stacking).
+func Parent(w *workflow.Workflow, t *task.Task) (*workflow.Entry, error) {
+	if !w.Config.Stack {
+		return nil, nil
+	}
+	done, err := w.DoneSet(t)
+	if err != nil {
+		return nil, err
+	}
+	unmet := workflow.UnmetDeps(t, done)
+	if len(unmet) != 1 {
+		return nil, nil
+	}
+	p, err := w.Get(unmet[0])
+	if err != nil || p.Bucket != workflow.QA || p.Task == nil || p.Task.Str(task.KeySubmittedSHA) == "" {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// Claimed records on t, in a claim's Apply, that it starts on parent's
+// submitted head base.
+func Claimed(t *task.Task, parent, base string) {
+	t.SetStr(task.KeyStackedOn, parent)
+	t.SetStr(task.KeyStackBase, base)
+}
+
+// Landable refuses to land t before the parent it is stacked on: the
+// error names the parent and where it is.
+func Landable(w *workflow.Workflow, t *task.Task) error {
+	if why := Waits(w, t); why != "" {
+		p := t.Str(task.KeyStackedOn)
+		return errs.New(errs.User, "%s is stacked on %s, which %s: a stacked task lands after its parent", t.ID(), p, why).
+			WithTitle("Cannot approve %s before %s", t.ID(), p).
+			WithFix("approve %s first (git burl approve %s); %s is then restacked onto %s and can land", p, p, t.ID(), w.Config.MainBranch)
+	}
+	return nil
+}
+
+// Waits says why t, stacked on a parent, cannot land yet ("" when it can):
+// the parent is not DONE.
+func Waits(w *workflow.Workflow, t *task.Task) string {
+	p := t.Str(task.KeyStackedOn)
+	if p == "" {
+		return ""
+	}
+	e, err := w.Get(p)
+	switch {
+	case err != nil:
+		return "cannot be read (" + err.Error() + ")"
+	case e.Bucket != workflow.Done:
+		return "is in " + string(e.Bucket)
+	case e.Task != nil && e.Task.Cancelled():
+		return "was cancelled"
+	}
+	return ""
+}
+
+// Restack replays the own commits (stack_base..head) of each DOING or QA
+// task stacked on parent onto main, now that parent landed there (as the
+// commit landed), and
+// moves stack_base (and base_sha) to main; a QA child's submitted_sha
+// follows its branch. A QA child whose commits conflict goes back to
+// READY with the files and the parent's landed commit in its QA report;
+// a DOING child with uncommitted changes, or that conflicts, is left for
+// its worker (said in the lines). It returns one line per child.
+func Restack(w *workflow.Workflow, parent, landed string) []string {
+	main, err := w.Repo.Git.Run("rev-parse", "refs/heads/"+w.Config.MainBranch)
+	if err != nil {
+		return []string{fmt.Sprintf("cannot restack the tasks stacked on %s: %v", parent, err)}
+	}
+	return restackAll(w, parent, move{onto: main, where: w.Config.MainBranch, why: parent + " landed as " + gitx.Short(landed), landed: landed})
+}
+
+// Resubmitted restacks the tasks stacked on parent, which was submitted
+// again at head, onto that head, as Restack does onto main.
+func Resubmitted(w *workflow.Workflow, parent, head string) []string {
+	return restackAll(w, parent, move{onto: head, where: parent + "'s new head " + gitx.Short(head), why: parent + " was submitted again at " + gitx.Short(head)})
+}
+
+// move is where a restack replays a child's own commits, and why.
+type move struct {
+	onto, where, why, landed string
+}
+
+func restackAll(w *workflow.Workflow, parent string, mv move) []string {
+	var lines []string
+	for _, b := range []workflow.Bucket{workflow.Doing, workflow.QA} {
+		es, _, err := w.InBucket(b)
+		if err != nil {
+			return append(lines, fmt.Sprintf("cannot list %s to restack the tasks stacked on %s: %v", b, parent, err))
+		}
+		for _, e := range es {
+			if e.Task != nil && e.Task.Str(task.KeyStackedOn) == parent {
+				lines = append(lines, restackOne(w, e, parent, mv))
+			}
+		}
+	}
+	return lines
+}
+
+func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) string {
+	t, id := e.Task, e.ID
+	g, main := w.Repo.Git, mv.onto
+	old := t.Str(task.KeyStackBase)
+	// After a landing, a base main holds needs nothing (a fast-forward
+	// landed the parent's very commits); a resubmitted parent's head that
+	// descends from it holds commits the child lacks.
+	if in, _ := g.Test("merge-base", "--is-ancestor", old, main); old == "" || old == main || in && mv.landed != "" {
+		return fmt.Sprintf("%s is on %s already", id, mv.where)
+	}
+	wt := w.WorktreePath(t)
+	if wt == "" {
+		return fmt.Sprintf("%s not restacked: it has no worktree in this clone (git burl worktree --ensure %s, then git -C <it> rebase --onto %s %s)", id, id, gitx.Short(main), gitx.Short(old))
+	}
+	wg := gitx.In(wt)
+	if dirty, _, err := workspace.Uncommitted(wg); err != nil || dirty != "" {
+		return fmt.Sprintf("%s not restacked: its worktree %s has uncommitted changes; its worker runs git rebase --onto %s %s there", id, w.Rel(wt), gitx.Short(main), gitx.Short(old))
+	}
+	head, err := wg.Run("rev-parse", "HEAD")
+	if err != nil {
+		return fmt.Sprintf("%s not restacked: %v", id, err)
+	}
+	if e.Bucket == workflow.QA && head != t.Str(task.KeySubmittedSHA) {
+		return fmt.Sprintf("%s not restacked: its branch moved after submit", id)
+	}
+	var conflict *integrate.Conflict
+	if err := integrate.RebaseOnto(wg, main, old); err != nil {
+		c, ok := err.(*integrate.Conflict)
+		if !ok {
+			return fmt.Sprintf("%s not restacked: %v", id, err)
+		}
+		conflict = c
+	}
+	if conflict != nil && e.Bucket == workflow.Doing {
+		return fmt.Sprintf("%s not restacked: its commits conflict with %s in %s; its worker runs git rebase --onto %s %s and resolves them", id, mv.where, strings.Join(conflict.Files, ", "), gitx.Short(main), gitx.Short(old))
+	}
+	newHead := head
+	if conflict == nil {
+		if newHead, err = wg.Run("rev-parse", "HEAD"); err != nil {
+			return fmt.Sprintf("%s not restacked: %v", id, err)
+		}
+	}
+	_, err = w.Run(workflow.Transition{Verb: "restack", ID: id, From: []workflow.Bucket{e.Bucket}, Message: "restack " + id,
+		Apply: func(tx *workflow.Tx) error {
+			tx.Details["parent"] = parent
+			if mv.landed != "" {
+				tx.Details["parent_landed"] = mv.landed
+			} else {
+				tx.Details["parent_head"] = mv.onto
+			}
+			tx.Details["from"] = old
+			if conflict != nil {
+				tx.Action = "reject"
+				tx.Details["cause"] = "restack conflict"
+				tx.Details["files"] = conflict.Files
+				lines := []string{fmt.Sprintf("%s; replaying this task's own commits (%s..%s) onto %s conflicts in:", mv.why, gitx.Short(old), gitx.Short(head), mv.where)}
+				for _, f := range conflict.Files {
+					lines = append(lines, "- "+f)
+				}
+				lines = append(lines, fmt.Sprintf("Resolve with: git rebase --onto %s %s (in the task's worktree)", main, old))
+				qa.Reject(w, tx, "restack conflict: "+mv.why, lines)
+				return nil
+			}
+			tx.Task.SetStr(task.KeyStackBase, main)
+			tx.Task.SetStr(task.KeyBaseSHA, main)
+			if e.Bucket == workflow.QA {
+				tx.Task.SetStr(task.KeySubmittedSHA, newHead)
+			}
+			tx.Details["stack_base"] = main
+			tx.Details["head"] = newHead
+			return nil
+		}})
+	if err != nil {
+		if conflict == nil && e.Bucket == workflow.QA {
+			// The branch must stay where the task file says it was submitted.
+			_, _ = wg.Run("reset", "-q", "--hard", head)
+		}
+		return fmt.Sprintf("%s not restacked: %v", id, err)
+	}
+	if conflict != nil {
+		return fmt.Sprintf("%s back to READY: restacking it onto %s conflicts in %s", id, mv.where, strings.Join(conflict.Files, ", "))
+	}
+	return fmt.Sprintf("restacked %s onto %s (git rebase --onto %s %s)", id, mv.where, gitx.Short(main), gitx.Short(old))
+}
