@@ -87,6 +87,18 @@ build() {
 	fi
 	command -v go >/dev/null || die "go is not on PATH; Gitea is built from the Go module proxy"
 	mkdir -p "$CACHE"
+	# One build at a time per cache: the test files that need Gitea run in
+	# parallel (make bats), and two builds would share one work directory.
+	exec 9>"$CACHE/build.lock"
+	if ! flock -n 9; then
+		echo "gitea.sh: waiting for another build of Gitea to finish (lock $CACHE/build.lock)" >&2
+		flock 9
+	fi
+	if [ -x "$BIN" ]; then
+		exec 9>&-
+		echo "$BIN"
+		return
+	fi
 	work=$CACHE/build-$VERSION
 	LOG=$CACHE/build-$VERSION.log
 	: >"$LOG"
@@ -100,6 +112,7 @@ build() {
 	step 4 "compiling (the long step)" compile
 	mv "$BIN.tmp" "$BIN"
 	rm -rf "$work"
+	exec 9>&-
 	echo "gitea.sh: built in $(((SECONDS - began) / 60))m$(((SECONDS - began) % 60))s" >&2
 	echo "$BIN"
 }
