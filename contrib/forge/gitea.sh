@@ -105,7 +105,7 @@ build() {
 	export GOMODCACHE=$CACHE/gomod GOCACHE=$CACHE/gocache CGO_ENABLED=0
 	export GOFLAGS="-buildvcs=false -mod=mod"
 	local began=$SECONDS
-	echo "gitea.sh: building Gitea $VERSION into $BIN, once per machine (3-6 minutes on 2 cores; log: $LOG)" >&2
+	echo "gitea.sh: building Gitea $VERSION into $BIN, once per machine (4-11 minutes on 2 cores; log: $LOG)" >&2
 	step 1 "downloading Gitea's source from the Go module proxy" fetch_source
 	step 2 "downloading the modules it needs" patch_and_fetch
 	step 3 "generating its embedded assets" generate
