@@ -18,7 +18,7 @@ JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 # from the module proxy at a pinned version, so it is no dependency of burl.
 ACTIONLINT ?= $(GO) run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
+SHELL_FILES := install.sh .ci/run .ci/foreign-watch $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
 
 .PHONY: all build test deps forge unit cross bats lint install uninstall demo demo-pr bench clean
 
