@@ -11,7 +11,9 @@ BATS ?= bats/
 # Test files run in JOBS parallel jobs (bats --jobs, through GNU parallel),
 # the tests of one file one after another; JOBS=1 runs the files one after
 # another too. Most of a test's time is waiting on processes it started,
-# so more jobs than cores pay.
+# so more jobs than cores pay. Every test has a HOME of its own; the Go
+# build cache stays the user's (a test whose build command is go test
+# would otherwise compile the standard library again).
 JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 
 # actionlint checks the contrib CI workflows (and the shell in them); run
@@ -46,7 +48,8 @@ bats: build
 		echo "bats: GNU parallel is not installed (contrib/test-deps.sh): the test files run one after another"; jobs=1; fi; \
 	flags=$$([ "$$jobs" = 1 ] || echo "--jobs $$jobs --no-parallelize-within-files"); \
 	echo "bats $$flags $(BATS)"; \
-	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" bats $$flags $(BATS)
+	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" GOCACHE="$$($(GO) env GOCACHE)" \
+		bats $$flags $(BATS)
 
 # What the tests need beyond Go and git: installed as root on Debian,
 # else named with the commands that install them.
