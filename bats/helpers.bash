@@ -173,9 +173,9 @@ all_events() {
 }
 
 # need TOOL: skip without TOOL on a developer's machine; CI installs every
-# tool (.ci/run), so there a missing one fails.
+# tool (make test runs contrib/test-deps.sh), so there a missing one fails.
 need() {
 	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
+	[ -z "${CI:-}" ] || { echo "$1 is not installed; contrib/test-deps.sh installs it" >&2; return 1; }
+	skip "$1 is not installed (contrib/test-deps.sh, run by make test, installs it)"
 }
