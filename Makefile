@@ -6,8 +6,12 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/burl-dev/burl/pkg/version.Version=$(VERSION)
 # Tests run against a real installation in a throwaway prefix.
 TEST_PREFIX := $(CURDIR)/dist/test-prefix
-# `make bats BATS=bats/watch.bats` runs one file; the default is every file.
-BATS ?= bats/
+# `make bats BATS=bats/watch.bats` runs one file; the default is every file,
+# the longest first (measured: minutes each), so that no long file starts
+# last and runs on alone.
+SLOW_BATS := $(patsubst %,bats/%.bats,forge_gitea recovery_crash_git recovery_crash recovery_kills mcp monitor \
+	queue_race queue_approve next_step watch watch_rounds recovery_sync remote)
+BATS ?= $(filter $(wildcard bats/*.bats),$(SLOW_BATS)) $(filter-out $(SLOW_BATS),$(wildcard bats/*.bats))
 # Test files run in JOBS parallel jobs (bats --jobs, through GNU parallel),
 # the tests of one file one after another; JOBS=1 runs the files one after
 # another too. Most of a test's time is waiting on processes it started,
