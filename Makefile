@@ -6,16 +6,27 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/burl-dev/burl/pkg/version.Version=$(VERSION)
 # Tests run against a real installation in a throwaway prefix.
 TEST_PREFIX := $(CURDIR)/dist/test-prefix
-# `make bats BATS=bats/watch.bats` runs one file; the default is every file.
-BATS ?= bats/
+# `make bats BATS=bats/watch.bats` runs one file; the default is every file,
+# the longest first (measured: minutes each), so that no long file starts
+# last and runs on alone.
+SLOW_BATS := $(patsubst %,bats/%.bats,forge_gitea recovery_crash_git recovery_crash recovery_kills mcp monitor \
+	queue_race queue_approve next_step watch watch_rounds recovery_sync remote)
+BATS ?= $(filter $(wildcard bats/*.bats),$(SLOW_BATS)) $(filter-out $(SLOW_BATS),$(wildcard bats/*.bats))
+# Test files run in JOBS parallel jobs (bats --jobs, through GNU parallel),
+# the tests of one file one after another; JOBS=1 runs the files one after
+# another too. Most of a test's time is waiting on processes it started,
+# so more jobs than cores pay. Every test has a HOME of its own; the Go
+# build cache stays the user's (a test whose build command is go test
+# would otherwise compile the standard library again).
+JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 
 # actionlint checks the contrib CI workflows (and the shell in them); run
 # from the module proxy at a pinned version, so it is no dependency of burl.
 ACTIONLINT ?= $(GO) run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-SHELL_FILES := install.sh .ci/run $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
+SHELL_FILES := install.sh .ci/run .ci/foreign-watch $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
 
-.PHONY: all build test unit cross bats lint install uninstall demo demo-pr bench clean
+.PHONY: all build test deps forge unit cross bats lint install uninstall demo demo-pr bench clean
 
 all: build
 
@@ -37,9 +48,25 @@ cross:
 bats: build
 	rm -rf $(TEST_PREFIX)
 	PREFIX=$(TEST_PREFIX) BURL_QUIET_INSTALL=1 ./install.sh
-	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" bats $(BATS)
+	@jobs=$(JOBS); if [ "$$jobs" != 1 ] && ! command -v parallel >/dev/null; then \
+		echo "bats: GNU parallel is not installed (contrib/test-deps.sh): the test files run one after another"; jobs=1; fi; \
+	flags=$$([ "$$jobs" = 1 ] || echo "--jobs $$jobs --no-parallelize-within-files"); \
+	echo "bats $$flags $(BATS)"; \
+	PATH="$(TEST_PREFIX)/bin:$$PATH" MANPATH="$(TEST_PREFIX)/share/man:" GOCACHE="$$($(GO) env GOCACHE)" \
+		bats $$flags $(BATS)
 
-test: lint unit cross bats
+# What the tests need beyond Go and git: installed as root on Debian,
+# else named with the commands that install them.
+deps:
+	@./contrib/test-deps.sh
+
+# The forge tests' Gitea, built once per machine (minutes the first time):
+# its steps show here as they happen, not in a test's log.
+forge:
+	@./contrib/forge/gitea.sh build >/dev/null || \
+		echo "forge tests: Gitea could not be built here (its last lines are above): they will skip, each saying so"
+
+test: deps lint unit cross forge bats
 
 lint:
 	@test -z "$$(gofmt -l cmd pkg)" || { echo "gofmt needed:"; gofmt -l cmd pkg; exit 1; }

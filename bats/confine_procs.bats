@@ -9,11 +9,6 @@ setup() {
 	watch_repo
 }
 
-# no_proc PATTERN: no process of ours matches PATTERN any more.
-no_proc() { ! pgrep -u "$(id -u)" -f "$1" >/dev/null; }
-# has_proc PATTERN: a process of ours matches PATTERN.
-has_proc() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
-
 @test "Ctrl-C during approve stops its verify command's process group, rolls back and releases every lock" {
 	git burl add "Feature" --affects-glob 'src/**' --verify 'sleep 27.5 && echo never' >/dev/null
 	submitted TASK-001 src/feature.go 'package src' >/dev/null
@@ -22,12 +17,12 @@ has_proc() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 	# (git and the verb), never to the command's own group.
 	setsid git burl approve TASK-001 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_until 10 has_proc 'sleep 27.5'
+	wait_until 10 has_own_proc 'sleep 27.5'
 	kill -INT -- "-$pid"
 	# git's own exit status is git's business; burl's verb exits 130.
 	wait "$pid" || true
-	wait_until 5 no_proc 'git-burl-approve'
-	wait_until 5 no_proc 'sleep 27.5'
+	wait_until 5 no_own_proc 'git-burl-approve'
+	wait_until 5 no_own_proc 'sleep 27.5'
 	grep -q "interrupted: the verify command" "$BATS_TEST_TMPDIR/out"
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 	[ "$(bucket_of TASK-001)" = QA ]
@@ -46,11 +41,11 @@ has_proc() { pgrep -u "$(id -u)" -f "$1" >/dev/null; }
 	submitted TASK-001 src/feature.go 'package src' >/dev/null
 	setsid git burl validate TASK-001 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_until 10 has_proc 'sleep 28.5'
+	wait_until 10 has_own_proc 'sleep 28.5'
 	kill -TERM -- "-$pid"
 	wait "$pid" || true
-	wait_until 5 no_proc 'git-burl-validate'
-	wait_until 5 no_proc 'sleep 28.5'
+	wait_until 5 no_own_proc 'git-burl-validate'
+	wait_until 5 no_own_proc 'sleep 28.5'
 	grep -q "interrupted: the build command" "$BATS_TEST_TMPDIR/out"
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 	! grep -q "Validate FAIL" "$(task_file TASK-001)" || false
@@ -71,7 +66,7 @@ sleep 0.3; mkdir -p src && echo ok >src/ok.txt'
 	n=$(wc -l <"$log")
 	sleep 0.5
 	[ "$(wc -l <"$log")" -eq "$n" ]
-	no_proc 'daemon-TASK-001.log'
+	no_own_proc 'daemon-TASK-001.log'
 }
 
 @test "kill -9 of the git burl watch a user started stops the supervisor, which releases its task" {
@@ -80,12 +75,12 @@ sleep 0.3; mkdir -p src && echo ok >src/ok.txt'
 	one_agent slow
 	setsid git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_until 15 has_proc 'sleep 29.5'
+	wait_until 15 has_own_proc 'sleep 29.5'
 	[ "$(bucket_of TASK-001)" = DOING ]
 	# $pid is git itself: the supervisor is its child.
 	kill -9 "$pid"
-	wait_until 20 no_proc 'git-burl-watch'
-	wait_until 5 no_proc 'sleep 29.5'
+	wait_until 20 no_own_proc 'git-burl-watch'
+	wait_until 5 no_own_proc 'sleep 29.5'
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 }
@@ -96,11 +91,11 @@ sleep 0.3; mkdir -p src && echo ok >src/ok.txt'
 	one_agent slow
 	setsid sh -c 'git burl watch --interval 100ms 2>&1 | tee "$0" >/dev/null' "$BATS_TEST_TMPDIR/tee.log" &
 	pid=$!
-	wait_until 15 has_proc 'sleep 31.5'
+	wait_until 15 has_own_proc 'sleep 31.5'
 	# The terminal's Ctrl-C: the whole pipeline, tee included, gets SIGINT.
 	kill -INT -- "-$pid"
-	wait_until 20 no_proc 'git-burl-watch'
-	wait_until 5 no_proc 'sleep 31.5'
+	wait_until 20 no_own_proc 'git-burl-watch'
+	wait_until 5 no_own_proc 'sleep 31.5'
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ -z "$(ls .burl/.workflow/locks/)" ]
 }

@@ -44,6 +44,27 @@ commands() {
 	grep -q "^Local main fast-forwarded to origin/main ([0-9a-f]\{10\}): 1 commit(s)$" "$BATS_TEST_TMPDIR/demo.txt"
 }
 
+@test "the tour's commit step works in a newcomer's repository, where the task's file is new and the checkout has untracked files" {
+	SRC="$BATS_TEST_DIRNAME/.."
+	# The tour's commands from the edit to the submit, as a reader types them.
+	sed -n '/^## A five-minute tour/,/^## Let burl run your agents/p' "$SRC/README.md" | commands /dev/stdin |
+		sed -n '/^\$ \$EDITOR src\/jump.go/,/^\$ git burl submit$/p' | sed '1d; $d; s/^\$ //' >"$BATS_TEST_TMPDIR/steps.sh"
+	grep -q 'git commit' "$BATS_TEST_TMPDIR/steps.sh"
+	new_burl_repo
+	# A repository that has no src/jump.go yet.
+	git rm -q src/jump.go && git commit -q -m "no jump yet"
+	echo "scratch" >notes.txt
+	git burl add "Implement jump" --affects src/jump.go >/dev/null
+	wt=$(git burl claim TASK-001 | tail -n 1)
+	cd "$wt"
+	mkdir -p src && printf 'package src\n\nfunc Jump() int { return 3 }\n' >src/jump.go
+	run bash -euo pipefail "$BATS_TEST_TMPDIR/steps.sh"
+	assert_success
+	run git burl submit
+	assert_success
+	git show --stat HEAD | grep -q 'src/jump.go'
+}
+
 # readme_block HEADING: the first ```sh block under the README's section
 # whose heading line starts with HEADING, as a newcomer would copy it.
 readme_block() {

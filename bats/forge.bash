@@ -9,7 +9,9 @@ FORGE_SH="$BATS_TEST_DIRNAME/../contrib/forge/gitea.sh"
 # forge_setup_file starts the server, or leaves GITEA_URL empty when Gitea
 # cannot be built on this machine (forge_skip then says so once per test).
 forge_setup_file() {
-	if ! "$FORGE_SH" build >"$BATS_FILE_TMPDIR/gitea-build.log" 2>&1; then
+	# A first build takes minutes: its steps show as they happen, on bats'
+	# own output (fd 3), and stay in the file's log.
+	if ! "$FORGE_SH" build 2> >(tee "$BATS_FILE_TMPDIR/gitea-build.log" >&3) >/dev/null; then
 		export GITEA_URL=""
 		return 0
 	fi

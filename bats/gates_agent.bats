@@ -21,8 +21,8 @@ mkdir -p src && echo ok >src/ok.txt && echo sneaky >outside.txt'
 @test "an agent that widens its own scope in \$BURL_TASK_FILE lands nothing outside it: the sandbox refuses the write" {
 	watch_repo
 	if ! bwrap --dev-bind / / --ro-bind / / true 2>/dev/null; then
-		[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
-		skip "bwrap does not work here (.ci/run installs bubblewrap)"
+		[ -z "${CI:-}" ] || { echo "bwrap does not work here; contrib/test-deps.sh installs it" >&2; return 1; }
+		skip "bwrap does not work here (contrib/test-deps.sh, run by make test, installs bubblewrap)"
 	fi
 	git burl add "Small" --affects-glob "src/**" >/dev/null
 	widener

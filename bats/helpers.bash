@@ -18,7 +18,32 @@ setup_isolated_git() {
 	# every test starts trusting nothing but what it trusts itself.
 	unset XDG_STATE_HOME
 	unset BURL_CRASH_AFTER BURL_CRASH_AT_GIT BURL_FAIL BURL_FORCE_EXDEV BURL_TRACE
+	# What own_pids knows this test's processes by, inherited by all of them.
+	export BURL_TEST_OWNER="$BATS_TEST_TMPDIR"
 }
+
+# own_pids PATTERN: the pids of this test's processes whose command line
+# matches PATTERN (as pgrep -f): of those of this user, the ones whose
+# working directory is in this test's folder or whose environment carries
+# its BURL_TEST_OWNER. Never a name across the machine: other test files
+# run in parallel, and a user's own git burl watch runs the same commands
+# (issue 40). bats/process_hygiene.bats keeps it so.
+own_pids() {
+	local p cwd
+	for p in $(pgrep -u "$(id -u)" -f -- "$1"); do
+		cwd=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
+		case $cwd/ in
+		"$BATS_TEST_TMPDIR"/*) echo "$p" ;;
+		*) tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "BURL_TEST_OWNER=$BATS_TEST_TMPDIR" && echo "$p" ;;
+		esac
+	done
+	return 0
+}
+
+# has_own_proc PATTERN / no_own_proc PATTERN: a process of this test
+# matches PATTERN / none does any more.
+has_own_proc() { [ -n "$(own_pids "$1")" ]; }
+no_own_proc() { [ -z "$(own_pids "$1")" ]; }
 
 # new_repo: $ORIGIN is a bare repository, $REPO a clone with one commit on
 # main (pushed), and the working directory is $REPO.
@@ -148,9 +173,9 @@ all_events() {
 }
 
 # need TOOL: skip without TOOL on a developer's machine; CI installs every
-# tool (.ci/run), so there a missing one fails.
+# tool (make test runs contrib/test-deps.sh), so there a missing one fails.
 need() {
 	command -v "$1" >/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "$1 is not installed; .ci/run installs it" >&2; return 1; }
-	skip "$1 is not installed (.ci/run installs it)"
+	[ -z "${CI:-}" ] || { echo "$1 is not installed; contrib/test-deps.sh installs it" >&2; return 1; }
+	skip "$1 is not installed (contrib/test-deps.sh, run by make test, installs it)"
 }

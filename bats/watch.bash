@@ -57,8 +57,8 @@ ${SANDBOX:+sandbox: $SANDBOX
 # need_bwrap: skip the test where bubblewrap cannot run (it must on CI).
 need_bwrap() {
 	command -v bwrap >/dev/null && bwrap --dev-bind / / --ro-bind / / true 2>/dev/null && return 0
-	[ -z "${CI:-}" ] || { echo "bwrap does not work here; .ci/run installs it" >&2; return 1; }
-	skip "bwrap does not work here (.ci/run installs bubblewrap)"
+	[ -z "${CI:-}" ] || { echo "bwrap does not work here; contrib/test-deps.sh installs it" >&2; return 1; }
+	skip "bwrap does not work here (contrib/test-deps.sh, run by make test, installs bubblewrap)"
 }
 
 # path_without_bwrap: $PATH with every directory holding bwrap replaced

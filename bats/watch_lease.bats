@@ -39,7 +39,8 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A NAP=4 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
-	A=$(pgrep -P "$agit" -f git-burl-watch || pgrep -f "git-burl-watch --interval 100ms" | head -n 1)
+	A=$(pgrep -P "$agit" -f git-burl-watch)
+	[ -n "$A" ]
 	kill -STOP "$A"
 	sleep 2.5
 	# Same agent, same host: only the watcher id tells the two apart.
@@ -78,10 +79,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 
 @test "a lease held by a watcher of this host whose process is gone is taken over at once, not after the lease, and watch says the holder is gone (not that its lease expired)" {
 	lease 900 60s
-	# A nap no other test's process has: only this agent's sleep is killed
-	# below (the machine is shared).
-	nap=60.$$
-	WHO=A NAP=$nap git burl watch --interval 100ms >/dev/null 2>&1 &
+	WHO=A NAP=60 git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
 	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
@@ -91,7 +89,8 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	# SIGKILL: the watcher cannot release (its agent dies with it).
 	kill -9 "$w" "$agit" 2>/dev/null || true
 	wait "$agit" 2>/dev/null || true
-	pkill -9 -xf "sleep $nap" || true
+	# Only this test's sleep: the machine is shared.
+	kill -9 $(own_pids "^sleep 60$") 2>/dev/null || true
 	[ "$(bucket_of TASK-001)" = DOING ]
 	WHO=B NAP=0 run git burl watch --once --interval 100ms
 	assert_success
@@ -140,7 +139,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	SANDBOX=none one_agent daemonizer
 	WHO=A git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
-	wait_until 10 pgrep -f 'sleep 271.5'
+	wait_until 10 has_own_proc 'sleep 271.5'
 	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
 	wait_until 10 no_locks
 	w=$(pgrep -P "$agit" -f git-burl-watch || true)
@@ -149,12 +148,12 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	agit=
 	# Nobody is left to end the daemon: it outlives its watcher.
 	sleep 0.5
-	pgrep -f 'sleep 271.5' >/dev/null
+	has_own_proc 'sleep 271.5'
 	run env WHO=B git burl watch --once --interval 100ms
 	assert_success
 	assert_output_contains "stopped"
 	assert_output_contains "process(es) left by the dead watcher bot@"
-	! pgrep -f 'sleep 271.5' >/dev/null
+	no_own_proc 'sleep 271.5'
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
 

@@ -31,7 +31,10 @@ cd "$wt"
 # shellcheck disable=SC2016 # shown, not expanded
 printf '$ $EDITOR src/jump.go      # the work itself\n\n'
 printf 'package game\n\n// Jump returns the jump height.\nfunc Jump() int { return 3 }\n' >src/jump.go
-run git commit -q -am "Jump higher"
+# Named, not -a: a new file is untracked until added, and -a would leave
+# it out (a newcomer's task often creates its file).
+run git add src/jump.go
+run git commit -q -m "Jump higher"
 run git burl submit
 printf '$ cd -\n\n'
 cd "$demo/game"

@@ -87,19 +87,32 @@ build() {
 	fi
 	command -v go >/dev/null || die "go is not on PATH; Gitea is built from the Go module proxy"
 	mkdir -p "$CACHE"
+	# One build at a time per cache: the test files that need Gitea run in
+	# parallel (make bats), and two builds would share one work directory.
+	exec 9>"$CACHE/build.lock"
+	if ! flock -n 9; then
+		echo "gitea.sh: waiting for another build of Gitea to finish (lock $CACHE/build.lock)" >&2
+		flock 9
+	fi
+	if [ -x "$BIN" ]; then
+		exec 9>&-
+		echo "$BIN"
+		return
+	fi
 	work=$CACHE/build-$VERSION
 	LOG=$CACHE/build-$VERSION.log
 	: >"$LOG"
 	export GOMODCACHE=$CACHE/gomod GOCACHE=$CACHE/gocache CGO_ENABLED=0
 	export GOFLAGS="-buildvcs=false -mod=mod"
 	local began=$SECONDS
-	echo "gitea.sh: building Gitea $VERSION into $BIN, once per machine (3-6 minutes on 2 cores; log: $LOG)" >&2
+	echo "gitea.sh: building Gitea $VERSION into $BIN, once per machine (4-11 minutes on 2 cores; log: $LOG)" >&2
 	step 1 "downloading Gitea's source from the Go module proxy" fetch_source
 	step 2 "downloading the modules it needs" patch_and_fetch
 	step 3 "generating its embedded assets" generate
 	step 4 "compiling (the long step)" compile
 	mv "$BIN.tmp" "$BIN"
 	rm -rf "$work"
+	exec 9>&-
 	echo "gitea.sh: built in $(((SECONDS - began) / 60))m$(((SECONDS - began) % 60))s" >&2
 	echo "$BIN"
 }
