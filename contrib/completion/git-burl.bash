@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.

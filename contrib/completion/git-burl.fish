@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -48,6 +48,7 @@ complete -c git-burl -n "not __fish_use_subcommand" -l help -d 'Show the options
 complete -c git-burl -n __fish_use_subcommand -a init -d 'Create or attach the workflow branch and its .burl/ worktree'
 complete -c git-burl -n __fish_use_subcommand -a add -d 'Create a task in READY'
 complete -c git-burl -n __fish_use_subcommand -a status -d 'Count tasks per bucket and show what to run next'
+complete -c git-burl -n __fish_use_subcommand -a inbox -d 'List what waits for a human, each with the command to run'
 complete -c git-burl -n __fish_use_subcommand -a show -d "Print a task's metadata and body"
 complete -c git-burl -n __fish_use_subcommand -a claim -d 'Take a READY task into DOING with its own branch and worktree'
 complete -c git-burl -n __fish_use_subcommand -a worktree -d "Print a task's worktree path"

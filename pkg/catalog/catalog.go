@@ -15,6 +15,7 @@ var Verbs = []Verb{
 	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
 	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE]`, "Create a task in READY"},
 	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
+	{"inbox", "[--json]", "List what waits for a human (blocked, held, scope requests, dead locks, untrusted commands), each with the command to run"},
 	{"show", "[ID]", "Print a task's metadata and body"},
 	{"claim", "[ID]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree"},
 	{"scope", `ID [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--remove P]... --reason TEXT`, "Change a READY or DOING task's declared scope, with the reason recorded"},

@@ -18,6 +18,7 @@ var constructors = map[string]func() cli.Command{
 	"cancel":     Cancel,
 	"edit":       Edit,
 	"hold":       Hold,
+	"inbox":      Inbox,
 	"unhold":     Unhold,
 	"claim":      Claim,
 	"clean":      Clean,
