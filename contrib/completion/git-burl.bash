@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -144,7 +144,7 @@ _git_burl ()
 	unblock) __git_burl_complete_ids BLOCKED ;;
 	hold|unhold) __git_burl_complete_ids READY BLOCKED DOING ;;
 	edit|cancel) __git_burl_complete_ids READY DOING QA BLOCKED ;;
-	show|block|worktree) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
+	show|block|worktree|diff) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
 	hook)
 		case "$(__git_find_on_cmdline "commit-msg pre-push")" in
 		"") __gitcomp "commit-msg pre-push" ;;

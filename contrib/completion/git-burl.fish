@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -100,6 +100,7 @@ complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by
 complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
 complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
 complete -c git-burl -n __fish_use_subcommand -a completion -d 'Print the completion script for bash, zsh or fish'
+complete -c git-burl -n __fish_use_subcommand -a diff -d "Show a task's change with git diff"
 complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts between in-flight tasks and with main'
 
 # Task IDs, from the buckets each verb takes them from.
@@ -111,7 +112,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_bur
 complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
-complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from show block worktree diff" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
 
 complete -c git-burl -n "__fish_seen_subcommand_from init" -l main-branch -x -d 'Branch approved work lands on'
 complete -c git-burl -n "__fish_seen_subcommand_from init" -l remote -x -d 'Remote to fetch main from and push to'

@@ -24,6 +24,7 @@ var constructors = map[string]func() cli.Command{
 	"clean":      Clean,
 	"completion": Completion,
 	"conflicts":  Conflicts,
+	"diff":       Diff,
 	"doctor":     Doctor,
 	"hook":       hook.Command, // in pkg/hook: the binary git runs on every commit links no other verb
 	"hooks":      Hooks,
