@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -101,6 +101,9 @@ complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or
 complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
 complete -c git-burl -n __fish_use_subcommand -a completion -d 'Print the completion script for bash, zsh or fish'
 complete -c git-burl -n __fish_use_subcommand -a diff -d "Show a task's change with git diff"
+complete -c git-burl -n __fish_use_subcommand -a stats -d 'Which agent, which model is worth its money'
+complete -c git-burl -n "__fish_seen_subcommand_from stats" -l since -x -d 'Count only what happened since'
+complete -c git-burl -n "__fish_seen_subcommand_from stats" -l by -x -a 'agent model tag' -d 'A row per agent, model or tag'
 complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts between in-flight tasks and with main'
 
 # Task IDs, from the buckets each verb takes them from.

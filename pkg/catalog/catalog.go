@@ -37,6 +37,7 @@ var Verbs = []Verb{
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
 	{"mcp", "[--dir DIR]", "Serve burl to agents that speak the Model Context Protocol, on stdin and stdout: one tool, burl, and the task files"},
 	{"monitor", "[--once] [--html FILE]", "Show a live board of the workflow (a plain-text snapshot when not on a terminal; --html writes a report)"},
+	{"stats", "[--since WHEN] [--by agent|model|tag] [--json]", "Which agent, which model is worth its money: landed, first-pass yield, rounds, cost per landed task counting all spend, lead times, human touches"},
 	{"log", "[--task ID] [--action A] [--since WHEN] [--follow]", "Show the workflow's event log"},
 	{"lock", "[list] | clear ID|workflow|claim|main --force", "List locks, or clear one left behind by a dead process"},
 	{"doctor", "[--repair --force]", "Check the workflow for inconsistencies, and repair the safe ones"},

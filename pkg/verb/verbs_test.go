@@ -36,6 +36,7 @@ var constructors = map[string]func() cli.Command{
 	"release":    Release,
 	"scope":      Scope,
 	"show":       Show,
+	"stats":      Stats,
 	"status":     Status,
 	"submit":     Submit,
 	"sync":       Sync,

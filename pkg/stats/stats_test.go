@@ -1,0 +1,48 @@
+package stats
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	if median(nil) != nil {
+		t.Fatal("median of nothing is not null")
+	}
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}} {
+		if got := *median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// A log with a line that is no event, events of no task and an approved
+// review still counts what it should.
+func TestComputeSkipsWhatIsNoTaskEvent(t *testing.T) {
+	dir := t.TempDir()
+	log := `{"ts":"2026-11-27T10:00:00Z","task":null,"action":"init","actor":"h","details":{}}
+not json
+{"ts":"2026-11-27T10:00:01Z","task":"TASK-001","action":"add","actor":"h","details":{}}
+{"ts":"2026-11-27T10:00:02Z","task":"TASK-001","action":"claim","actor":"a@x","details":{"to":"DOING"}}
+{"ts":"2026-11-27T10:00:03Z","task":"TASK-001","action":"run_start","actor":"a@x","details":{"agent":"a"}}
+{"ts":"2026-11-27T10:00:04Z","task":"TASK-001","action":"submit","actor":"a@x","details":{"to":"QA"}}
+{"ts":"2026-11-27T10:00:05Z","task":"TASK-001","action":"run_end","actor":"a@x","details":{"agent":"a","result":"submitted","usage":{"cost_usd":0.5}}}
+{"ts":"2026-11-27T10:00:06Z","task":"TASK-001","action":"review","actor":"watch@x","details":{"verdict":"approve"}}
+{"ts":"2026-11-27T10:00:09Z","task":"TASK-001","action":"approve","actor":"watch@x","details":{"to":"DONE","merged_sha":"x"}}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events.ndjson"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Compute(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := r.Total
+	if tot.Landed != 1 || tot.FirstPass != 1 || tot.HumanTouches != 0 || tot.SpendUSD != 0.5 || *tot.MedianClaimToLandedS != 7 || *tot.MedianReadyToLandedS != 8 {
+		t.Errorf("total = %+v", tot)
+	}
+}
