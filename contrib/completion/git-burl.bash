@@ -95,7 +95,7 @@ _git_burl ()
 		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
 		return
 		;;
-	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
+	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--from|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
 		# Nothing to offer; git's completion falls back to file names.
 		COMPREPLY=()
 		return
@@ -107,7 +107,7 @@ _git_burl ()
 		local flags="--json --help"
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
-		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac=" ;;
+		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac= --from=" ;;
 		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;

@@ -129,6 +129,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from add" -l depends-on -x -a "(
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-form tags'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l from -r -F -d 'Add every task of a YAML, JSON or markdown file'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l description -r -d 'What done looks like (the body objective)'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l ac -r -d 'An acceptance criterion; repeatable'
 

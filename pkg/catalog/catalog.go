@@ -13,7 +13,7 @@ type Verb struct {
 // Verbs in the order help lists them: setup, tasks, work, QA, recovery.
 var Verbs = []Verb{
 	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
-	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE]`, "Create a task in READY"},
+	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE] | --from FILE`, "Create a task in READY (--from: many, from a YAML, JSON or markdown file, in one commit)"},
 	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
 	{"inbox", "[--json]", "List what waits for a human (blocked, held, scope requests, dead locks, untrusted commands), each with the command to run"},
 	{"show", "[ID]", "Print a task's metadata and body"},
