@@ -112,7 +112,7 @@ _git_burl ()
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
 		unblock) flags="$flags --claim" ;;
-		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd=" ;;
+		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd= --editor" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
 		lock|hooks) flags="$flags --force" ;;
 		doctor) flags="$flags --repair --force" ;;

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"bufio"
-	"encoding/json"
 	"os"
 	"slices"
 	"time"
@@ -18,17 +17,18 @@ type event struct {
 	Action  string    `json:"action"`
 	Actor   string    `json:"actor"`
 	Details struct {
-		To         string `json:"to"`
-		Resolution string `json:"resolution"`
-		Agent      string `json:"agent"`
-		Verdict    string `json:"verdict"`
-		Result     string `json:"result"`
-		MergedSHA  string `json:"merged_sha"`
-		Usage      *struct {
-			CostUSD float64 `json:"cost_usd"`
-			Model   string  `json:"model"`
-		} `json:"usage"`
+		To         string   `json:"to"`
+		Resolution string   `json:"resolution"`
+		Agent      string   `json:"agent"`
+		Verdict    string   `json:"verdict"`
+		Result     string   `json:"result"`
+		Usage      *usageOf `json:"usage"`
 	} `json:"details"`
+}
+
+type usageOf struct {
+	CostUSD float64 `json:"cost_usd"`
+	Model   string  `json:"model"`
 }
 
 // read decodes the event log in dir into calls of fn, in time order.
@@ -48,7 +48,7 @@ func read(dir string, fn func(*event)) error {
 		for sc.Scan() {
 			line := sc.Bytes()
 			var e event
-			if json.Unmarshal(line, &e) != nil || e.Action == "" || e.Task == "" {
+			if !decode(line, &e) || e.Task == "" {
 				continue
 			}
 			evs = append(evs, e)

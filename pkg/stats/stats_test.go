@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -44,5 +46,35 @@ not json
 	tot := r.Total
 	if tot.Landed != 1 || tot.FirstPass != 1 || tot.HumanTouches != 0 || tot.SpendUSD != 0.5 || *tot.MedianClaimToLandedS != 7 || *tot.MedianReadyToLandedS != 8 {
 		t.Errorf("total = %+v", tot)
+	}
+}
+
+// decode reads what encoding/json reads, on lines as burl writes them and
+// on ones it does not.
+func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
+	for _, l := range []string{
+		`{"ts":"2026-11-27T23:25:06Z","task":"TASK-002","action":"run_end","actor":"bob@vm","details":{"agent":"bob","attempt":1,"duration_ms":126,"exit":1,"holder":"bob@vm#1.2","log":"x.log","result":"failed","usage":{"input_tokens":10,"output_tokens":5,"cost_usd":0.05,"model":"m-b","source":"usage_file"}}}`,
+		`{"ts":"2026-11-27T23:25:07Z","task":"TASK-003","action":"edit","actor":"t@b","details":{"changes":[{"field":"priority","from":"low","to":"DONE \"x\" }"}],"from":"READY","to":"READY"}}`,
+		`{"ts":"2026-11-27T23:25:07Z","task":"TASK-00\u0034","action":"cancel","actor":"t@b","details":{"from":"QA","reason":"a \"quoted\" {reason}","resolution":"cancelled","to":"DONE"}}`,
+		`{"ts":"2026-11-27T23:25:07Z","task":null,"action":"init","actor":"t@b","details":{}}`,
+		`{"ts": "2026-11-27T23:25:07Z", "task": "TASK-001", "action": "review", "actor": "watch@h", "details": {"verdict": "request_changes"}}`,
+	} {
+		var got, want event
+		if !decode([]byte(l), &got) {
+			t.Errorf("decode refused %s", l)
+			continue
+		}
+		if err := json.Unmarshal([]byte(l), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s\n got %+v\nwant %+v", l, got, want)
+		}
+	}
+	for _, bad := range []string{"not json", `{"ts":"x"`, `{"action":"add","details":{"to":"DONE"`, ""} {
+		var e event
+		if decode([]byte(bad), &e) {
+			t.Errorf("decode took %q", bad)
+		}
 	}
 }
