@@ -73,3 +73,30 @@ setup() {
 	assert_success
 	[ "$(jq -c '[.total.landed, .total.cancelled, .total.spend_usd]' <<<"$output")" = "[3,1,1.3]" ]
 }
+
+@test "the HTML report shows the same table and a chart, seen in headless chromium" {
+	need chromium
+	scripted_day
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	run git burl stats --by agent --json
+	want=$output
+	prof="$BATS_TEST_TMPDIR/chrome"
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$BATS_TEST_TMPDIR/report.html"
+	assert_success
+	! grep -q 'CONSOLE' <<<"$output" || false
+	table=$(sed -n '/<table class="figs" id="worth-table">/,/<\/table>/p' <<<"$output")
+	# Alice's row: landed, cancelled, blocked, first-pass, rounds, spend,
+	# per landed, landed nothing — stats --json's figures.
+	row=$(grep '<td>alice</td>' <<<"$table")
+	expect=$(jq -r '.groups[] | select(.key == "alice") | "<td>alice</td><td>\(.landed)</td><td>\(.cancelled)</td><td>\(.blocked)</td><td>\(.first_pass_yield * 100 | round)%</td>"' <<<"$want")
+	[[ "$row" == *"$expect"* ]] || { echo "row: $row"; echo "want: $expect"; false; }
+	[[ "$row" == *"<td>1.50</td><td>0.80</td><td>0.40</td><td>0.00</td>"* ]]
+	chart=$(sed -n '/<svg id="worth-chart"/,/<\/svg>/p' <<<"$output")
+	[ "$(grep -c 'class="worth-bar"' <<<"$chart")" = 2 ]
+	assert_output_contains 'bob · first-pass 100%'
+	assert_output_contains '$0.50 per landed task'
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+		--window-size=1280,2400 --screenshot="$BATS_TEST_TMPDIR/report.png" "file://$BATS_TEST_TMPDIR/report.html"
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/report.png")" -gt 20000 ]
+}

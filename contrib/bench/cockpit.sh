@@ -95,6 +95,8 @@ landed=$(git burl stats --json | jq .total.landed)
 race stats "git burl stats --json" "git burl stats --by agent" "git log main"
 s=$(cat "$W/stats.0") sa=$(cat "$W/stats.1") l=$(cat "$W/stats.2")
 
+[ -z "${BENCH_COCKPIT_STATS_ONLY:-}" ] || { echo "stats ${s} ms, --by agent ${sa} ms, git log ${l} ms"; exit 0; }
+
 # ------------------------------------------------------------------ inbox
 say "inbox against status: $N tasks over the buckets"
 d="$W/tasks"

@@ -1,7 +1,7 @@
 package stats
 
 import (
-	"bufio"
+	"bytes"
 	"os"
 	"slices"
 	"time"
@@ -31,38 +31,43 @@ type usageOf struct {
 	Model   string  `json:"model"`
 }
 
-// read decodes the event log in dir into calls of fn, in time order.
+// read decodes the event log in dir into calls of fn, in time order: a
+// file at a time (shards are days, in order), so that what is held is one
+// day's events, never the history's.
 func read(dir string, fn func(*event)) error {
 	files, err := events.Files(dir, time.Time{})
 	if err != nil {
 		return err
 	}
 	var evs []event
+	n := names{}
+	byTime := func(a, b event) int { return a.TS.Compare(b.TS) }
 	for _, p := range files {
-		f, err := os.Open(p)
+		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-		for sc.Scan() {
-			line := sc.Bytes()
-			var e event
-			if !decode(line, &e) || e.Task == "" {
-				continue
+		evs = evs[:0]
+		for len(data) > 0 {
+			line := data
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				data = nil
 			}
-			evs = append(evs, e)
+			var e event
+			if decode(line, &e, n) && e.Task != "" {
+				evs = append(evs, e)
+			}
 		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return err
+		// A union merge interleaves machines' lines: one history is the
+		// day's lines by time, stable.
+		if !slices.IsSortedFunc(evs, byTime) {
+			slices.SortStableFunc(evs, byTime)
 		}
-	}
-	// Union merges interleave machines' lines; shards are in day order,
-	// so a stable sort by time is one history.
-	slices.SortStableFunc(evs, func(a, b event) int { return a.TS.Compare(b.TS) })
-	for i := range evs {
-		fn(&evs[i])
+		for i := range evs {
+			fn(&evs[i])
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -12,8 +13,30 @@ import (
 // scanner that skips every other value whole, strings and nesting minded:
 // the same answer, at the speed of reading the bytes.
 
+// names interns the few distinct strings of a log (actions, actors, IDs,
+// agents, buckets): one allocation each, not one per line.
+type names map[string]string
+
+func (n names) of(v []byte) string {
+	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		// A lookup by the bytes as a string allocates nothing.
+		if in, ok := n[string(v[1:len(v)-1])]; ok {
+			return in
+		}
+	}
+	s, ok := str(v)
+	if !ok {
+		return ""
+	}
+	if in, ok := n[s]; ok {
+		return in
+	}
+	n[s] = s
+	return s
+}
+
 // decode reads one logged event; false for a line that is not one.
-func decode(line []byte, e *event) bool {
+func decode(line []byte, e *event, n names) bool {
 	ok := members(line, func(k, v []byte) {
 		switch string(k) {
 		case "ts":
@@ -21,25 +44,25 @@ func decode(line []byte, e *event) bool {
 				e.TS, _ = time.Parse(time.RFC3339, s)
 			}
 		case "task":
-			e.Task, _ = str(v)
+			e.Task = n.of(v)
 		case "action":
-			e.Action, _ = str(v)
+			e.Action = n.of(v)
 		case "actor":
-			e.Actor, _ = str(v)
+			e.Actor = n.of(v)
 		case "details":
 			d := &e.Details
 			members(v, func(k, v []byte) {
 				switch string(k) {
 				case "to":
-					d.To, _ = str(v)
+					d.To = n.of(v)
 				case "resolution":
-					d.Resolution, _ = str(v)
+					d.Resolution = n.of(v)
 				case "agent":
-					d.Agent, _ = str(v)
+					d.Agent = n.of(v)
 				case "verdict":
-					d.Verdict, _ = str(v)
+					d.Verdict = n.of(v)
 				case "result":
-					d.Result, _ = str(v)
+					d.Result = n.of(v)
 				case "usage":
 					u := &usageOf{}
 					if members(v, func(k, v []byte) {
@@ -47,7 +70,7 @@ func decode(line []byte, e *event) bool {
 						case "cost_usd":
 							u.CostUSD, _ = strconv.ParseFloat(string(v), 64)
 						case "model":
-							u.Model, _ = str(v)
+							u.Model = n.of(v)
 						}
 					}) {
 						d.Usage = u

@@ -60,7 +60,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 		`{"ts": "2026-11-27T23:25:07Z", "task": "TASK-001", "action": "review", "actor": "watch@h", "details": {"verdict": "request_changes"}}`,
 	} {
 		var got, want event
-		if !decode([]byte(l), &got) {
+		if !decode([]byte(l), &got, names{}) {
 			t.Errorf("decode refused %s", l)
 			continue
 		}
@@ -73,7 +73,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 	}
 	for _, bad := range []string{"not json", `{"ts":"x"`, `{"action":"add","details":{"to":"DONE"`, ""} {
 		var e event
-		if decode([]byte(bad), &e) {
+		if decode([]byte(bad), &e, names{}) {
 			t.Errorf("decode took %q", bad)
 		}
 	}
