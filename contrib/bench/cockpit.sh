@@ -9,7 +9,8 @@
 #      the buckets like a long-lived project (target: inbox ≤ status).
 # The median of BENCH_RUNS runs after a warm-up, the commands taking turns
 # (so a load spike falls on both). Needs git-burl on PATH and jq. Prints
-# markdown rows; BENCH_KEEP=1 keeps the scratch directory.
+# markdown rows; BENCH_KEEP=1 keeps the scratch directory;
+# BENCH_COCKPIT_STATS_ONLY=1 stops after the stats half.
 # shellcheck disable=SC2016 # the rows' backquotes are markdown
 set -euo pipefail
 N=${BENCH_COCKPIT_TASKS:-10000}
