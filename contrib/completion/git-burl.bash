@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status show claim scope worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -95,7 +95,7 @@ _git_burl ()
 		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
 		return
 		;;
-	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--main-branch|--remote)
+	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--from|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
 		# Nothing to offer; git's completion falls back to file names.
 		COMPREPLY=()
 		return
@@ -107,12 +107,12 @@ _git_burl ()
 		local flags="--json --help"
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
-		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac=" ;;
+		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac= --from=" ;;
 		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
 		unblock) flags="$flags --claim" ;;
-		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd=" ;;
+		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd= --editor" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
 		lock|hooks) flags="$flags --force" ;;
 		doctor) flags="$flags --repair --force" ;;
@@ -121,6 +121,7 @@ _git_burl ()
 		sync) flags="$flags --pull --push --settle" ;;
 		verify) flags="$flags --allow= --signed" ;;
 		status) flags="$flags --open --bucket= --since=" ;;
+		stats) flags="$flags --since= --by=" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
 		approve) flags="$flags --all --accept-landed" ;;
 		monitor) flags="--once --html= --help" ;;
@@ -144,7 +145,7 @@ _git_burl ()
 	unblock) __git_burl_complete_ids BLOCKED ;;
 	hold|unhold) __git_burl_complete_ids READY BLOCKED DOING ;;
 	edit|cancel) __git_burl_complete_ids READY DOING QA BLOCKED ;;
-	show|block|worktree) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
+	show|block|worktree|diff) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
 	hook)
 		case "$(__git_find_on_cmdline "commit-msg pre-push")" in
 		"") __gitcomp "commit-msg pre-push" ;;

@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status show claim worktree submit validate approve conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -48,6 +48,7 @@ complete -c git-burl -n "not __fish_use_subcommand" -l help -d 'Show the options
 complete -c git-burl -n __fish_use_subcommand -a init -d 'Create or attach the workflow branch and its .burl/ worktree'
 complete -c git-burl -n __fish_use_subcommand -a add -d 'Create a task in READY'
 complete -c git-burl -n __fish_use_subcommand -a status -d 'Count tasks per bucket and show what to run next'
+complete -c git-burl -n __fish_use_subcommand -a inbox -d 'List what waits for a human, each with the command to run'
 complete -c git-burl -n __fish_use_subcommand -a show -d "Print a task's metadata and body"
 complete -c git-burl -n __fish_use_subcommand -a claim -d 'Take a READY task into DOING with its own branch and worktree'
 complete -c git-burl -n __fish_use_subcommand -a worktree -d "Print a task's worktree path"
@@ -75,6 +76,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from edit" -l remove-tag -x -d '
 complete -c git-burl -n "__fish_seen_subcommand_from edit" -l depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Add a dependency'
 complete -c git-burl -n "__fish_seen_subcommand_from edit" -l remove-depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Remove a dependency'
 complete -c git-burl -n "__fish_seen_subcommand_from edit" -l max-cost-usd -x -d 'Cap what agent runs may spend'
+complete -c git-burl -n "__fish_seen_subcommand_from edit" -l editor -d 'Edit the fields in your editor'
 complete -c git-burl -n __fish_use_subcommand -a release -d 'Give a DOING task back to READY'
 complete -c git-burl -n __fish_use_subcommand -a trust -d 'List and trust the commands from the workflow branch'
 complete -c git-burl -n "__fish_seen_subcommand_from trust" -l yes -d 'Trust every listed command without asking'
@@ -99,6 +101,10 @@ complete -c git-burl -n __fish_use_subcommand -a hook -d 'Entry points called by
 complete -c git-burl -n __fish_use_subcommand -a hooks -d 'Install, uninstall or inspect the git hooks'
 complete -c git-burl -n __fish_use_subcommand -a scope -d "Change a READY or DOING task's declared scope, with a reason"
 complete -c git-burl -n __fish_use_subcommand -a completion -d 'Print the completion script for bash, zsh or fish'
+complete -c git-burl -n __fish_use_subcommand -a diff -d "Show a task's change with git diff"
+complete -c git-burl -n __fish_use_subcommand -a stats -d 'Which agent, which model is worth its money'
+complete -c git-burl -n "__fish_seen_subcommand_from stats" -l since -x -d 'Count only what happened since'
+complete -c git-burl -n "__fish_seen_subcommand_from stats" -l by -x -a 'agent model tag' -d 'A row per agent, model or tag'
 complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts between in-flight tasks and with main'
 
 # Task IDs, from the buckets each verb takes them from.
@@ -110,7 +116,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_bur
 complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
-complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from show block worktree diff" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
 
 complete -c git-burl -n "__fish_seen_subcommand_from init" -l main-branch -x -d 'Branch approved work lands on'
 complete -c git-burl -n "__fish_seen_subcommand_from init" -l remote -x -d 'Remote to fetch main from and push to'
@@ -124,6 +130,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from add" -l depends-on -x -a "(
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-form tags'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l from -r -F -d 'Add every task of a YAML, JSON or markdown file'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l description -r -d 'What done looks like (the body objective)'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l ac -r -d 'An acceptance criterion; repeatable'
 

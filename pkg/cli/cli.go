@@ -65,6 +65,12 @@ type Brief interface {
 	Brief()
 }
 
+// PassUnknown is a command that hands the options it does not know, in
+// their order, to the program it runs (git burl diff to git diff).
+type PassUnknown interface {
+	PassUnknown()
+}
+
 // JSONFlag is embedded in every verb's options.
 type JSONFlag struct {
 	JSON bool `long:"json" description:"Print one JSON document on stdout (see git-burl(1), JSON OUTPUT)"`
@@ -122,7 +128,13 @@ func UsageError(verb, what string) error {
 
 // parser is the go-flags parser of cmd's options.
 func parser(verb, usage, summary string, cmd Command) (*flags.Parser, error) {
-	p := flags.NewNamedParser("git burl "+verb, flags.HelpFlag|flags.PassDoubleDash)
+	opts := flags.Options(flags.HelpFlag | flags.PassDoubleDash)
+	if _, ok := cmd.(PassUnknown); ok {
+		// Without PassDoubleDash a -- stays among the arguments, where
+		// the program run needs it (git diff ... -- PATH).
+		opts = flags.HelpFlag | flags.IgnoreUnknown
+	}
+	p := flags.NewNamedParser("git burl "+verb, opts)
 	p.Usage = usage
 	p.ShortDescription = summary
 	p.LongDescription = summary + "\n\nSee git help burl-" + verb + " for the manual page."

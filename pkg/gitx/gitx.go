@@ -320,3 +320,21 @@ func Short(sha string) string {
 	}
 	return sha
 }
+
+// Attached runs git with the given streams, for output a person reads
+// (git diff): given the terminal, git pages and colours as it is set up
+// to. Its failure is an *Error, without the stderr it already printed.
+func (g Git) Attached(stdout, stderr io.Writer, args ...string) error {
+	cmd := g.command(args)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	start := time.Now()
+	err := cmd.Run()
+	faults.GitDone(args)
+	if trace {
+		fmt.Fprintf(os.Stderr, "[%s] git %s (%s)\n", g.Dir, strings.Join(args, " "), time.Since(start).Round(time.Microsecond))
+	}
+	if err != nil {
+		return wrap(args, g.Dir, err, "")
+	}
+	return nil
+}

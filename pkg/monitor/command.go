@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/stats"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -57,8 +58,12 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		st, err := stats.Compute(w.EventsDir(), stats.Options{By: stats.ByAgent})
+		if err != nil {
+			return nil, err
+		}
 		var buf bytes.Buffer
-		if err := WriteHTML(&buf, b, evs); err != nil {
+		if err := WriteReport(&buf, b, evs, &st); err != nil {
 			return nil, err
 		}
 		// fsx: replaced atomically, with the mode a new file gets (0666

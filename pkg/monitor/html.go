@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/stats"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -67,6 +68,8 @@ type report struct {
 	Waiting     int
 	// Recent is the tail of the event log, newest first.
 	Recent []events.Event
+	// Worth is git burl stats --by agent's table and chart (nil: none).
+	Worth *worth
 }
 
 type column struct {
@@ -87,8 +90,10 @@ const (
 )
 
 // WriteHTML writes the report of b, with figures from evs (the whole log).
-func WriteHTML(out io.Writer, b *Board, evs []events.Event) error {
-	r := report{Board: b, Generated: b.Now.UTC().Format("2006-01-02 15:04:05 UTC")}
+func WriteHTML(out io.Writer, b *Board, evs []events.Event) error { return write(out, b, evs, nil) }
+
+func write(out io.Writer, b *Board, evs []events.Event, st *stats.Report) error {
+	r := report{Board: b, Generated: b.Now.UTC().Format("2006-01-02 15:04:05 UTC"), Worth: worthOf(st)}
 	for _, bk := range workflow.Buckets {
 		cs := b.Columns[bk]
 		col := column{Name: string(bk), Cards: cs}
@@ -355,7 +360,8 @@ func ageOf(now, since time.Time) string {
 	return Age(now.Sub(since))
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText, "last": func(ts []Tick) int { return len(ts) - 1 }}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText, "last": func(ts []Tick) int { return len(ts) - 1 },
+	"pct": percent, "f2": twoPlaces, "secs": seconds, "addpx": func(n int) int { return worthLabelW + n + 6 }}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -460,6 +466,24 @@ li.lost{color:#cf222e}
 <tr><th>total</th><th>{{.Runs}}</th><th>{{.InputTokens}}</th><th>{{.OutputTokens}}</th><th>{{printf "%.2f" .CostUSD}}</th></tr>{{end}}
 </table>{{else}}<p>No agent run has reported usage.</p>{{end}}
 
+{{with .Worth}}<h2 id="worth">Which agent is worth its money</h2>
+<p>From the event log (git burl stats --by agent): first-pass is landed with no rejection, request_changes, failed check, scope grant or unblock; cost per landed task counts all spend, failed runs and tasks that never landed included.</p>
+<table class="figs" id="worth-table">
+<tr><th>agent</th><th>landed</th><th>cancelled</th><th>blocked</th><th>first-pass</th><th>rounds</th><th>spend (USD)</th><th>per landed (USD)</th><th>landed nothing (USD)</th><th>claim→landed</th><th>ready→landed</th><th>touches per landed</th></tr>
+{{- range $i, $r := .Rows}}
+<tr>{{if $i}}<td>{{$r.Key}}</td>{{else}}<th>all</th>{{end}}<td>{{$r.Landed}}</td><td>{{$r.Cancelled}}</td><td>{{$r.Blocked}}</td><td>{{with $r.FirstPassYield}}{{pct .}}{{else}}—{{end}}</td><td>{{f2 $r.RoundsPerLanded}}</td><td>{{printf "%.2f" $r.SpendUSD}}</td><td>{{f2 $r.CostPerLandedUSD}}</td><td>{{printf "%.2f" $r.SpendLandedNothingUSD}}</td><td>{{with $r.MedianClaimToLandedS}}{{secs .}}{{else}}—{{end}}</td><td>{{with $r.MedianReadyToLandedS}}{{secs .}}{{else}}—{{end}}</td><td>{{f2 $r.TouchesPerLanded}}</td></tr>
+{{- end}}
+</table>
+{{if .Bars}}<svg id="worth-chart" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" aria-label="cost per landed task and spend that landed nothing, per agent">
+{{- range .Bars}}
+<g class="worth-bar"><text x="0" y="{{.Y}}" dy="11">{{.Key}} · first-pass {{.Yield}}</text>
+<rect class="bar" x="140" y="{{.Y}}" width="{{.Cost}}" height="11"><title>{{.CostLabel}}</title></rect>
+<rect class="back" x="140" y="{{.Y}}" transform="translate(0,12)" width="{{.Wasted}}" height="6"><title>spent on work that landed nothing</title></rect>
+<text x="{{addpx .Cost}}" y="{{.Y}}" dy="10">{{.CostLabel}}</text></g>
+{{- end}}
+<text class="caption" x="140" y="{{.H}}" dy="-4">blue: cost per landed task (all spend over landed tasks); amber: spend that landed nothing; scale 0 – {{.Scale}}</text>
+</svg>{{end}}
+{{end}}
 <h2 id="timeline">Timeline: claim → DONE per worker</h2>
 {{if .Lanes}}<p>{{.TimeFrom}} → {{.TimeTo}} UTC. Blue: in progress, green: DONE, amber: given back (released, rejected, blocked, taken over), red: lost (its watcher died; the bar ends when it was last heard of).</p>
 <svg id="timeline-chart" width="{{.TimelineW}}" height="{{.TimelineH}}" viewBox="0 0 {{.TimelineW}} {{.TimelineH}}" role="img" aria-label="timeline">

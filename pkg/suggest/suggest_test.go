@@ -3,14 +3,15 @@ package suggest
 import "testing"
 
 func TestNearest(t *testing.T) {
-	verbs := []string{"init", "add", "status", "show", "claim", "submit", "lock", "log"}
+	verbs := []string{"init", "add", "status", "show", "claim", "submit", "lock", "log", "stats"}
 	for _, c := range []struct {
 		word string
 		max  int
 		want string
 	}{
 		{"clam", 3, "claim"},
-		{"stauts", 3, "status"}, // a transposition costs 2
+		{"stauts", 3, "status"}, // a swap costs 1, as deleting the u for stats: the earlier wins
+		{"stast", 3, "stats"},
 		{"sho", 3, "show"},
 		{"lok", 3, "lock"},    // tie with log (both 1): the earlier candidate wins
 		{"xyzzy", 3, ""},      // nothing close

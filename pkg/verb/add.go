@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bulk"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/fsx"
@@ -33,6 +34,7 @@ type addCmd struct {
 	BodyFile     string   `long:"body-file" value-name:"FILE" description:"Markdown body of the task ('-' reads standard input)"`
 	Description  string   `long:"description" value-name:"TEXT" description:"What done looks like: the body's Objective, instead of the template's placeholder"`
 	AC           []string `long:"ac" value-name:"TEXT" description:"An acceptance criterion (the body's checklist); repeatable"`
+	From         string   `long:"from" value-name:"FILE" description:"Add every task of FILE in one commit, all or none: a YAML or JSON list, or markdown with one '## title' section per task ('-' reads standard input)"`
 }
 
 type addOut struct {
@@ -46,48 +48,20 @@ func (o addOut) Human(w io.Writer) {
 }
 
 func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if c.From != "" {
+		if len(args) > 0 {
+			return nil, usageErr("add", "takes no TITLE with --from: the file holds the titles")
+		}
+		return c.addFrom(ctx)
+	}
 	if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
 		return nil, usageErr("add", "expects one non-empty TITLE (quote it)")
-	}
-	title := strings.TrimSpace(args[0])
-	if strings.ContainsAny(title, "\n\r") {
-		return nil, errs.New(errs.User, "the title must be one line").WithTitle("Cannot add the task").WithFix("put details in the body: --body-file FILE")
-	}
-	if task.PriorityRank(c.Priority) == len(task.Priorities) {
-		return nil, errs.New(errs.User, "--priority %q is not one of %s", c.Priority, strings.Join(task.Priorities, ", "))
-	}
-	spec := task.Spec{Title: title, Priority: c.Priority, Verify: c.Verify}
-	for _, p := range c.Affects {
-		if err := scope.CheckArg("--affects", p, false, "Cannot add the task"); err != nil {
-			return nil, err
-		}
-		spec.Affects = append(spec.Affects, p)
-	}
-	for _, list := range []struct {
-		flag string
-		in   []string
-		out  *[]string
-	}{{"--affects-glob", c.AffectsGlobs, &spec.AffectsGlobs}, {"--must-not-touch", c.MustNotTouch, &spec.MustNotTouch}} {
-		for _, g := range list.in {
-			if err := scope.CheckArg(list.flag, g, true, "Cannot add the task"); err != nil {
-				return nil, err
-			}
-			*list.out = append(*list.out, g)
-		}
-	}
-	for _, t := range c.Tags {
-		for _, part := range strings.Split(t, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				spec.Tags = append(spec.Tags, part)
-			}
-		}
 	}
 	if c.BodyFile != "" && (c.Description != "" || len(c.AC) > 0) {
 		return nil, usageErr("add", "takes either --body-file or --description/--ac, not both")
 	}
-	if c.Description != "" || len(c.AC) > 0 {
-		spec.Body = task.BodyFrom(c.Description, c.AC)
-	}
+	in := bulk.Entry{Title: args[0], Priority: c.Priority, Affects: c.Affects, AffectsGlobs: c.AffectsGlobs,
+		MustNotTouch: c.MustNotTouch, DependsOn: c.DependsOn, Tags: c.Tags, Verify: c.Verify, Description: c.Description, AC: c.AC}
 	if c.BodyFile != "" {
 		var data []byte
 		var err error
@@ -100,26 +74,18 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, errs.New(errs.User, "reading --body-file: %v", err).WithTitle("Cannot add the task").
 				WithFix("give an existing markdown file, or - to read the body from standard input")
 		}
-		spec.Body = strings.ReplaceAll(string(data), "\r\n", "\n")
+		in.Body = string(data)
+	}
+	spec, err := specOf(in, "--")
+	if err != nil {
+		return nil, err
 	}
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range c.DependsOn {
-		id, err := task.NormalizeID(d)
-		if err != nil {
-			e := errs.Wrap(err, errs.User, "Cannot add the task")
-			e.Reason = "--depends-on: " + e.Reason
-			return nil, e
-		}
-		if found, err := w.Locate(id); err != nil {
-			return nil, err
-		} else if len(found) == 0 {
-			return nil, errs.New(errs.User, "--depends-on %s: no such task", id).WithTitle("Cannot add the task").
-				WithFix("git burl status lists the tasks")
-		}
-		spec.DependsOn = append(spec.DependsOn, id)
+	if spec.DependsOn, err = knownDeps(w, spec.DependsOn, nil); err != nil {
+		return nil, err
 	}
 	e, err := create(w, spec)
 	if err != nil {
@@ -138,6 +104,93 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		ctx.Warnf("%s has no --affects or --affects-glob, so any change it makes fails the scope gate; give it a scope with git burl scope %s --affects-glob 'GLOB' --reason \"...\"", e.ID, e.ID)
 	}
 	return addOut{Task: taskObject(w, *e), id: e.ID, path: w.Rel(e.Path)}, nil
+}
+
+// specOf checks one task as add takes it, flags or an entry of --from
+// (flag prefixes the key names in messages: "--" or "entry 3: "), and
+// builds its spec; depends_on is checked against the workflow later.
+func specOf(in bulk.Entry, flag string) (task.Spec, error) {
+	title := strings.TrimSpace(in.Title)
+	name := func(k string) string {
+		if flag == "--" {
+			return "--" + k
+		}
+		return flag + strings.ReplaceAll(k, "-", "_")
+	}
+	if title == "" {
+		return task.Spec{}, errs.New(errs.User, "%stitle is empty", strings.TrimSuffix(flag, "--")).WithTitle("Cannot add the task").WithFix("give every task a one-line title")
+	}
+	if strings.ContainsAny(title, "\n\r") {
+		return task.Spec{}, errs.New(errs.User, "%sthe title must be one line", strings.TrimSuffix(flag, "--")).WithTitle("Cannot add the task").WithFix("put details in the body: --body-file FILE")
+	}
+	priority := in.Priority
+	if priority == "" {
+		priority = "medium"
+	}
+	if task.PriorityRank(priority) == len(task.Priorities) {
+		return task.Spec{}, errs.New(errs.User, "%s %q is not one of %s", name("priority"), priority, strings.Join(task.Priorities, ", "))
+	}
+	spec := task.Spec{Title: title, Priority: priority, Verify: in.Verify}
+	for _, p := range in.Affects {
+		if err := scope.CheckArg(name("affects"), p, false, "Cannot add the task"); err != nil {
+			return task.Spec{}, err
+		}
+		spec.Affects = append(spec.Affects, p)
+	}
+	for _, list := range []struct {
+		flag string
+		in   []string
+		out  *[]string
+	}{{name("affects-glob"), in.AffectsGlobs, &spec.AffectsGlobs}, {name("must-not-touch"), in.MustNotTouch, &spec.MustNotTouch}} {
+		for _, g := range list.in {
+			if err := scope.CheckArg(list.flag, g, true, "Cannot add the task"); err != nil {
+				return task.Spec{}, err
+			}
+			*list.out = append(*list.out, g)
+		}
+	}
+	for _, t := range in.Tags {
+		for _, part := range strings.Split(t, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				spec.Tags = append(spec.Tags, part)
+			}
+		}
+	}
+	if in.Body != "" && (in.Description != "" || len(in.AC) > 0) {
+		return task.Spec{}, errs.New(errs.User, "%sa body and a description or acceptance criteria: give one or the other", strings.TrimSuffix(flag, "--")).WithTitle("Cannot add the task")
+	}
+	if in.Description != "" || len(in.AC) > 0 {
+		spec.Body = task.BodyFrom(in.Description, in.AC)
+	}
+	if in.Body != "" {
+		spec.Body = strings.ReplaceAll(in.Body, "\r\n", "\n")
+	}
+	spec.DependsOn = in.DependsOn
+	return spec, nil
+}
+
+// knownDeps normalises dependencies and checks each is a task of the
+// workflow or one of planned (IDs an add --from is about to create).
+func knownDeps(w *workflow.Workflow, deps []string, planned map[string]bool) ([]string, error) {
+	var out []string
+	for _, d := range deps {
+		id, err := task.NormalizeID(d)
+		if err != nil {
+			e := errs.Wrap(err, errs.User, "Cannot add the task")
+			e.Reason = "--depends-on: " + e.Reason
+			return nil, e
+		}
+		if !planned[id] {
+			if found, err := w.Locate(id); err != nil {
+				return nil, err
+			} else if len(found) == 0 {
+				return nil, errs.New(errs.User, "--depends-on %s: no such task", id).WithTitle("Cannot add the task").
+					WithFix("git burl status lists the tasks")
+			}
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }
 
 // create allocates the next ID under the workflow lock, so concurrent adds

@@ -29,6 +29,7 @@ type editCmd struct {
 	DependsOn       []string `long:"depends-on" value-name:"ID" description:"Add a dependency (a task that must be DONE first); repeatable"`
 	RemoveDependsOn []string `long:"remove-depends-on" value-name:"ID" description:"Remove a dependency; repeatable"`
 	MaxCostUSD      *float64 `long:"max-cost-usd" value-name:"USD" description:"Cap what agent runs on the task may spend (0 removes the cap)"`
+	Editor          bool     `long:"editor" description:"Edit these fields in your editor (git's: GIT_EDITOR, core.editor, VISUAL, EDITOR); checked on save, and an edit that does not apply is kept for the next --editor"`
 	// Scope is a gate input: changed only by git burl scope, which
 	// records why (DESIGN §15). Named here to be refused by name.
 	Affects      []string `long:"affects" hidden:"true"`
@@ -50,6 +51,10 @@ type editOut struct {
 }
 
 func (o editOut) Human(w io.Writer) {
+	if len(o.Changes) == 0 {
+		fmt.Fprintf(w, "Nothing changed: %s is as it was\n", o.id)
+		return
+	}
 	fmt.Fprintf(w, "Edited %s:\n", o.id)
 	for _, c := range o.Changes {
 		fmt.Fprintf(w, "  %s: %s → %s\n", c.Field, cli.Escape(show(c.From)), cli.Escape(show(c.To)))
@@ -92,6 +97,26 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	const title = "Cannot edit the task"
+	if c.Editor {
+		if c.Title != "" || c.Description != nil || len(c.AC)+len(c.AddAC)+len(c.Tags)+len(c.AddTag)+len(c.RemoveTag)+len(c.DependsOn)+len(c.RemoveDependsOn) > 0 || c.Priority != "" || c.MaxCostUSD != nil {
+			return nil, usageErr("edit", "takes the fields from the editor with --editor, not from flags")
+		}
+		w, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		changed, err := c.fromEditor(ctx, w, id)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			e, err := w.Get(id)
+			if err != nil {
+				return nil, err
+			}
+			return editOut{Task: taskObject(w, *e), Changes: []editChange{}, id: id}, nil
+		}
+	}
 	if len(c.Affects)+len(c.AffectsGlobs)+len(c.MustNotTouch) > 0 {
 		return nil, errs.New(errs.User, "edit does not change the scope (affects, affects_globs, must_not_touch): a gate input changes only with a reason on record").
 			WithTitle(title).WithFix(`git burl scope %s --affects PATH --reason "why the task needs it"`, id)

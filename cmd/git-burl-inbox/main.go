@@ -1,0 +1,10 @@
+// Command git-burl-inbox is `git burl inbox`; see git-burl-inbox(1).
+package main
+
+import (
+	"os"
+
+	"github.com/burl-dev/burl/pkg/verb"
+)
+
+func main() { os.Exit(verb.Main("inbox", verb.Inbox(), os.Args[1:])) }
