@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# DESIGN §25 (issue 40 items 1-3): a release or a landing leaves no lease
+# behind, so a task claimed by hand afterwards is the human's on every
+# surface and no watcher takes it over; `unchanged` is judged by content,
+# also after the queue rebased the branch; what watch prints about a task
+# is where it really went.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load lifecycle
+load watch
+
+teardown() {
+	[ -z "${WATCH:-}" ] || kill -TERM "$WATCH" 2>/dev/null || true
+}
+
+# lease_fields ID: the task's lease lines that hold a value.
+lease_fields() {
+	grep -E '^lease_(expires|holder): *[^ n]' "$(task_file "$1")" || true
+}
+
+# breaking_build: build_command fails while a file says BROKEN.
+breaking_build() {
+	cat >"$BATS_TEST_TMPDIR/build.sh" <<'EOF'
+#!/bin/sh
+if git grep -q BROKEN; then echo "build: a file says BROKEN"; exit 1; fi
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/build.sh"
+	set_config build_command "$BATS_TEST_TMPDIR/build.sh"
+}
+
+@test "a task watch released on Ctrl-C keeps no lease; claimed by hand, it is the human's on status, show, status --json --open and doctor, and no watch takes it over when the old lease would have expired" {
+	watch_repo
+	printf 'lease_seconds: 6\nlease_grace: 0s\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -qam "short leases"
+	git burl add "Long work" --affects-glob 'src/**' >/dev/null
+	agent slow 'sleep 60'
+	one_agent slow
+	git-burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 20 bucket_is TASK-001 DOING
+	wait_until 20 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	kill -INT "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	[ "$(bucket_of TASK-001)" = READY ]
+	# The release cleared every lease field.
+	[ -z "$(lease_fields TASK-001)" ] || { lease_fields TASK-001; false; }
+	# A human claims it while the old lease would still hold.
+	claim_wt TASK-001 >/dev/null
+	[ -z "$(lease_fields TASK-001)" ]
+	run git burl show TASK-001
+	assert_success
+	refute_output_contains "runs under git burl watch"
+	for open in "" 1; do
+		[ "$(OPEN=$open state_of TASK-001)" != running ]
+		! OPEN=$open waits_of TASK-001 | grep -q "git burl watch" || false
+	done
+	run git burl status
+	refute_output_contains "runs under git burl watch"
+	run git burl doctor
+	assert_success
+	refute_output_contains "TASK-001"
+	# Past the old lease, a watcher finds the task claimed by hand and
+	# leaves it be.
+	sleep 7
+	agent quick 'echo done >src/x.txt'
+	one_agent quick
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DOING ]
+	[ "$(field TASK-001 assigned_to)" = tester@bats ]
+	! all_events | grep -q '"action":"lease_expired"' || false
+}
+
+@test "a task watch lands keeps no lease in DONE" {
+	watch_repo
+	git burl add "Quick" --affects-glob 'src/**' >/dev/null
+	agent quick 'echo done >src/x.txt'
+	one_agent quick
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	all_events | grep '"action":"run_start"' | grep -q '"lease_expires"'
+	[ -z "$(lease_fields TASK-001)" ] || { lease_fields TASK-001; false; }
+}
