@@ -85,3 +85,31 @@ EOF
 	all_events | grep '"action":"run_start"' | grep -q '"lease_expires"'
 	[ -z "$(lease_fields TASK-001)" ] || { lease_fields TASK-001; false; }
 }
+
+@test "unchanged is judged by content: after the queue rebased a rejected branch onto a newer main, a run that adds nothing is unchanged, not a second QA round" {
+	watch_repo
+	breaking_build
+	git burl add "Good" --priority high --affects f1.txt >/dev/null
+	git burl add "Breaks" --affects f2.txt >/dev/null
+	# Both submitted from the same main: the queue stacks TASK-002 on
+	# TASK-001, bisects the failing build to it and rejects it, its branch
+	# left rebased onto the main TASK-001 moved.
+	submitted TASK-001 f1.txt "good" >/dev/null
+	submitted TASK-002 f2.txt "BROKEN" >/dev/null
+	rejected=$(field TASK-002 submitted_sha)
+	# The agent changes nothing.
+	agent idle 'true'
+	RETRIES=1 one_agent idle
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = DONE ]
+	branch=$(field TASK-002 branch)
+	[ "$(git rev-parse "$branch")" != "$rejected" ]
+	git merge-base --is-ancestor main "$branch"
+	jq -e '[.runs[] | select(.task == "TASK-002") | .result] == ["unchanged", "unchanged"]' <<<"$output"
+	grep -q "TASK-002: nothing changed since head ${rejected:0:10} was rejected: head [0-9a-f]* (rebased by the queue) makes the same change against its base" <<<"$stderr"
+	# One QA round: the hand submit and the queue's rejection only.
+	[ "$(all_events | grep '"task":"TASK-002"' | grep -c '"action":"submit"')" = 1 ]
+	[ "$(field TASK-002 qa_attempts)" = 1 ]
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+}
