@@ -113,3 +113,18 @@ EOF
 	[ "$(field TASK-002 qa_attempts)" = 1 ]
 	[ "$(bucket_of TASK-002)" = BLOCKED ]
 }
+
+@test "what watch prints about a task the queue rejects is where it went: BLOCKED when that rejection spent its last QA attempt" {
+	watch_repo
+	breaking_build
+	set_config qa_max_attempts 1
+	git burl add "Breaks" --affects f1.txt >/dev/null
+	agent breaker 'echo BROKEN >f1.txt'
+	one_agent breaker
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_failure 2
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	grep -q 'TASK-001: rejected: .*; BLOCKED: its 1 QA attempt(s) are spent (qa_max_attempts)' <<<"$stderr" || { echo "$stderr"; false; }
+	! grep 'TASK-001' <<<"$stderr" | grep -q 'back to READY' || { echo "$stderr"; false; }
+	jq -e '.blocked == ["TASK-001"] and .rejected == []' <<<"$output"
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# DESIGN §25 (issue 40.11): several clones run git burl watch --once against
+# one origin. A transition that fails for a reason that is not the work's (a
+# branch only the clone that submitted it has, a race for main lost to
+# another clone) is never a QA rejection: the task stays in QA for the
+# clone that can land it, and every task lands.
+
+load helpers
+load lifecycle
+load watch
+
+# clones_setup N: origin with N tasks (task N writes fN.txt), agents.yaml
+# with one 1-second agent and auto_approve, workflow_auto_push and
+# push_main_on_approve on, task branches not pushed on submit (the
+# default); clones a, b and c of it, each trusting the agent. $R holds them.
+clones_setup() {
+	new_repo
+	R="$BATS_TEST_TMPDIR"
+	mv "$REPO" "$R/a"
+	REPO="$R/a"
+	cd "$R/a" || return 1
+	git burl init >/dev/null
+	sed -i -e 's/^workflow_auto_push: false/workflow_auto_push: true/' -e 's/^push_main_on_approve: false/push_main_on_approve: true/' \
+		-e 's/^max_parallel: .*/max_parallel: 0/' .burl/.workflow/config.yaml
+	grep -q '^push_task_branch_on_submit: false' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "auto-push, push main"
+	AGENTS="$R/agents"
+	mkdir -p "$AGENTS"
+	# The agent writes its task's own file: every task's work is new.
+	agent work 'sleep 1; n=$(expr "${BURL_TASK#TASK-}" + 0); echo "$BURL_TASK" >"f$n.txt"'
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		git burl add "task $i" --affects "f$i.txt" >/dev/null
+	done
+	agents_yaml "auto_approve: true
+agents:
+  - name: bot
+    command: [\"$AGENTS/work\"]
+    max_parallel: 2
+    timeout: 60s
+    retries: 1"
+	git -C .burl push -q origin burl
+	git push -q origin main
+	for c in b c; do
+		clone_repo "$R/$c"
+		(cd "$R/$c" && git burl init >/dev/null && git burl trust --yes >/dev/null)
+	done
+}
+
+@test "three clones running watch --once against one origin land every task, none rejected: a clone that lacks a task's branch leaves it to the clone that has it" {
+	clones_setup 9
+	local c pids=() rc
+	for c in a b c; do
+		(cd "$R/$c" && exec git burl watch --once --interval 200ms --json >"$R/$c.json" 2>"$R/$c.err") &
+		pids+=($!)
+	done
+	rc=0
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=$?
+	done
+	cd "$R/a"
+	git fetch -q origin
+	for c in a b c; do
+		echo "== $c" && tail -n 30 "$R/$c.err"
+	done
+	# Every task DONE on origin, main holds every task's file.
+	[ "$(git ls-tree -r --name-only origin/burl .workflow/DONE | grep -c 'TASK-')" = 9 ]
+	for i in $(seq 1 9); do
+		git cat-file -e "origin/main:f$i.txt"
+	done
+	# No rejection, no QA attempt spent, no blocked task, every watch ok.
+	! remote_events | grep -q '"action":"reject"'
+	! remote_events | grep -q '"action":"block"'
+	[ "$rc" = 0 ]
+	for c in a b c; do
+		jq -e '.ok and (.rejected | length == 0) and (.blocked | length == 0)' "$R/$c.json" >/dev/null
+	done
+	# Each clone ran some of the tasks: the work was shared.
+	for c in a b c; do
+		jq -e '[.runs[] | select(.result == "submitted")] | length > 0' "$R/$c.json" >/dev/null
+	done
+}
