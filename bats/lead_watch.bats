@@ -128,3 +128,53 @@ EOF
 	! grep 'TASK-001' <<<"$stderr" | grep -q 'back to READY' || { echo "$stderr"; false; }
 	jq -e '.blocked == ["TASK-001"] and .rejected == []' <<<"$output"
 }
+
+@test "a run of seconds lost to kill -9 of its watcher is LOST after the seconds it ran, not after 0s" {
+	watch_repo
+	git burl add "Steps" --affects-glob 'src/**' >/dev/null
+	agent stepper 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do echo "step $i"; sleep 1; done'
+	SANDBOX=none one_agent stepper
+	# git-burl execs the verb, so $! is watch itself.
+	git-burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
+	WATCH=$!
+	wait_until 30 bash -c 'grep -qs "step 5" .burl/.workflow/logs/TASK-001/*.log'
+	kill -9 "$WATCH"
+	wait "$WATCH" || true
+	WATCH=
+	run git burl monitor --once
+	assert_output_contains "TASK-001 bot#1 LOST after"
+	grep -qE 'TASK-001 bot#1 LOST after ([4-9]|[1-9][0-9])s' <<<"$output" || { echo "$output"; false; }
+}
+
+@test "a reviewer's request for changes is a round: the author's next run backs off, and the reviews are numbered round 1, round 2" {
+	watch_repo
+	set_config retry_backoff 2s
+	git burl add "Feature" --affects-glob "src/**" >/dev/null
+	agent coder 'mkdir -p src; if grep -q "say two" "$BURL_PROMPT_FILE"; then echo two >src/f.txt; else echo one >src/f.txt; fi'
+	# The reviewer asks for "two", then approves it.
+	cat >"$AGENTS/critic" <<'SH'
+#!/bin/sh
+if grep -q "^+two" "$BURL_PROMPT_FILE"; then
+	printf '{"verdict":"approve","summary":"now right","comments":[]}' >"$BURL_REVIEW_FILE"
+else
+	printf '{"verdict":"request_changes","summary":"wrong word","comments":[{"path":"src/f.txt","line":1,"body":"say two, not one"}]}' >"$BURL_REVIEW_FILE"
+fi
+SH
+	chmod +x "$AGENTS/critic"
+	agents_yaml "auto_approve: true
+review: {agent: critic, rounds: 2}
+agents:
+  - name: coder
+    command: [\"$AGENTS/coder\"]
+    timeout: 30s
+  - name: critic
+    command: [\"$AGENTS/critic\"]
+    timeout: 30s"
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	grep -q 'TASK-001: run 2 waits .*(retry_backoff 2s, doubled with each of its 1 failed round(s))' <<<"$stderr" || { echo "$stderr"; false; }
+	grep -q 'TASK-001: review round 1 by critic: request_changes' <<<"$stderr"
+	grep -q 'TASK-001: review round 2 by critic: approve' <<<"$stderr"
+	jq -e '[.runs[] | select(.agent == "critic") | .attempt] == [1, 2]' <<<"$output"
+}

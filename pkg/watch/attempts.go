@@ -9,6 +9,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -62,6 +63,12 @@ func taskRounds(w *workflow.Workflow, id string) rounds {
 			failed = failedResults[r]
 		case rejections[a]:
 			failed, answered = true, true
+		case a == "review":
+			// A reviewer's request for changes is a rejection too: the
+			// next run backs off, and the head it answered is not new.
+			if v, _ := e.Details["verdict"].(string); v == review.RequestChanges {
+				failed, answered = true, true
+			}
 		case a == "submit" && answered:
 			if sha, _ := e.Details["submitted_sha"].(string); sha != "" {
 				h.rejected[sha] = true

@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
@@ -52,12 +53,12 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		s.sayOnce("sandbox:"+err.Error(), "review: agent %s: not reviewing with it: %s", a.Name, withFix(err))
 		return false
 	}
-	qa, _, err := w.InBucket(workflow.QA)
+	inQA, _, err := w.InBucket(workflow.QA)
 	if err != nil {
 		return false
 	}
 	started := false
-	for _, e := range qa {
+	for _, e := range inQA {
 		t := e.Task
 		// A task waiting for a human's scope decision, or whose pull
 		// request is open, is not the reviewer's to judge now.
@@ -96,7 +97,11 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	s.mu.Lock()
 	s.runs = append(s.runs, r)
 	s.mu.Unlock()
-	s.logf("%s: review %d by %s: %s (exit %d, %d ms), log %s", id, r.Attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
+	try := ""
+	if o != nil && o.Try > 1 {
+		try = fmt.Sprintf(" (try %d)", o.Try)
+	}
+	s.logf("%s: review round %d%s by %s: %s (exit %d, %d ms), log %s", id, r.Attempt, try, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
 	if o == nil {
 		return // stopped: the task stays in QA for the next review
 	}
@@ -116,7 +121,7 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	case o.Verdict == nil:
 		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
 	case o.Verdict.Verdict == review.RequestChanges:
-		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s", a.Name, oneLine(o.Verdict.Summary, 200)))
+		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s; %s", a.Name, oneLine(o.Verdict.Summary, 200), qa.Outcome(res.Entry)))
 	default:
 		s.logf("%s: approved by the reviewer %s: %s", id, a.Name, oneLine(o.Verdict.Summary, 200))
 	}
@@ -132,7 +137,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	t := e.Task
 	began := time.Now()
 	try := failedReviews(w, id, head) + 1
-	r = Run{Task: id, Agent: a.Name, Attempt: try, Exit: -1}
+	// Numbered by round (the changes requested so far, plus one): each
+	// head reviewed is the next round, a failed review's next try is not.
+	r = Run{Task: id, Agent: a.Name, Attempt: t.Int(task.KeyReviewRounds) + 1, Exit: -1}
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
 	o := &review.Outcome{Reviewer: actor, Head: head, Try: try, Tries: a.Retries + 1, Rounds: rounds}
 	fail := func(result, why string) (Run, *review.Outcome) {
