@@ -73,6 +73,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/forge.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/mcp.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
 
 clean:
 	rm -rf bin libexec dist
