@@ -80,3 +80,46 @@ agents:
 		jq -e '[.runs[] | select(.result == "submitted")] | length > 0' "$R/$c.json" >/dev/null
 	done
 }
+
+@test "two clones under watch review one QA task once: the review holds the task under a lease the other clone's watch respects" {
+	new_repo
+	R="$BATS_TEST_TMPDIR"
+	mv "$REPO" "$R/a"
+	REPO="$R/a"
+	cd "$R/a" || return 1
+	git burl init >/dev/null
+	sed -i -e 's/^workflow_auto_push: false/workflow_auto_push: true/' -e 's/^push_task_branch_on_submit: false/push_task_branch_on_submit: true/' \
+		-e 's/^max_parallel: .*/max_parallel: 0/' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "auto-push, push task branches"
+	git burl add "Feature" --affects f1.txt >/dev/null
+	AGENTS="$R/agents"
+	mkdir -p "$AGENTS"
+	agent coder 'true'
+	# A reviewer slow enough for both watchers to see the task unreviewed.
+	agent critic 'sleep 3; printf "{\"verdict\":\"approve\",\"summary\":\"fine\",\"comments\":[]}" >"$BURL_REVIEW_FILE"'
+	agents_yaml "auto_approve: true
+review: {agent: critic, rounds: 2}
+agents:
+  - name: coder
+    command: [\"$AGENTS/coder\"]
+  - name: critic
+    command: [\"$AGENTS/critic\"]
+    timeout: 30s"
+	git -C .burl push -q origin burl
+	submitted TASK-001 f1.txt "one" >/dev/null
+	clone_repo "$R/b"
+	(cd "$R/b" && git burl init >/dev/null && git burl trust --yes >/dev/null)
+	local c pids=()
+	for c in a b; do
+		(cd "$R/$c" && exec git burl watch --once --interval 100ms >"$R/$c.out" 2>&1) &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || { cat "$R/a.out" "$R/b.out"; false; }
+	done
+	git fetch -q origin
+	[ "$(git ls-tree -r --name-only origin/burl .workflow/DONE | grep -c 'TASK-001')" = 1 ]
+	[ "$(remote_events | grep -c '"action":"review"')" = 1 ] || { cat "$R/a.out" "$R/b.out"; remote_events | grep review; false; }
+	[ "$(remote_events | grep -c '"action":"approve"')" = 1 ]
+	[ "$(remote_events | grep -c '"action":"review_start"')" = 1 ]
+}

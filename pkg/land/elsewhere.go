@@ -6,6 +6,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
 )
 
 // elsewhere is why this clone cannot land t, "" when it can try: the
@@ -21,15 +22,9 @@ func elsewhere(w *workflow.Workflow, t *task.Task) string {
 		// Nothing to look for: approve itself says what is wrong.
 		return ""
 	}
-	g := w.Repo.Git
-	if hasCommit(g, sub) {
-		return ""
-	}
 	remote := w.Config.Remote
-	if remote != "" {
-		if err := g.FetchTracking(remote, b); err == nil && hasCommit(g, sub) {
-			return ""
-		}
+	if workspace.HaveCommit(w.Repo.Git, remote, b, sub) {
+		return ""
 	}
 	where := "this clone"
 	if remote != "" {
@@ -37,9 +32,4 @@ func elsewhere(w *workflow.Workflow, t *task.Task) string {
 	}
 	return fmt.Sprintf("waits for the clone that submitted it: its submitted commit %s (branch %s) is not in %s (push_task_branch_on_submit: true lets any clone land it)",
 		gitx.Short(sub), b, where)
-}
-
-func hasCommit(g gitx.Git, sha string) bool {
-	ok, _ := g.Test("cat-file", "-e", sha+"^{commit}")
-	return ok
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
@@ -74,6 +75,16 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		if mine {
 			continue
 		}
+		if !s.haveHead(w, t) {
+			// Not the work's failure (DESIGN §25): the clone that
+			// submitted it reviews it.
+			s.sayOnce("review-elsewhere:"+e.ID+t.Str(task.KeySubmittedSHA), "%s: not reviewed here: its submitted commit is only in the clone that submitted it, which reviews it", e.ID)
+			continue
+		}
+		if h := reviewHolder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
+			s.sayOnce("reviewed:"+e.ID+h, "%s: reviewed by %s (lease until %s); reviewed here if that lease expires", e.ID, lease.Display(h), t.Str(task.KeyLeaseExpires))
+			continue
+		}
 		rev, id, head, rounds := *a, e.ID, t.Str(task.KeySubmittedSHA), settings.Rounds
 		s.start(rev, id, func() { s.reviewJob(rev, id, head, rounds) })
 		started = true
@@ -90,6 +101,15 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	}
 	actor := a.Name + "@" + s.host
 	w.Actor = actor
+	// The review's lease lasts as long as the reviewer may run.
+	if other, err := takeReview(w, id, actor, head, a.Timeout+time.Minute); err != nil {
+		if other != "" {
+			s.sayOnce("reviewed:"+id+other, "%s: reviewed by %s; not reviewed here", id, lease.Display(other))
+		} else if !errors.Is(err, errReviewTaken.Err) {
+			s.logf("%s: cannot start its review: %v", id, err)
+		}
+		return
+	}
 	r, o := s.review(w, a, actor, id, head, rounds)
 	if r.Result == "" {
 		return // the task moved on before the review began

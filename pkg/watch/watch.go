@@ -91,9 +91,12 @@ type supervisor struct {
 	held map[string]bool // tasks this watcher runs
 	// aside are the QA tasks this watcher does not give the queue now
 	// (setAside).
-	aside  map[string]aside
-	touch  map[string]bool
-	reject map[string]bool
+	aside map[string]aside
+	// foreign are the heads to review found only in another clone, and
+	// when (haveHead).
+	foreign map[string]time.Time
+	touch   map[string]bool
+	reject  map[string]bool
 	// refused are the gate violations of each task's last refused submit,
 	// for the fix a human reads when the task is blocked.
 	refused map[string]gate.Violations
@@ -129,7 +132,7 @@ func Watch(opt Options) (*Summary, error) {
 	}
 	host, _ := os.Hostname()
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
-		busy: map[string]int{}, held: map[string]bool{}, aside: map[string]aside{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
+		busy: map[string]int{}, held: map[string]bool{}, aside: map[string]aside{}, foreign: map[string]time.Time{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
 	if err := s.anyTrusted(w); err != nil {
 		return nil, err
 	}
