@@ -123,3 +123,27 @@ agents:
 	[ "$(remote_events | grep -c '"action":"approve"')" = 1 ]
 	[ "$(remote_events | grep -c '"action":"review_start"')" = 1 ]
 }
+
+@test "approve in a clone that lacks the submitted commit says the work is in the clone that submitted it, and changes nothing" {
+	new_repo
+	R="$BATS_TEST_TMPDIR"
+	mv "$REPO" "$R/a"
+	REPO="$R/a"
+	cd "$R/a" || return 1
+	git burl init >/dev/null
+	sed -i 's/^workflow_auto_push: false/workflow_auto_push: true/' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "auto-push"
+	git burl add "Feature" --affects f1.txt >/dev/null
+	git -C .burl push -q origin burl
+	submitted TASK-001 f1.txt "one" >/dev/null
+	clone_repo "$R/b"
+	cd "$R/b"
+	REPO="$R/b"
+	git burl init >/dev/null
+	run git burl approve TASK-001
+	assert_failure 1
+	assert_output_contains "waits for the clone that submitted it: its submitted commit"
+	assert_output_contains "approve it in the clone that submitted it, or push its branch there (git push origin task-001-feature)"
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ "$(field TASK-001 qa_attempts)" = 0 ]
+}
