@@ -478,6 +478,12 @@ func (q *queue) land(s *stacked) landing {
 		Apply: func(tx *workflow.Tx) error { return a.record(w, tx) },
 	})
 	if err != nil {
+		// A landing whose push lost to another clone's must not leave
+		// its fast-forward in local main: that rebased copy is on no
+		// branch, and every later landing here would find main diverged
+		// from the remote's (DESIGN §25: not the work's failure, and
+		// not to strand the clone's other tasks).
+		q.undoLocalMain(a)
 		// Every approve that does not land leaves the branch as submitted.
 		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
@@ -535,4 +541,23 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 		what += " (bisected to it)"
 	}
 	q.failed(s.e.ID, what+"; "+qa.Outcome(res.Entry), int(errs.Validation))
+}
+
+// undoLocalMain moves local main back off a's fast-forward when a landing
+// did not happen: main still at a's rebased commit, which the remote's
+// main does not hold.
+func (q *queue) undoLocalMain(a *approval) {
+	g := q.w.Repo.Git
+	main, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+q.w.Config.MainBranch)
+	if err != nil || main != a.merged || a.base == "" || a.merged == a.base {
+		return
+	}
+	if q.w.Config.Remote != "" {
+		if ok, _ := g.Test("merge-base", "--is-ancestor", a.merged, gitx.Tracking(q.w.Config.Remote, q.w.Config.MainBranch)); ok {
+			return
+		}
+	}
+	if err := q.m.Rewind(a.merged, a.base); err != nil {
+		fmt.Fprintf(q.w.Stderr, "burl: warning: %s stays at %s after a landing that did not happen: %v\n", q.w.Config.MainBranch, gitx.Short(a.merged), err)
+	}
 }
