@@ -101,6 +101,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/mcp.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/cockpit.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
 
 clean:
 	rm -rf bin libexec dist

@@ -58,7 +58,10 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	A=
 	[ "$(submits)" = 1 ]
 	git show main:src/who.txt | grep -qx B
-	grep -q "lease_holder" <(all_events) || grep -q 'lease_holder: bot@' "$(task_file TASK-001)"
+	# Each run names its watcher process; the landed task keeps no lease
+	# field (DESIGN §25).
+	[ "$(all_events | grep '"action":"run_start"' | grep -o '"holder":"bot@[^"]*"' | sort -u | wc -l)" = 2 ]
+	! grep -Eq '^lease_(holder|expires): *[^ n]' "$(task_file TASK-001)" || false
 }
 
 @test "a lease that does not parse is taken over at once" {

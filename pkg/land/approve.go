@@ -170,6 +170,13 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 				return Result{}, err
 			}
 		}
+		if e.Bucket == workflow.QA && w.Config.MergeStrategy != "manual" {
+			if why := elsewhere(w, e.Task); why != "" {
+				// Not the work's: nothing here to approve (DESIGN §25).
+				return Result{}, errs.New(errs.User, "%s %s", id, why).
+					WithFix("approve it in the clone that submitted it, or push its branch there (git push %s %s) and run this again", w.Config.Remote, e.Task.Branch())
+			}
+		}
 		if err := qa.ForQA(w, e); err != nil {
 			return Result{}, err
 		}

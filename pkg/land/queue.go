@@ -29,8 +29,10 @@ type QueueResult struct {
 	// Opened: with landing: pr, the pull requests opened or updated (the
 	// tasks stay in QA until the forge merges them).
 	Opened []QueuePR `json:"pr_opened,omitempty"`
-	// Waiting are the QA tasks the review gate held out of the queue,
-	// with why (DESIGN §21): not failures, they land once approved.
+	// Waiting are the QA tasks the queue left alone, with why: held by the
+	// review gate (DESIGN §21), or submitted in another clone that alone
+	// has their commits (§25). Not failures: they land once approved, or
+	// in that clone.
 	Waiting []QueueFailure `json:"waiting,omitempty"`
 	// Builds counts the runs of build_command: with every task passing,
 	// one per batch of queue_batch tasks.
@@ -40,11 +42,17 @@ type QueueResult struct {
 }
 
 // QueueFailure is a task approve --all did not land, and why. Code is the
-// exit code single approve would have given for it.
+// exit code single approve would have given for it: 2 (validation) only
+// for a failure of the work itself; a lock or a race (4), git or the
+// remote (3) or anything else is not the work's, and watch does not reject
+// the task for it (DESIGN §25).
 type QueueFailure struct {
 	ID     string `json:"id"`
 	Reason string `json:"reason"`
-	Code   int    `json:"-"`
+	Code   int    `json:"code,omitempty"`
+	// Elsewhere: a waiting task whose commits only the clone that
+	// submitted it has.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 }
 
 // ExitCode is 0 when every task landed, else the first failure's code.
@@ -226,9 +234,14 @@ func (q *queue) order() ([]string, error) {
 			fmt.Fprintf(w.Stderr, "approve --all: %s left in QA: it waits for a human to grant or refuse its scope request (%s): git burl scope %s ...\n", e.ID, r, e.ID)
 			continue
 		}
-		if why := gate.Wait(e.Task); why != "" {
-			q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: e.ID, Reason: why})
-			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", e.ID, why))
+		left := QueueFailure{ID: e.ID, Reason: gate.Wait(e.Task)}
+		if left.Reason == "" {
+			left.Reason = elsewhere(w, e.Task)
+			left.Elsewhere = left.Reason != ""
+		}
+		if left.Reason != "" {
+			q.res.Waiting = append(q.res.Waiting, left)
+			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", e.ID, left.Reason))
 			continue
 		}
 		ts = append(ts, e.Task)
@@ -323,7 +336,7 @@ func (q *queue) stage(id, base string) *stacked {
 		return nil
 	}
 	if a.conflict != nil {
-		q.record(*e, a, fmt.Sprintf("rebase conflict in %s; back to READY", strings.Join(a.conflict.Files, ", ")), int(errs.Git))
+		q.record(*e, a, fmt.Sprintf("rebase conflict in %s", strings.Join(a.conflict.Files, ", ")), int(errs.Git))
 		return nil
 	}
 	if err := a.check(w, t, g, dir, time.Now().UTC(), false); err != nil {
@@ -336,7 +349,7 @@ func (q *queue) stage(id, base string) *stacked {
 			q.fail(id, err)
 			return nil
 		}
-		q.record(*e, a, "gates failed: "+gateNames(a.failed)+"; stays in QA with the report", int(errs.Validation))
+		q.record(*e, a, "gates failed: "+gateNames(a.failed), int(errs.Validation))
 		return nil
 	}
 	return &stacked{e: *e, a: a, dir: dir, g: g, submitted: t.Str(task.KeySubmittedSHA)}
@@ -385,14 +398,14 @@ func gateNames(vs gate.Violations) string {
 // record commits what approve records for a task that does not land (a
 // conflict turns into a reject, failed gates stay in QA with the report).
 func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
-	_, err := q.w.Run(workflow.Transition{Verb: "approve", ID: e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
+	res, err := q.w.Run(workflow.Transition{Verb: "approve", ID: e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Done,
 		Message: "approve " + e.ID,
 		Apply:   func(tx *workflow.Tx) error { return a.record(q.w, tx) }})
 	if err != nil {
 		q.fail(e.ID, err)
 		return
 	}
-	q.failed(e.ID, reason, code)
+	q.failed(e.ID, reason+"; "+qa.Outcome(res.Entry), code)
 }
 
 // build runs build_command on the top of a stack, in its worktree, and
@@ -499,6 +512,12 @@ func (q *queue) land(s *stacked) landing {
 		Apply: func(tx *workflow.Tx) error { return a.record(w, tx) },
 	})
 	if err != nil {
+		// A landing whose push lost to another clone's must not leave
+		// its fast-forward in local main: that rebased copy is on no
+		// branch, and every later landing here would find main diverged
+		// from the remote's (DESIGN §25: not the work's failure, and
+		// not to strand the clone's other tasks).
+		q.undoLocalMain(a)
 		// Every approve that does not land leaves the branch as submitted.
 		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
@@ -533,7 +552,7 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 		last.Tail = nil
 		runs = append(runs[:n-1:n-1], last)
 	}
-	_, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
+	res, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
 		Message: "approve " + s.e.ID,
 		Apply: func(tx *workflow.Tx) error {
 			lines := strings.Split(strings.TrimRight(qa.Report(title, tx.Now, w.Actor, a.base, a.merged, nil, runs), "\n"), "\n")
@@ -556,5 +575,24 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	if bisected {
 		what += " (bisected to it)"
 	}
-	q.failed(s.e.ID, what+"; back to READY", int(errs.Validation))
+	q.failed(s.e.ID, what+"; "+qa.Outcome(res.Entry), int(errs.Validation))
+}
+
+// undoLocalMain moves local main back off a's fast-forward when a landing
+// did not happen: main still at a's rebased commit, which the remote's
+// main does not hold.
+func (q *queue) undoLocalMain(a *approval) {
+	g := q.w.Repo.Git
+	main, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+q.w.Config.MainBranch)
+	if err != nil || main != a.merged || a.base == "" || a.merged == a.base {
+		return
+	}
+	if q.w.Config.Remote != "" {
+		if ok, _ := g.Test("merge-base", "--is-ancestor", a.merged, gitx.Tracking(q.w.Config.Remote, q.w.Config.MainBranch)); ok {
+			return
+		}
+	}
+	if err := q.m.Rewind(a.merged, a.base); err != nil {
+		fmt.Fprintf(q.w.Stderr, "burl: warning: %s stays at %s after a landing that did not happen: %v\n", q.w.Config.MainBranch, gitx.Short(a.merged), err)
+	}
 }

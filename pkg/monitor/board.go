@@ -7,6 +7,7 @@ package monitor
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -273,6 +274,13 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 		if c := b.card(r.Task); ok && c.Holder.Gone() {
 			r.Lost, r.Next, r.Until = c.Holder.Describe(), c.Next, lastSign(evs, r.Task)
+			// Its agent wrote its log until it died: a run of seconds
+			// whose last event is its start is not "LOST after 0s".
+			if p, ok := w.RunLog(r.Log); ok {
+				if st, err := os.Stat(p); err == nil && st.ModTime().After(r.Until) {
+					r.Until = st.ModTime()
+				}
+			}
 			b.Lost = append(b.Lost, r)
 			continue
 		}

@@ -65,3 +65,18 @@ func Block(w *workflow.Workflow, tx *workflow.Tx, why string) {
 func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// Outcome says where a task that was not landed went, as it is: a
+// rejection that spent the last QA attempt went to BLOCKED, not back to
+// READY (DESIGN §25). Approve --all and watch say it after every rejection.
+func Outcome(e workflow.Entry) string {
+	switch e.Bucket {
+	case workflow.Ready:
+		return "back to READY"
+	case workflow.QA:
+		return "stays in QA with the report"
+	case workflow.Blocked:
+		return fmt.Sprintf("BLOCKED: its %d QA attempt(s) are spent (qa_max_attempts)", e.Task.Int(task.KeyQAAttempts))
+	}
+	return "now in " + string(e.Bucket)
+}

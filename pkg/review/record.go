@@ -50,6 +50,12 @@ func Record(w *workflow.Workflow, id string, o Outcome) (*workflow.Result, error
 				return errs.New(errs.User, "%s is at %s now, not at %s, which was reviewed: the review is void", id, gitx.Short(h), gitx.Short(o.Head)).
 					WithFix("nothing to do: the new head is reviewed in turn")
 			}
+			// The review is over: its lease (watch's review_start) goes.
+			for _, k := range []string{task.KeyLeaseHolder, task.KeyLeaseExpires} {
+				if t.Has(k) {
+					t.SetNull(k)
+				}
+			}
 			round := t.Int(task.KeyReviewRounds) + 1
 			verdict := Failed
 			if o.Verdict != nil {

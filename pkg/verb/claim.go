@@ -465,12 +465,15 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 				tx.Details[task.KeyStackedOn] = parent.ID
 			}
 			// The watcher process that claims holds the lease from the
-			// start (DESIGN §15); a hand claim has none, and no holder of
-			// an earlier claim survives this one.
+			// start (DESIGN §15); a hand claim has none, and no lease of
+			// an earlier claim survives this one (§25): its run grants it.
 			if me := os.Getenv("BURL_WATCHER"); me != "" {
 				t.SetStr(task.KeyLeaseHolder, me)
-			} else if t.Str(task.KeyLeaseHolder) != "" {
+			} else if t.Has(task.KeyLeaseHolder) {
 				t.SetNull(task.KeyLeaseHolder)
+			}
+			if t.Has(task.KeyLeaseExpires) {
+				t.SetNull(task.KeyLeaseExpires)
 			}
 			if err := portStillFree(w, id, port); err != nil {
 				return err

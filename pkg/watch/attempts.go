@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -61,6 +63,12 @@ func taskRounds(w *workflow.Workflow, id string) rounds {
 			failed = failedResults[r]
 		case rejections[a]:
 			failed, answered = true, true
+		case a == "review":
+			// A reviewer's request for changes is a rejection too: the
+			// next run backs off, and the head it answered is not new.
+			if v, _ := e.Details["verdict"].(string); v == review.RequestChanges {
+				failed, answered = true, true
+			}
 		case a == "submit" && answered:
 			if sha, _ := e.Details["submitted_sha"].(string); sha != "" {
 				h.rejected[sha] = true
@@ -105,18 +113,61 @@ func (h *rounds) wait(base time.Duration, now time.Time) time.Duration {
 }
 
 // repeated is why a run that left t's branch where it is changed nothing
-// (DESIGN §20): its head is one a rejection already answered, and
-// submitting it again would only be rejected again. "" when it is new.
+// (DESIGN §20, §25): its change is one a rejection already answered,
+// judged by content (the diff against its base), so that a branch the
+// queue rebased onto a newer main, the same commits on top, is the same
+// change. Submitting it again would only be rejected again. "" when it is
+// new.
 func (h *rounds) repeated(w *workflow.Workflow, t *task.Task) string {
 	if len(h.rejected) == 0 {
 		return ""
 	}
-	head, err := w.Repo.Git.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch())
-	if err != nil || !h.rejected[head] {
+	g := w.Repo.Git
+	head, err := g.Run("rev-parse", "-q", "--verify", "refs/heads/"+t.Branch())
+	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("nothing changed since head %s was rejected; not submitted again\n"+
-		"The branch is where the last QA rejection found it: fix what the rejection says (Earlier QA rejections) and commit that; the same head is only rejected again.", gitx.Short(head))
+	was := ""
+	if h.rejected[head] {
+		was = head
+	} else if mine := changeID(g, w.Config.MainBranch, head); mine != "" {
+		for sha := range h.rejected {
+			if changeID(g, w.Config.MainBranch, sha) == mine {
+				was = sha
+				break
+			}
+		}
+	}
+	if was == "" {
+		return ""
+	}
+	what := "nothing changed since head " + gitx.Short(was) + " was rejected"
+	if was != head {
+		what = fmt.Sprintf("nothing changed since head %s was rejected: head %s (rebased by the queue) makes the same change against its base", gitx.Short(was), gitx.Short(head))
+	}
+	return what + "; not submitted again\n" +
+		"The branch holds the change the last QA rejection answered: fix what the rejection says (Earlier QA rejections) and commit that; the same change is only rejected again."
+}
+
+// changeID names the change commit makes against its base (where it
+// forked from main) by content: the patch-id of that diff, the same for
+// the same change rebased onto a main that moved elsewhere. "" when it
+// cannot be told (the commit is not in this clone, or changes nothing).
+func changeID(g gitx.Git, main, commit string) string {
+	base, err := g.Run("merge-base", "refs/heads/"+main, commit)
+	if err != nil {
+		return ""
+	}
+	diff, err := g.RunInput(nil, "diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "-r", base, commit)
+	if err != nil || len(diff) == 0 {
+		return ""
+	}
+	out, err := g.RunInput(diff, "patch-id", "--stable")
+	if err != nil {
+		return ""
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	return id
 }
 
 // backoff waits out retry_backoff before run attempt of id, the task

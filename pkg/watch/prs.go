@@ -72,16 +72,15 @@ func (s *supervisor) settlePRs(w *workflow.Workflow) bool {
 		case "merged":
 			s.logf("%s: pull request #%d merged (%s): DONE", p.Task, p.Number, gitx.Short(p.Merged))
 			did = true
-		case "closed", "changes_requested":
-			if p.To == string(workflow.Blocked) {
+		case "closed", "changes_requested", "checks_failed":
+			if p.Result == "closed" && p.To == string(workflow.Blocked) {
 				// Closed by a human: theirs to decide, not the agents'.
 				s.logf("%s: pull request #%d closed without merge: BLOCKED (git burl show %s says why)", p.Task, p.Number, p.Task)
 			} else {
-				s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
+				// Where it went, as it is: BLOCKED when that spent its last
+				// QA attempt (DESIGN §25).
+				s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s; %s", p.Number, p.Reason, s.endState(w, p.Task)))
 			}
-			did = true
-		case "checks_failed":
-			s.markRejected(p.Task, fmt.Sprintf("pull request #%d: %s", p.Number, p.Reason))
 			did = true
 		}
 	}

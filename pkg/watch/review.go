@@ -12,7 +12,9 @@ import (
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
@@ -52,12 +54,12 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		s.sayOnce("sandbox:"+err.Error(), "review: agent %s: not reviewing with it: %s", a.Name, withFix(err))
 		return false
 	}
-	qa, _, err := w.InBucket(workflow.QA)
+	inQA, _, err := w.InBucket(workflow.QA)
 	if err != nil {
 		return false
 	}
 	started := false
-	for _, e := range qa {
+	for _, e := range inQA {
 		t := e.Task
 		// A task waiting for a human's scope decision, or whose pull
 		// request is open, is not the reviewer's to judge now.
@@ -71,6 +73,16 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 			break
 		}
 		if mine {
+			continue
+		}
+		if !s.haveHead(w, t) {
+			// Not the work's failure (DESIGN §25): the clone that
+			// submitted it reviews it.
+			s.sayOnce("review-elsewhere:"+e.ID+t.Str(task.KeySubmittedSHA), "%s: not reviewed here: its submitted commit is only in the clone that submitted it, which reviews it", e.ID)
+			continue
+		}
+		if h := reviewHolder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
+			s.sayOnce("reviewed:"+e.ID+h, "%s: reviewed by %s (lease until %s); reviewed here if that lease expires", e.ID, lease.Display(h), t.Str(task.KeyLeaseExpires))
 			continue
 		}
 		rev, id, head, rounds := *a, e.ID, t.Str(task.KeySubmittedSHA), settings.Rounds
@@ -89,6 +101,15 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	}
 	actor := a.Name + "@" + s.host
 	w.Actor = actor
+	// The review's lease lasts as long as the reviewer may run.
+	if other, err := takeReview(w, id, actor, head, a.Timeout+time.Minute); err != nil {
+		if other != "" {
+			s.sayOnce("reviewed:"+id+other, "%s: reviewed by %s; not reviewed here", id, lease.Display(other))
+		} else if !errors.Is(err, errReviewTaken.Err) {
+			s.logf("%s: cannot start its review: %v", id, err)
+		}
+		return
+	}
 	r, o := s.review(w, a, actor, id, head, rounds)
 	if r.Result == "" {
 		return // the task moved on before the review began
@@ -96,7 +117,11 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	s.mu.Lock()
 	s.runs = append(s.runs, r)
 	s.mu.Unlock()
-	s.logf("%s: review %d by %s: %s (exit %d, %d ms), log %s", id, r.Attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
+	try := ""
+	if o != nil && o.Try > 1 {
+		try = fmt.Sprintf(" (try %d)", o.Try)
+	}
+	s.logf("%s: review round %d%s by %s: %s (exit %d, %d ms), log %s", id, r.Attempt, try, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
 	if o == nil {
 		return // stopped: the task stays in QA for the next review
 	}
@@ -116,7 +141,7 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	case o.Verdict == nil:
 		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
 	case o.Verdict.Verdict == review.RequestChanges:
-		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s", a.Name, oneLine(o.Verdict.Summary, 200)))
+		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s; %s", a.Name, oneLine(o.Verdict.Summary, 200), qa.Outcome(res.Entry)))
 	default:
 		s.logf("%s: approved by the reviewer %s: %s", id, a.Name, oneLine(o.Verdict.Summary, 200))
 	}
@@ -132,7 +157,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	t := e.Task
 	began := time.Now()
 	try := failedReviews(w, id, head) + 1
-	r = Run{Task: id, Agent: a.Name, Attempt: try, Exit: -1}
+	// Numbered by round (the changes requested so far, plus one): each
+	// head reviewed is the next round, a failed review's next try is not.
+	r = Run{Task: id, Agent: a.Name, Attempt: t.Int(task.KeyReviewRounds) + 1, Exit: -1}
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
 	o := &review.Outcome{Reviewer: actor, Head: head, Try: try, Tries: a.Retries + 1, Rounds: rounds}
 	fail := func(result, why string) (Run, *review.Outcome) {

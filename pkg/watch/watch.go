@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
-	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
@@ -81,18 +80,23 @@ const (
 )
 
 type supervisor struct {
-	opt    Options
-	file   *agents.File
-	host   string
-	stop   chan struct{}
-	done   chan struct{} // a job finished
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	busy   map[string]int  // running jobs per agent
-	held   map[string]bool // tasks this watcher runs
-	skip   map[string]bool // QA tasks the queue cannot handle
-	touch  map[string]bool
-	reject map[string]bool
+	opt  Options
+	file *agents.File
+	host string
+	stop chan struct{}
+	done chan struct{} // a job finished
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	busy map[string]int  // running jobs per agent
+	held map[string]bool // tasks this watcher runs
+	// aside are the QA tasks this watcher does not give the queue now
+	// (setAside).
+	aside map[string]aside
+	// foreign are the heads to review found only in another clone, and
+	// when (haveHead).
+	foreign map[string]time.Time
+	touch   map[string]bool
+	reject  map[string]bool
 	// refused are the gate violations of each task's last refused submit,
 	// for the fix a human reads when the task is blocked.
 	refused map[string]gate.Violations
@@ -128,7 +132,7 @@ func Watch(opt Options) (*Summary, error) {
 	}
 	host, _ := os.Hostname()
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
-		busy: map[string]int{}, held: map[string]bool{}, skip: map[string]bool{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
+		busy: map[string]int{}, held: map[string]bool{}, aside: map[string]aside{}, foreign: map[string]time.Time{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
 	if err := s.anyTrusted(w); err != nil {
 		return nil, err
 	}
@@ -356,8 +360,11 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 			// Someone else's live work: said once, so that a watch with
 			// nothing to do says why instead of nothing at all.
 			if h := e.Task.Str(task.KeyLeaseHolder); h != "" {
-				s.sayOnce("lease:"+e.ID+h, "%s: held by %s (lease until %s); taken over here if that lease expires",
-					e.ID, lease.Display(h), e.Task.Str(task.KeyLeaseExpires))
+				until := "its run not started yet"
+				if x := e.Task.Str(task.KeyLeaseExpires); x != "" {
+					until = "lease until " + x
+				}
+				s.sayOnce("lease:"+e.ID+h, "%s: held by %s (%s); taken over here if that lease expires", e.ID, lease.Display(h), until)
 			}
 			continue
 		}
@@ -502,112 +509,6 @@ func verbCommand(args []string) *exec.Cmd {
 		}
 	}
 	return exec.Command("git", append([]string{"burl"}, args...)...)
-}
-
-// approveQueue runs the merge queue, `approve --all`, over the QA tasks:
-// its builds are batched and bisected, conflicts and broken builds are
-// rejected by the queue itself. A task the queue leaves in QA failed its
-// own gates, and is rejected here with the queue's reason, so that the
-// next run's prompt carries it; unless its lock is held (someone else is
-// at it), which a later pass retries.
-func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
-	qa, _, err := w.InBucket(workflow.QA)
-	if err != nil {
-		return false, false
-	}
-	waiting := false
-	for _, e := range qa {
-		// A task whose pull request is open waits for the forge, not for
-		// the queue (settlePRs asks about it).
-		// One the reviewer is at waits for it.
-		s.mu.Lock()
-		held := s.held[e.ID]
-		s.mu.Unlock()
-		if e.Task != nil && !s.skip[e.ID] && !held && e.Task.Str(task.KeyPRNumber) == "" {
-			waiting = true
-		}
-	}
-	if !waiting || s.stopping() || !s.queueTrusted(w, qa) {
-		return false, false
-	}
-	out, errOut, code := s.verb(s.self(), "approve", "--all", "--json")
-	var res struct {
-		Approved []string `json:"approved"`
-		Rejected []struct {
-			ID     string `json:"id"`
-			Reason string `json:"reason"`
-		} `json:"rejected"`
-		Opened []struct {
-			ID      string `json:"id"`
-			Number  int    `json:"number"`
-			URL     string `json:"url"`
-			Updated bool   `json:"updated"`
-		} `json:"pr_opened"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		if code != int(errs.Lock) {
-			s.logf("approve --all: %s", firstLine(errOut))
-		}
-		// Main or the queue is busy (another approver): a later pass retries.
-		return false, true
-	}
-	s.mu.Lock()
-	for _, id := range res.Approved {
-		s.touch[id] = true
-	}
-	for _, r := range res.Rejected {
-		s.touch[r.ID] = true
-	}
-	s.mu.Unlock()
-	for _, id := range res.Approved {
-		s.logf("%s: approved", id)
-		did = true
-	}
-	for _, p := range res.Opened {
-		said := "opened"
-		if p.Updated {
-			said = "updated"
-		}
-		s.logf("%s: pull request #%d %s: %s (waits for the forge; settled every %s)", p.ID, p.Number, said, p.URL, settleEvery)
-		s.mu.Lock()
-		s.touch[p.ID] = true
-		s.mu.Unlock()
-		did = true
-	}
-	for _, r := range res.Rejected {
-		e, err := w.Get(r.ID)
-		switch {
-		case err != nil || e.Bucket != workflow.QA:
-			// The queue sent it back to READY (conflict, build) already.
-			s.markRejected(r.ID, "approve: "+r.Reason)
-			did = true
-		case w.Locks.Held(r.ID):
-			pending = true
-		case s.rejectFailed(w, r.ID, r.Reason):
-			did = true
-		}
-	}
-	return did, pending
-}
-
-// rejectFailed sends a task that failed approve back to READY with why.
-func (s *supervisor) rejectFailed(w *workflow.Workflow, id, why string) bool {
-	if _, rerr, rc := s.verbRetry(w.Actor, "reject", id, "--reason", "approve failed: "+why); rc != 0 {
-		s.logf("%s: cannot reject after a failed approve: %s", id, firstLine(rerr))
-		s.mu.Lock()
-		s.skip[id] = true
-		s.mu.Unlock()
-		return false
-	}
-	s.markRejected(id, why)
-	return true
-}
-
-func (s *supervisor) markRejected(id, why string) {
-	s.logf("%s: rejected: %s", id, why)
-	s.mu.Lock()
-	s.reject[id] = true
-	s.mu.Unlock()
 }
 
 func firstLine(b []byte) string {

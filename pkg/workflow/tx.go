@@ -194,6 +194,17 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 		// Every way out of work frees the task's port (DESIGN §18).
 		tx.Task.SetNull(task.KeyPort)
 	}
+	if tx.To != tx.Entry.Bucket && tx.To != Doing {
+		// A lease is a watcher's hold on a task where it is (its run in
+		// DOING, its review in QA): a task that moves on (released,
+		// submitted, blocked, rejected, landed) keeps none, so that a
+		// later claim by hand is never read as a watcher's (DESIGN §25).
+		for _, k := range []string{task.KeyLeaseHolder, task.KeyLeaseExpires} {
+			if tx.Task.Has(k) {
+				tx.Task.SetNull(k)
+			}
+		}
+	}
 	src := tx.Entry.Path
 	if err := fsx.WriteFile(src, tx.Task.Bytes()); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", w.Rel(src), err)
