@@ -121,6 +121,11 @@ func Agent(dir string, a agents.Agent) []Command {
 		// hides less than the default is the user's decision.
 		out = append(out, Command{File: agents.FileName, Key: "sandbox_hide", Text: jsonText(a.Hide), Path: p})
 	}
+	if len(a.Write) > 0 {
+		// What its box may write outside its worktree (DESIGN §24): a
+		// path there is one no later program of the user's may trust.
+		out = append(out, Command{File: agents.FileName, Key: "agents." + a.Name + ".sandbox_write", Text: jsonText(a.Write), Path: p})
+	}
 	return out
 }
 
