@@ -295,7 +295,7 @@ agents:
 
 @test "a real workload: the last 40 commits of a generated history replayed as tasks by 4 parallel agents leave main byte-identical" {
 	setup_isolated_git
-	local S="$BATS_TEST_TMPDIR/source" i k f
+	local S="$BATS_TEST_TMPDIR/agents/source" i k f 
 	# A small public-domain history: 45 commits over 8 files, some touching
 	# two files, some creating or deleting one.
 	git init -q "$S"

@@ -41,8 +41,11 @@ type File struct {
 	Hide []string
 	// Write is sandbox_write: paths (~/path or /path) every agent's and
 	// gate's box may write besides its task's (DESIGN §24).
-	Write  []string
-	Agents []Agent
+	Write []string
+	// GateNetwork is gate_network: build_command, verify and
+	// worktree_setup.command keep the network in their gate box.
+	GateNetwork bool
+	Agents      []Agent
 	// Review is review: the agent that reviews every task before it lands
 	// (DESIGN §21); nil when no review is configured.
 	Review *Review
@@ -193,6 +196,12 @@ func Parse(file string, data []byte) (*File, error) {
 				}
 			}
 			f.Hide = append([]string{}, hide...)
+		case "gate_network":
+			b, err := boolOf(v)
+			if err != nil {
+				return nil, bad(v, "gate_network", "%v", err)
+			}
+			f.GateNetwork = b
 		case "sandbox_write":
 			w, err := writeList(v, "sandbox_write", bad)
 			if err != nil {
@@ -224,7 +233,7 @@ func Parse(file string, data []byte) (*File, error) {
 				f.Agents = append(f.Agents, a)
 			}
 		default:
-			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, sandbox_write, review, agents)")
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, sandbox_write, gate_network, review, agents)")
 		}
 	}
 	if !seenAgents || len(f.Agents) == 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // Box is one sandbox as bubblewrap makes it (DESIGN §24): agents,
@@ -294,4 +295,46 @@ func Env(env []string) []string {
 		}
 	}
 	return append(out, "TMPDIR=/tmp")
+}
+
+// GateSpec is where a gate runs (DESIGN §24): build_command, a task's
+// verify, worktree_setup.command.
+type GateSpec struct {
+	Repo *repo.Repo
+	// Dir is the checkout under test, writable.
+	Dir string
+	// Write is sandbox_write (the file's, for every gate) and the
+	// language caches.
+	Write []Path
+	// Hide is what of the user's it must not read (sandbox_hide).
+	Hide []string
+	// Network is gate_network: true.
+	Network bool
+}
+
+// GateArgv is bubblewrap's argv, up to and with "--", that runs a gate
+// in its box: the checkout under test and spec.Write writable, the rest of
+// the file system read-only (the repository's .git, its hooks included,
+// and the checkout's .git file too), a private /tmp, spec.Hide hidden,
+// its own PID namespace (nothing it starts outlives it), no network
+// unless spec.Network.
+func GateArgv(spec GateSpec) ([]string, error) {
+	bin, err := BwrapProgram()
+	if err != nil {
+		return nil, err
+	}
+	b := AgentBox(spec.Write)
+	b.Network = spec.Network
+	r := spec.Repo
+	if filepath.Clean(spec.Dir) != filepath.Clean(r.Root) {
+		b.Read(r.Root, "the shared repository: only burl writes it")
+	}
+	b.Read(r.CommonDir, "the shared git dir, its hooks and config: only burl writes them")
+	b.Write(spec.Dir, "the checkout under test: the build's output")
+	b.Read(filepath.Join(spec.Dir, ".git"), "the checkout's .git: names the git dir burl works in after the gate")
+	for _, p := range spec.Hide {
+		b.Hide(p, "sandbox_hide: the user's credentials")
+	}
+	out := append([]string{bin}, b.Args()...)
+	return append(out, "--chdir", spec.Dir, "--"), nil
 }

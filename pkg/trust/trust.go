@@ -129,6 +129,21 @@ func Agent(dir string, a agents.Agent) []Command {
 	return out
 }
 
+// GateBox is what of agents.yaml widens the gate box (DESIGN §24):
+// gate_network: true, and the file's sandbox_write, each trusted like a
+// command.
+func GateBox(dir string, f *agents.File) []Command {
+	p := filepath.Join(dir, agents.FileName)
+	var out []Command
+	if f.GateNetwork {
+		out = append(out, Command{File: agents.FileName, Key: "gate_network", Text: "true", Path: p})
+	}
+	if len(f.Write) > 0 {
+		out = append(out, Command{File: agents.FileName, Key: "sandbox_write", Text: jsonText(f.Write), Path: p})
+	}
+	return out
+}
+
 // Review is agents.yaml's review: (DESIGN §21) as a gate: who reviews
 // and how many rounds is trusted like a command, and removing it (r nil
 // where a review was trusted) switches a gate off and needs trust too.

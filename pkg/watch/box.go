@@ -27,6 +27,12 @@ func (s *supervisor) agentBox(a agents.Agent) *sandbox.Box {
 	if p := s.resolved(a); filepath.IsAbs(p) {
 		see = append(see, filepath.Dir(p))
 	}
+	// The PATH its env: sets, where its program is looked up in the box.
+	for _, d := range filepath.SplitList(a.Env["PATH"]) {
+		if filepath.IsAbs(d) {
+			see = append(see, d)
+		}
+	}
 	return sandbox.AgentBox(write, see...)
 }
 

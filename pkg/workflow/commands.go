@@ -132,6 +132,7 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 			out = append(out, trust.Agent(w.Dir, a)...)
 		}
 		out = append(out, trust.Review(w.Dir, f.Review))
+		out = append(out, trust.GateBox(w.Dir, f)...)
 	} else {
 		// A review trusted here and the file gone: a gate switched off.
 		out = append(out, trust.Review(w.Dir, nil))
