@@ -90,7 +90,7 @@ SH'
 @test "gate_network: true, trusted, gives the gates the network" {
 	git burl add "Tests" --affects-glob 'src/**' >/dev/null
 	agent none true
-	GATE_NETWORK=1 gate_agents none
+	gate_agents none
 	listen
 	wt=$(claim_wt TASK-001)
 	mkdir -p "$wt/src"
@@ -98,6 +98,11 @@ SH'
 	git -C "$wt" add src && git -C "$wt" commit -qm "tests"
 	git -C "$wt" burl submit TASK-001 >/dev/null
 	run git burl validate TASK-001
-	grep -qx 'listener reached' "$OUT/report"
+	grep -qx 'listener refused' "$OUT/report"
+	! grep -q 'listener reached' "$OUT/report" || false
+	: >"$OUT/report"
+	GATE_NETWORK=1 gate_agents none
+	run git burl validate TASK-001
 	stop_listening
+	grep -qx 'listener reached' "$OUT/report"
 }
