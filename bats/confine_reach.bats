@@ -31,6 +31,17 @@ pinned_case() {
 	SANDBOX=$1 RETRIES=0 one_agent signer
 	before=$(cat "$HOME/.gitconfig")
 	run git burl watch --once --interval 100ms
+	if [ "$1" = bwrap ]; then
+		# HOME is read-only in the box (DESIGN §24): the write fails, and
+		# the task lands without it.
+		assert_success
+		[ "$(cat "$AGENTS/global")" = "$HOME/.gitconfig" ]
+		[ ! -e "$MARK" ]
+		[ "$(cat "$HOME/.gitconfig")" = "$before" ]
+		git burl add "Second" >/dev/null
+		[ ! -e "$MARK" ]
+		return
+	fi
 	assert_failure 2
 	# The agent ran with the user's own global config, and wrote it.
 	[ "$(cat "$AGENTS/global")" = "$HOME/.gitconfig" ]

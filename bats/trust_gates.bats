@@ -12,7 +12,7 @@ load watch
 
 setup() {
 	watch_repo
-	MARK="$BATS_TEST_TMPDIR/built"
+	MARK="$AGENTS/built" 
 	set_config build_command "'touch $MARK'"
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
 	agent good 'mkdir -p src && printf "package src\n// TODO: later\n" >src/ok.go'

@@ -20,8 +20,18 @@ no_backoff() {
 
 # agents_yaml TEXT: write .burl/.workflow/agents.yaml in $REPO, commit it
 # on the workflow branch and trust its commands (as the user who wrote it).
+# The agents' box may write $AGENTS, where the test's agents leave what
+# they saw, and ~/.claude, as the claude-code preset's does (DESIGN §24:
+# the rest of the file system is read-only to them), unless TEXT says
+# sandbox_write: itself.
 agents_yaml() {
-	printf '%s\n' "$1" >"$REPO/.burl/.workflow/agents.yaml"
+	local text=$1
+	case $text in
+	*sandbox_write:*) ;;
+	*) [ -z "${AGENTS:-}" ] || text="$text
+sandbox_write: [\"$AGENTS\", \"~/.claude/\"]" ;;
+	esac
+	printf '%s\n' "$text" >"$REPO/.burl/.workflow/agents.yaml"
 	git -C "$REPO/.burl" add .workflow/agents.yaml
 	git -C "$REPO/.burl" commit -q -m "agents.yaml" -- .workflow/agents.yaml || return 1
 	# An agents.yaml that does not parse (the tests of its errors) has

@@ -85,13 +85,13 @@ load queue
 @test "a hung agent and all its children are killed at its timeout, then retried and BLOCKED" {
 	watch_repo
 	git burl add "Hangs" >/dev/null
-	agent hang "sleep 300 & echo $AGENT_BG >>$BATS_TEST_TMPDIR/pids; echo $AGENT_PID >>$BATS_TEST_TMPDIR/pids; wait"
+	agent hang "sleep 300 & echo $AGENT_BG >>$AGENTS/pids; echo $AGENT_PID >>$AGENTS/pids; wait"
 	TIMEOUT=1s RETRIES=1 one_agent hang
 	run --separate-stderr git burl watch --once --interval 100ms --json
 	assert_failure 2
 	jq -e '.runs | length == 2 and all(.result == "timeout")' <<<"$output"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/pids")" = 4 ]
-	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pids"
+	[ "$(wc -l <"$AGENTS/pids")" = 4 ]
+	wait_until 5 procs_gone "$AGENTS/pids"
 	grep -q 'timed out after 1s' "$AGENTS/prompts/TASK-001-2.md"
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
 }
@@ -102,9 +102,9 @@ load queue
 	git burl add "$title" --affects done.txt >/dev/null
 	cat >"$AGENTS/argv" <<-SH
 	#!/bin/sh
-	printf '%s\n' "\$#" >"$BATS_TEST_TMPDIR/argc"
-	printf '%s\n' "\$2" >"$BATS_TEST_TMPDIR/argv2"
-	printf '%s\n' "\$BURL_TITLE" >"$BATS_TEST_TMPDIR/envtitle"
+	printf '%s\n' "\$#" >"$AGENTS/argc"
+	printf '%s\n' "\$2" >"$AGENTS/argv2"
+	printf '%s\n' "\$BURL_TITLE" >"$AGENTS/envtitle"
 	echo done >done.txt
 	SH
 	chmod +x "$AGENTS/argv"
@@ -113,9 +113,9 @@ load queue
     command: [\"$AGENTS/argv\", \"--title\", \"[{title}]\", \"{id}\"]"
 	run git burl watch --once --interval 100ms
 	assert_success
-	[ "$(cat "$BATS_TEST_TMPDIR/argc")" = 3 ]
-	[ "$(cat "$BATS_TEST_TMPDIR/argv2")" = "[$title]" ]
-	[ "$(cat "$BATS_TEST_TMPDIR/envtitle")" = "$title" ]
+	[ "$(cat "$AGENTS/argc")" = 3 ]
+	[ "$(cat "$AGENTS/argv2")" = "[$title]" ]
+	[ "$(cat "$AGENTS/envtitle")" = "$title" ]
 	[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
 	[ -z "$(find "$BATS_TEST_TMPDIR" -name 'pwned*')" ]
 	[ "$(bucket_of TASK-001)" = QA ]
@@ -159,17 +159,17 @@ load queue
 	watch_repo
 	git burl add "Slow one" >/dev/null
 	git burl add "Slow two" >/dev/null
-	agent slow "echo $AGENT_PID >>$BATS_TEST_TMPDIR/pids; sleep 300 & echo $AGENT_BG >>$BATS_TEST_TMPDIR/pids; wait"
+	agent slow "echo $AGENT_PID >>$AGENTS/pids; sleep 300 & echo $AGENT_BG >>$AGENTS/pids; wait"
 	MAXP=2 one_agent slow
 	git burl watch --interval 100ms --json >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
 	local pid=$!
-	wait_until 20 test -f "$BATS_TEST_TMPDIR/pids"
-	wait_until 20 sh -c "[ \$(wc -l <'$BATS_TEST_TMPDIR/pids') -ge 4 ]"
+	wait_until 20 test -f "$AGENTS/pids"
+	wait_until 20 sh -c "[ \$(wc -l <'$AGENTS/pids') -ge 4 ]"
 	kill -TERM "$pid"
 	local rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" = 143 ]
-	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pids"
+	wait_until 5 procs_gone "$AGENTS/pids"
 	for id in TASK-001 TASK-002; do
 		[ "$(bucket_of $id)" = READY ]
 		grep -q 'watch stopped' "$(task_file $id)"
@@ -193,7 +193,7 @@ load queue
 	# when in clone a; anywhere else it finishes from what is on the branch.
 	agent resume '
 if [ ! -f src/step1.txt ]; then mkdir -p src; echo one >src/step1.txt; git add src; git commit -qm "step 1"; git push -q origin HEAD; fi
-case "$PWD" in *"/repo/"*|*"/repo") echo '"$AGENT_PID"' >'"$BATS_TEST_TMPDIR"'/pid1; exec sleep 300;; esac
+case "$PWD" in *"/repo/"*|*"/repo") echo '"$AGENT_PID"' >'"$AGENTS"'/pid1; exec sleep 300;; esac
 echo two >src/step2.txt'
 	agents_yaml "auto_approve: true
 agents:
@@ -204,10 +204,10 @@ agents:
 	# git-burl execs the verb, so $! is watch itself (git would fork it).
 	git-burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/a.err" &
 	local pid=$!
-	wait_until 20 test -s "$BATS_TEST_TMPDIR/pid1"
+	wait_until 20 test -s "$AGENTS/pid1"
 	kill -KILL "$pid"
 	wait "$pid" || true
-	wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pid1"
+	wait_until 5 procs_gone "$AGENTS/pid1"
 	[ "$(bucket_of TASK-001)" = DOING ]
 	grep -q '^lease_expires: ' "$(task_file TASK-001)"
 	clone_repo "$BATS_TEST_TMPDIR/b"
@@ -295,7 +295,7 @@ agents:
 
 @test "a real workload: the last 40 commits of a generated history replayed as tasks by 4 parallel agents leave main byte-identical" {
 	setup_isolated_git
-	local S="$BATS_TEST_TMPDIR/source" i k f
+	local S="$BATS_TEST_TMPDIR/agents/source" i k f 
 	# A small public-domain history: 45 commits over 8 files, some touching
 	# two files, some creating or deleting one.
 	git init -q "$S"

@@ -38,8 +38,14 @@ type File struct {
 	Sandbox string
 	// Hide is sandbox_hide: what of the user's agents must not reach
 	// (~/path, /path or an environment variable); nil means the default.
-	Hide   []string
-	Agents []Agent
+	Hide []string
+	// Write is sandbox_write: paths (~/path or /path) every agent's and
+	// gate's box may write besides its task's (DESIGN §24).
+	Write []string
+	// GateNetwork is gate_network: build_command, verify and
+	// worktree_setup.command keep the network in their gate box.
+	GateNetwork bool
+	Agents      []Agent
 	// Review is review: the agent that reviews every task before it lands
 	// (DESIGN §21); nil when no review is configured.
 	Review *Review
@@ -85,6 +91,11 @@ type Agent struct {
 	Sandbox string
 	// Hide is the file's sandbox_hide: (nil: the default).
 	Hide []string
+	// Write is the agent's own sandbox_write:; OwnWrite with the file's
+	// (Write) before it is what its box may write.
+	OwnWrite []string
+	// Write is the file's sandbox_write: and then the agent's own.
+	Write []string
 	// Reviewer: review: names this agent; it runs only reviews, read-only,
 	// and never claims a task.
 	Reviewer bool
@@ -189,6 +200,18 @@ func Parse(file string, data []byte) (*File, error) {
 				}
 			}
 			f.Hide = append([]string{}, hide...)
+		case "gate_network":
+			b, err := boolOf(v)
+			if err != nil {
+				return nil, bad(v, "gate_network", "%v", err)
+			}
+			f.GateNetwork = b
+		case "sandbox_write":
+			w, err := writeList(v, "sandbox_write", bad)
+			if err != nil {
+				return nil, err
+			}
+			f.Write = w
 		case "review":
 			r, err := parseReview(v, bad)
 			if err != nil {
@@ -214,7 +237,7 @@ func Parse(file string, data []byte) (*File, error) {
 				f.Agents = append(f.Agents, a)
 			}
 		default:
-			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, review, agents)")
+			return nil, bad(k, k.Value, "unknown key (known: auto_approve, sandbox, sandbox_hide, sandbox_write, gate_network, review, agents)")
 		}
 	}
 	if !seenAgents || len(f.Agents) == 0 {
@@ -241,6 +264,7 @@ func Parse(file string, data []byte) (*File, error) {
 	for i := range f.Agents {
 		f.Agents[i].Sandbox = f.Sandbox
 		f.Agents[i].Hide = f.Hide
+		f.Agents[i].Write = append(append([]string{}, f.Write...), f.Agents[i].OwnWrite...)
 	}
 	return f, nil
 }
@@ -317,8 +341,12 @@ func parseAgent(n *yaml.Node, bad func(*yaml.Node, string, string, ...any) error
 				err = fmt.Errorf("must be a git identity such as \"Claude <claude@example.com>\", not %q", v.Value)
 			}
 			a.Author = v.Value
+		case "sandbox_write":
+			if a.OwnWrite, err = writeList(v, key, bad); err != nil {
+				return a, use, err
+			}
 		default:
-			return a, use, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd, author)")
+			return a, use, bad(k, key, "unknown key (known: name, command, preset, args, max_parallel, timeout, retries, tags, env, max_cost_usd, author, sandbox_write)")
 		}
 		if err != nil {
 			return a, use, bad(v, key, "%v", err)
@@ -486,6 +514,32 @@ func ValidHideEntry(e string) string {
 		return ""
 	}
 	return fmt.Sprintf("%q is neither ~/path, /path nor the name of an environment variable", e)
+}
+
+// ValidWriteEntry is why a sandbox_write entry is not one, "" when it
+// is: ~/path or /path, without .., and never / or HOME itself.
+func ValidWriteEntry(e string) string {
+	if v := ValidHideEntry(e); v != "" || EnvName(e) {
+		return fmt.Sprintf("%q is neither ~/path nor /path (without ..)", e)
+	}
+	return ""
+}
+
+// writeList parses a sandbox_write: list.
+func writeList(v *yaml.Node, key string, bad func(*yaml.Node, string, string, ...any) error) ([]string, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, bad(v, key, "must be a list of ~/path or /path entries")
+	}
+	list, err := stringList(v)
+	if err != nil {
+		return nil, bad(v, key, "%v", err)
+	}
+	for i, e := range list {
+		if why := ValidWriteEntry(e); why != "" {
+			return nil, bad(v.Content[i], key, "%s", why)
+		}
+	}
+	return list, nil
 }
 
 // EnvName reports whether s is an environment variable's name.

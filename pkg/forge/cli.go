@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,9 +52,24 @@ func (e *cliError) Error() string {
 
 func (e *cliError) Unwrap() error { return e.Err }
 
+// pinned are the forge CLIs watch resolved at its start (Pin): looked up
+// on PATH again, they could be a program a run wrote (DESIGN §24).
+var pinned sync.Map
+
+// Pin makes path (absolute) the program every later call of tool runs.
+func Pin(tool, path string) { pinned.Store(tool, path) }
+
+// lookPath is tool's pinned path, else PATH's.
+func lookPath(tool string) (string, error) {
+	if p, ok := pinned.Load(tool); ok {
+		return p.(string), nil
+	}
+	return exec.LookPath(tool)
+}
+
 // ready reports a missing tool before anything is pushed for it.
 func (c *cli) ready() error {
-	if _, err := exec.LookPath(c.tool); err != nil {
+	if _, err := lookPath(c.tool); err != nil {
 		return fmt.Errorf("%s is not on PATH: %s", c.tool, c.hint)
 	}
 	return nil
@@ -64,7 +80,7 @@ func (c *cli) ready() error {
 // exit (with the tool's stderr) and a rate-limit answer (*RateLimited) are
 // errors.
 func (c *cli) run(stdin string, args ...string) ([]byte, error) {
-	path, err := exec.LookPath(c.tool)
+	path, err := lookPath(c.tool)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not on PATH: %s", c.tool, c.hint)
 	}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,7 +30,24 @@ type RunResult struct {
 	TimedOut bool          `json:"timed_out"`
 	LogPath  string        `json:"log"`
 	Tail     []string      `json:"tail"` // last 40 lines of combined stdout+stderr
+	// Offline: it ran in a gate box without the network (DESIGN §24).
+	Offline bool `json:"-"`
 }
+
+// Box is where RunCommandIn runs a command: Wrap is the argv that runs
+// argv confined (bubblewrap's, up to and with "--"), Drop the variables
+// taken out of its environment, Env the ones set; the zero Box runs it as
+// it is.
+type Box struct {
+	Wrap    []string
+	Drop    []string
+	Env     []string
+	Offline bool
+}
+
+// offlineHints are what a build says when it could not reach the network.
+var offlineHints = []string{"dial tcp", "could not resolve host", "temporary failure in name resolution",
+	"network is unreachable", "enotfound", "eai_again", "getaddrinfo", "no such host", "failed to establish a new connection"}
 
 // OK reports whether the command passed.
 func (r RunResult) OK() bool { return r.ExitCode == 0 && !r.TimedOut }
@@ -52,10 +71,20 @@ func (r RunResult) Violation() (v Violation, ok bool) {
 	if len(tail) > FixTailLines {
 		tail = tail[len(tail)-FixTailLines:]
 	}
+	msg := fmt.Sprintf("%s command %s: %s  (log: %s)", r.Name, what, r.Command, r.LogPath)
+	if r.Offline {
+		all := strings.ToLower(strings.Join(r.Tail, "\n"))
+		for _, h := range offlineHints {
+			if strings.Contains(all, h) {
+				msg += "; it ran without the network (its gate box has none): if it needs one (a module download, a registry), set gate_network: true in agents.yaml and trust it (git burl trust)"
+				break
+			}
+		}
+	}
 	return Violation{
 		Gate:    r.Name,
 		Rule:    r.Command,
-		Message: fmt.Sprintf("%s command %s: %s  (log: %s)", r.Name, what, r.Command, r.LogPath),
+		Message: msg,
 		Tail:    strings.Join(tail, "\n"),
 	}, false
 }
@@ -91,7 +120,13 @@ var errTimeout = errors.New("command timed out")
 // nothing outlives the gate. A non-zero exit is a result, not an error: an
 // error means the command could not be started or the log not written.
 func RunCommand(ctx context.Context, name, command, dir, logPath string, timeout time.Duration, env []string) (RunResult, error) {
-	res := RunResult{Name: name, Command: command, ExitCode: -1, LogPath: logPath}
+	return RunCommandIn(ctx, Box{}, name, command, dir, logPath, timeout, env)
+}
+
+// RunCommandIn is RunCommand in box (DESIGN §24: the project's code is
+// agent code wherever it runs).
+func RunCommandIn(ctx context.Context, box Box, name, command, dir, logPath string, timeout time.Duration, env []string) (RunResult, error) {
+	res := RunResult{Name: name, Command: command, ExitCode: -1, LogPath: logPath, Offline: box.Offline}
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return res, fmt.Errorf("%s log: %w", name, err)
 	}
@@ -117,8 +152,11 @@ func RunCommand(ctx context.Context, name, command, dir, logPath string, timeout
 	defer cancel()
 
 	cmd := shellCommand(runCtx, command)
+	if len(box.Wrap) > 0 {
+		cmd = exec.CommandContext(runCtx, box.Wrap[0], append(append([]string{}, box.Wrap[1:]...), cmd.Args...)...)
+	}
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(without(os.Environ(), box.Drop), env...), box.Env...)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	osx.SetProcessGroup(cmd)
 	// exec calls Cancel only when the context ends before the command does,
@@ -175,6 +213,21 @@ func RunCommand(ctx context.Context, name, command, dir, logPath string, timeout
 		return res, fmt.Errorf("%s log: %w", name, logErr)
 	}
 	return res, nil
+}
+
+// without is env without the variables named in drop.
+func without(env, drop []string) []string {
+	if len(drop) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(drop, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // exitCode reports a death by signal as 128+signal, the way a shell does,

@@ -75,12 +75,23 @@ const lockWait = 10 * time.Second
 // burl's own commits, rebases, merges and pushes (DESIGN §16).
 var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
 
+// program is the git burl runs: "git" on PATH, or the absolute path watch
+// resolved at its start (SetProgram), so that no program a run wrote on
+// PATH is burl's git afterwards (DESIGN §24).
+var program = "git"
+
+// SetProgram makes p (absolute) the git every later command runs.
+func SetProgram(p string) { program = p }
+
+// Program is the git burl runs.
+func Program() string { return program }
+
 func (g Git) command(args []string) *exec.Cmd {
 	pre := noHooks
 	if g.UserHooks {
 		pre = nil
 	}
-	cmd := exec.Command("git", append(pre[:len(pre):len(pre)], args...)...)
+	cmd := exec.Command(program, append(pre[:len(pre):len(pre)], args...)...)
 	cmd.Dir = g.Dir
 	// Our parsing of git's messages (lock contention, porcelain) needs the C
 	// locale, and a credential prompt would hang an agent loop forever.

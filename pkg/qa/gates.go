@@ -67,6 +67,10 @@ func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ..
 	if err := trust.Check(w.Repo, Commands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}
+	box, err := gateBox(w, dir)
+	if err != nil {
+		return nil, nil, err
+	}
 	var results []gate.RunResult
 	var vs gate.Violations
 	// Milliseconds: a validate and the approve after it often start in
@@ -88,7 +92,7 @@ func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ..
 		if err != nil {
 			return nil, nil, err
 		}
-		res, err := gate.RunCommand(osx.InterruptContext(), c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
+		res, err := gate.RunCommandIn(osx.InterruptContext(), box, c.name, c.cmd, dir, logPath, w.Config.BuildTimeout, env)
 		if osx.Interrupted() {
 			return nil, nil, errs.New(errs.User, "interrupted: the %s command (%s) was stopped with its process group, so nothing was judged or recorded", c.name, c.key).
 				WithTitle("Stopped").WithFix("run the command again")

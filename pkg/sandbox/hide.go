@@ -18,6 +18,47 @@ import (
 var DefaultHide = []string{
 	"~/.ssh", "~/.git-credentials", "~/.config/gh", "~/.config/glab-cli",
 	"SSH_AUTH_SOCK", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "BURL_FORGE_TOKEN",
+	// The agents that sign and unlock for the user (DESIGN §24): the
+	// session D-Bus (a keyring, a desktop), gpg-agent's sockets.
+	"DBUS_SESSION_BUS_ADDRESS", "~/.gnupg/S.gpg-agent", "~/.gnupg/S.gpg-agent.ssh",
+	"~/.gnupg/S.gpg-agent.extra", "~/.gnupg/S.gpg-agent.browser",
+}
+
+// runtimeSockets are the session's sockets under $XDG_RUNTIME_DIR that
+// the default hides too: the D-Bus session bus and gpg-agent's folder.
+func runtimeSockets() []string {
+	var out []string
+	for _, d := range []string{os.Getenv("XDG_RUNTIME_DIR"), fmt.Sprintf("/run/user/%d", os.Getuid())} {
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Join(d, "bus"), filepath.Join(d, "gnupg"))
+		}
+	}
+	if g := os.Getenv("GNUPGHOME"); filepath.IsAbs(g) {
+		for _, n := range []string{"S.gpg-agent", "S.gpg-agent.ssh", "S.gpg-agent.extra", "S.gpg-agent.browser"} {
+			out = append(out, filepath.Join(g, n))
+		}
+	}
+	return out
+}
+
+// socketOf is the socket path an environment variable names: a path
+// (SSH_AUTH_SOCK), or D-Bus's unix:path=... address; "" for none.
+func socketOf(v string) string {
+	if filepath.IsAbs(v) {
+		return v
+	}
+	for _, part := range strings.Split(v, ";") {
+		rest, ok := strings.CutPrefix(part, "unix:")
+		if !ok {
+			continue
+		}
+		for _, kv := range strings.Split(rest, ",") {
+			if p, ok := strings.CutPrefix(kv, "path="); ok && filepath.IsAbs(p) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // Hide is what of the user's a run must not reach.
@@ -63,7 +104,7 @@ func Hidden(root string, entries []string, keep ...string) (*Hide, error) {
 		}
 	}
 	if entries == nil {
-		entries = append(append([]string{}, DefaultHide...), helperStores(helpers, home)...)
+		entries = append(append(append([]string{}, DefaultHide...), helperStores(helpers, home)...), runtimeSockets()...)
 		if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 			entries = append(entries, filepath.Join(x, "gh"), filepath.Join(x, "glab-cli"))
 		}
@@ -79,7 +120,7 @@ func Hidden(root string, entries []string, keep ...string) (*Hide, error) {
 	for _, e := range entries {
 		if agents.EnvName(e) {
 			// A variable naming a socket (SSH_AUTH_SOCK) hides the socket.
-			if v := os.Getenv(e); filepath.IsAbs(v) {
+			if v := socketOf(os.Getenv(e)); v != "" {
 				if fi, err := os.Stat(v); err == nil && fi.Mode()&fs.ModeSocket != 0 {
 					h.Paths = appendNew(h.Paths, realPath(v))
 				}

@@ -2,21 +2,22 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // ReadOnly is argv run where it may change nothing of the repository (the
-// reviewer's run, DESIGN §21): bubblewrap with the confinement of every
-// run (its own user and PID namespaces, no capabilities, a new session,
-// death with watch), the file system as the user has it, but the
-// repository (every worktree, ref and object) and spec.ReadOnly read-only
-// as for every run (protect), spec.Hide and spec.Private hidden; writable
-// only what burl made fresh for the run (writable: the reviewer's
-// disposable checkout and its verdict's folder). The run's description
-// (info, written to writable) is at the active-run file, so that burl's
-// verbs inside it know they are in a watch run. It starts in
-// spec.Worktree (there, the checkout).
+// reviewer's run, DESIGN §21, §24): a box like every run's (repoBox), with
+// writable only what burl made fresh for this run under the runs folder
+// (writable: the reviewer's disposable checkout and its verdict's folder,
+// which no other run's box can write). The run's description (info,
+// written to writable) is at the active-run file, so that burl's verbs
+// inside it know they are in a watch run. It starts in spec.Worktree
+// (there, the checkout).
 func ReadOnly(spec Spec, info Info, writable string, argv []string) ([]string, error) {
 	r := spec.Repo
 	desc := filepath.Join(writable, runJSON)
@@ -27,10 +28,33 @@ func ReadOnly(spec Spec, info Info, writable string, argv []string) ([]string, e
 	if err := emptyFile(r.ActiveRunFile()); err != nil {
 		return nil, err
 	}
-	out := append(append([]string{"bwrap"}, confinement...), protect(r, spec.ReadOnly)...)
-	out = append(out, "--bind", writable, writable, "--ro-bind", desc, r.ActiveRunFile())
-	for _, p := range append(append([]string{}, spec.Hide...), spec.Private...) {
-		out = append(out, HideArgs(p)...)
+	var err error
+	if spec.CleanConfig, err = cleanConfig(r, writable); err != nil {
+		return nil, err
 	}
-	return append(append(out, "--chdir", spec.Worktree, "--"), argv...), nil
+	b := repoBox(spec)
+	b.Write(writable, "the reviewer's own folder: its checkout and its verdict, in its box alone")
+	b.File(desc, r.ActiveRunFile(), "the run's description: burl's verbs inside know they are in a run")
+	bin, err := BwrapProgram()
+	if err != nil {
+		return nil, err
+	}
+	return b.Argv(bin, spec.Worktree, argv), nil
+}
+
+// ReviewDir makes a reviewer's own folder under the runs folder (DESIGN
+// §24): named as a run's, so that a watcher that dies leaves it to the
+// next one's Sweep, and writable in that reviewer's box alone.
+func ReviewDir(r *repo.Repo, task string) (string, error) {
+	dir := filepath.Join(r.RunsDir(), fmt.Sprintf("%s-review-%d-%d", task, os.Getpid(), runSeq.Add(1)))
+	_ = os.RemoveAll(dir)
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// ReviewInfo is the description of the review run in dir, as Sweep
+// reads it: this watcher's.
+func ReviewInfo(task, branch, dir string) Info {
+	start, _, _ := osx.ProcessStart(os.Getpid())
+	return Info{Task: task, Run: filepath.Base(dir), Branch: branch, Worktree: filepath.Join(dir, "src"),
+		Out: filepath.Join(dir, "out"), Sandbox: "bwrap", WatcherPID: os.Getpid(), WatcherStart: start, Boot: osx.BootID()}
 }

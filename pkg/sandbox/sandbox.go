@@ -38,36 +38,48 @@ import (
 	"github.com/burl-dev/burl/pkg/repo"
 )
 
-// confinement is every bubblewrap flag that makes a run's world, the same
-// for Probe and Wrap: a user namespace it cannot nest (so it cannot undo
-// a mount), no capabilities (bwrap keeps them for root otherwise), a PID
-// namespace with its own /proc (it sees and signals only its own
-// processes), a new session (no terminal to push input into), and death
-// with watch. The file system is the user's, as they have it.
-var confinement = []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--new-session",
-	"--die-with-parent", "--cap-drop", "ALL", "--dev-bind", "/", "/", "--proc", "/proc"}
-
 // infoFD is the descriptor bubblewrap reports the run's namespaces on.
 const infoFD = 3
 
 var (
 	probeOnce sync.Once
 	probeErr  error
+	bwrapOnce sync.Once
+	bwrapBin  string
+	bwrapErr  error
 )
 
-// Probe reports whether bubblewrap can confine a run here: it is
-// installed, and it makes the namespaces Wrap asks for and reports them.
-// It asks once per process.
-func Probe() error {
-	probeOnce.Do(func() {
+// BwrapProgram is bubblewrap's absolute path, looked up on PATH once, at
+// the first call (watch makes it at start, before any run): a run that
+// writes a program named bwrap somewhere is never the next run's
+// sandbox (DESIGN §24).
+func BwrapProgram() (string, error) {
+	bwrapOnce.Do(func() {
 		bin, err := exec.LookPath("bwrap")
 		if err != nil {
-			probeErr = errors.New("bwrap is not installed (Debian: apt-get install bubblewrap)")
+			bwrapErr = errors.New("bwrap is not installed (Debian: apt-get install bubblewrap)")
+			return
+		}
+		if bwrapBin, err = filepath.Abs(bin); err != nil {
+			bwrapErr = err
+		}
+	})
+	return bwrapBin, bwrapErr
+}
+
+// Probe reports whether bubblewrap can confine a run here: it is
+// installed, and it makes the namespaces and mounts of a box and reports
+// them. It asks once per process.
+func Probe() error {
+	probeOnce.Do(func() {
+		bin, err := BwrapProgram()
+		if err != nil {
+			probeErr = err
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		args := append(append([]string{}, confinement...), "--info-fd", strconv.Itoa(infoFD), "--", "true")
+		args := append((&Box{}).Args(), "--info-fd", strconv.Itoa(infoFD), "--", "true")
 		cmd := exec.CommandContext(ctx, bin, args...)
 		rd, wr, err := os.Pipe()
 		if err != nil {
@@ -116,6 +128,13 @@ type Spec struct {
 	// Private are burl's own directories (the pinned git config), hidden
 	// the same way.
 	Private []string
+	// CleanConfig is a copy of the shared .git/config without the
+	// credentials its remotes' URLs hold, bound over it ("" when it holds
+	// none).
+	CleanConfig string
+	// Box is the rest of the run's box, the same for every run of the
+	// agent: sandbox_write, what it must see under /tmp (nil: none).
+	Box *Box
 }
 
 // Info is a run as run.json records it. Inside a sandboxed run the same
@@ -208,6 +227,9 @@ func Prepare(spec Spec) (*Run, error) {
 		return fail(err)
 	}
 	run.fixed = snapshot(run.GitDir)
+	if run.spec.CleanConfig, err = cleanConfig(r, dir); err != nil {
+		return fail(err)
+	}
 	if !spec.Bwrap {
 		if run.refs, err = ReadRefs(run.GitDir); err != nil {
 			return fail(err)
@@ -265,86 +287,58 @@ func (run *Run) Bwrap() bool { return run.spec.Bwrap }
 // Dir is the run directory.
 func (run *Run) Dir() string { return run.dir }
 
-// Wrap is argv run under bubblewrap: the file system as the user has it;
-// of the repository only the task's worktree, the run's git dir and its
-// out folder writable; every directory above what is protected a mount
-// point of its own, so that it cannot be renamed aside and replaced; the
-// worktree's .git naming the run's git dir; the run's description at the
-// active-run file.
+// Wrap is argv run under bubblewrap, in the run's box (Box): of the
+// repository only the task's worktree, the run's git dir and its out
+// folder writable; the worktree's .git naming the run's git dir; the
+// run's description at the active-run file.
 func (run *Run) Wrap(argv []string) []string {
-	r := run.spec.Repo
-	out := append([]string{"bwrap"}, confinement...)
-	out = append(out, "--info-fd", strconv.Itoa(infoFD))
-	out = append(out, protect(r, run.spec.ReadOnly)...)
-	wt := run.spec.Worktree
-	out = append(out,
-		"--bind", wt, wt,
-		"--ro-bind", filepath.Join(run.dir, dotGit), filepath.Join(wt, ".git"),
-		"--bind", run.GitDir, run.GitDir)
-	for _, name := range fixed {
-		p := filepath.Join(run.GitDir, name)
-		out = append(out, "--ro-bind", p, p)
-	}
-	out = append(out,
-		"--bind", run.Out, run.Out,
-		"--ro-bind", filepath.Join(run.dir, runJSON), r.ActiveRunFile())
-	for _, p := range append(append([]string{}, run.spec.Hide...), run.spec.Private...) {
-		out = append(out, HideArgs(p)...)
-	}
-	out = append(out, "--chdir", wt, "--")
+	bin, _ := BwrapProgram()
+	b := run.Box()
+	out := append([]string{bin}, b.Args()...)
+	out = append(out, "--info-fd", strconv.Itoa(infoFD), "--chdir", run.spec.Worktree, "--")
 	return append(out, argv...)
 }
 
-// protect is the bubblewrap arguments that make the shared repository
-// and readOnly read-only to a run (Wrap's, ReadOnly's).
-func protect(r *repo.Repo, readOnly []string) []string {
-	var out []string
-	// The shared repository: every directory above it a mount point of
-	// its own, so that it cannot be renamed aside and replaced by one the
-	// run made, which burl's git would then work in after the run.
-	protected := []string{r.Root}
-	if !within(r.CommonDir, r.Root) {
-		protected = append(protected, r.CommonDir)
+// Box is the run's box: the spec's, with the repository read-only and
+// the run's own places writable.
+func (run *Run) Box() *Box {
+	r := run.spec.Repo
+	b := repoBox(run.spec)
+	wt := run.spec.Worktree
+	b.Write(wt, "the task's worktree: the agent's work")
+	b.File(filepath.Join(run.dir, dotGit), filepath.Join(wt, ".git"), "the worktree's .git names the run's own git dir")
+	b.Write(run.GitDir, "the run's own git dir: its commits, burl takes them in after it")
+	for _, name := range fixed {
+		b.Read(filepath.Join(run.GitDir, name), "burl's part of the run's git dir")
 	}
-	for _, a := range ancestors(protected) {
-		out = append(out, "--bind", a, a)
-	}
-	// Burl's state and local remotes: read-only; a directory above them
-	// renamed aside is found by the Guard by its identity (DESIGN §19).
-	for _, p := range readOnly {
-		if _, err := os.Stat(p); err == nil {
-			protected = append(protected, p)
-		}
-	}
-	for _, p := range protected {
-		out = append(out, "--ro-bind", p, p)
-	}
-	return out
+	b.Write(run.Out, "the run's outputs (usage, scope requests)")
+	b.File(filepath.Join(run.dir, runJSON), r.ActiveRunFile(), "the run's description: burl's verbs inside know they are in a run")
+	return b
 }
 
-// ancestors are the directories above the protected paths that this user
-// could rename (their parent is writable), shallowest first; the paths
-// themselves are mount points already.
-func ancestors(protected []string) []string {
-	seen := map[string]bool{}
-	for _, p := range protected {
-		seen[filepath.Clean(p)] = true
+// repoBox is the spec's box with the shared repository, spec.ReadOnly
+// read-only and spec.Hide, spec.Private hidden: what every run's box has.
+func repoBox(spec Spec) *Box {
+	b := &Box{Network: true}
+	if spec.Box != nil {
+		b = spec.Box.Clone()
 	}
-	var out []string
-	for _, p := range protected {
-		var chain []string
-		for a := filepath.Dir(filepath.Clean(p)); a != filepath.Dir(a); a = filepath.Dir(a) {
-			chain = append(chain, a)
-		}
-		for i := len(chain) - 1; i >= 0; i-- {
-			a := chain[i]
-			if !seen[a] && osx.CanRename(a) {
-				seen[a] = true
-				out = append(out, a)
-			}
-		}
+	r := spec.Repo
+	b.Read(r.Root, "the shared repository: only burl writes it")
+	b.Read(r.CommonDir, "the shared git dir: only burl writes it")
+	for _, p := range spec.ReadOnly {
+		b.Read(p, "burl's state, or a remote that is a path here: only burl writes it")
 	}
-	return out
+	if spec.CleanConfig != "" {
+		b.File(spec.CleanConfig, filepath.Join(r.CommonDir, "config"), "the repository's config without the credentials in its remotes' URLs")
+	}
+	for _, p := range spec.Hide {
+		b.Hide(p, "sandbox_hide: the user's credentials")
+	}
+	for _, p := range spec.Private {
+		b.Hide(p, "burl's own state (the pinned git config)")
+	}
+	return b
 }
 
 func within(p, dir string) bool {

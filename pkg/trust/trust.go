@@ -121,6 +121,26 @@ func Agent(dir string, a agents.Agent) []Command {
 		// hides less than the default is the user's decision.
 		out = append(out, Command{File: agents.FileName, Key: "sandbox_hide", Text: jsonText(a.Hide), Path: p})
 	}
+	if len(a.Write) > 0 {
+		// What its box may write outside its worktree (DESIGN §24): a
+		// path there is one no later program of the user's may trust.
+		out = append(out, Command{File: agents.FileName, Key: "agents." + a.Name + ".sandbox_write", Text: jsonText(a.Write), Path: p})
+	}
+	return out
+}
+
+// GateBox is what of agents.yaml widens the gate box (DESIGN §24):
+// gate_network: true, and the file's sandbox_write, each trusted like a
+// command.
+func GateBox(dir string, f *agents.File) []Command {
+	p := filepath.Join(dir, agents.FileName)
+	var out []Command
+	if f.GateNetwork {
+		out = append(out, Command{File: agents.FileName, Key: "gate_network", Text: "true", Path: p})
+	}
+	if len(f.Write) > 0 {
+		out = append(out, Command{File: agents.FileName, Key: "sandbox_write", Text: jsonText(f.Write), Path: p})
+	}
 	return out
 }
 

@@ -91,6 +91,7 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 		}
 		spec.ReadOnly = append(spec.ReadOnly, hide.LocalRemotes...)
 		spec.Hide = hide.Paths
+		spec.Box = s.agentBox(a)
 		if s.pin != nil {
 			spec.Private = []string{s.pin.Dir}
 		}

@@ -46,7 +46,7 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	// as one without a namespace of its own.
 	bwrap := box != nil && box.Bwrap()
 	if bwrap {
-		argv = box.Wrap(argv)
+		argv, env = box.Wrap(argv), sandbox.Env(env)
 	} else {
 		// Without a namespace, the marker in every process's environment
 		// is the thread KillMarked follows to the ones that left the

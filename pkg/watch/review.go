@@ -171,8 +171,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	r.Log, o.Log = w.Rel(logPath), w.Rel(logPath)
 
 	// The reviewer's own place: its checkout (src) and the folder its
-	// verdict goes to (out), outside the repository, removed after it.
-	tmp, err := os.MkdirTemp("", "burl-review-")
+	// verdict goes to (out), under the runs folder (no other run's box
+	// can write there; DESIGN §24), removed after it.
+	tmp, err := sandbox.ReviewDir(w.Repo, id)
 	if err != nil {
 		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
 	}
@@ -225,6 +226,9 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		}
 		close(stop)
 	}()
+	if guard != nil && !guard.Spec().Unconfined {
+		env = sandbox.Env(env)
+	}
 	ran := runAgent(argv, src, env, log, a.Timeout, stop, nil)
 	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {
 		s.logf("%s: cannot cap the review log %s: %v", id, w.Rel(logPath), err)
@@ -330,13 +334,11 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 	// The task's worktree by name too: a worktree path may lead out of
 	// the repository's root.
 	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths}
+	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: s.agentBox(a)}
 	if s.pin != nil {
 		spec.Private = []string{s.pin.Dir}
 	}
-	info := sandbox.Info{Task: t.ID(), Run: "review-" + filepath.Base(tmp), Branch: t.Branch(), Worktree: src,
-		Out: filepath.Join(tmp, "out"), Sandbox: "bwrap", WatcherPID: os.Getpid()}
-	argv, err = sandbox.ReadOnly(spec, info, tmp, argv)
+	argv, err = sandbox.ReadOnly(spec, sandbox.ReviewInfo(t.ID(), t.Branch(), tmp), tmp, argv)
 	return guard, argv, err
 }
 

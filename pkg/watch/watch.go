@@ -20,6 +20,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -137,6 +138,9 @@ func Watch(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := s.chooseSandbox(); err != nil {
+		return nil, err
+	}
+	if err := s.resolvePrograms(w); err != nil {
 		return nil, err
 	}
 	if err := s.pinConfig(w); err != nil {
@@ -508,7 +512,7 @@ func verbCommand(args []string) *exec.Cmd {
 			return exec.Command(p, args[1:]...)
 		}
 	}
-	return exec.Command("git", append([]string{"burl"}, args...)...)
+	return exec.Command(gitx.Program(), append([]string{"burl"}, args...)...)
 }
 
 func firstLine(b []byte) string {

@@ -141,6 +141,7 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 		}
 		out = append(out, trust.Review(w.Dir, f.Review))
 		out = append(out, trust.AutoApprove(w.Dir, f.AutoApprove)...)
+		out = append(out, trust.GateBox(w.Dir, f)...)
 	} else {
 		// A review trusted here and the file gone: a gate switched off.
 		out = append(out, trust.Review(w.Dir, nil))

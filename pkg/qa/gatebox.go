@@ -1,0 +1,60 @@
+package qa
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// gateBox is where build_command and a task's verify run in the checkout
+// dir (DESIGN §24): the project's code is agent code wherever burl runs
+// it, by watch or by hand. agents.yaml's sandbox: decides as for agents
+// (none: no box; auto, bwrap: a gate box, and none at all where
+// bubblewrap cannot run: the gate is refused, naming both ways out), its
+// sandbox_write: what the box may write besides the checkout and the
+// language caches, sandbox_hide: what it must not read, gate_network: true
+// (trusted) the network.
+func gateBox(w *workflow.Workflow, dir string) (gate.Box, error) {
+	if _, ok := sandbox.Active(w.Repo); ok {
+		return gate.Box{}, nil // inside an agent's box already: its code, its box
+	}
+	// A workflow without agents.yaml has no agents whose code the gates
+	// would run: its gates run as they always did.
+	if _, err := os.Stat(filepath.Join(w.Dir, agents.FileName)); errors.Is(err, os.ErrNotExist) {
+		return gate.Box{}, nil
+	}
+	f, err := agents.Load(filepath.Join(w.Dir, agents.FileName))
+	if err != nil {
+		return gate.Box{}, err
+	}
+	if f.Sandbox == agents.SandboxNone {
+		return gate.Box{}, nil
+	}
+	cmds := trust.GateBox(w.Dir, f)
+	if err := trust.Check(w.Repo, cmds...); err != nil {
+		return gate.Box{}, err
+	}
+	if err := sandbox.Probe(); err != nil {
+		return gate.Box{}, errs.New(errs.User, "agents.yaml asks for sandbox: %s, and %v: burl runs no build or verify command outside its gate box", f.Sandbox, err).
+			WithFix("install bubblewrap (Debian: apt-get install bubblewrap) where user namespaces are allowed, or set sandbox: none in agents.yaml and trust it (git burl trust): the project's code then runs unconfined")
+	}
+	hide, err := sandbox.Hidden(w.Repo.Root, f.Hide, w.Repo.Root, w.Repo.CommonDir, dir)
+	if err != nil {
+		return gate.Box{}, err
+	}
+	write := append(sandbox.WritePaths(sandbox.DefaultWrite(), "a language cache (every box)"),
+		sandbox.WritePaths(f.Write, "agents.yaml sandbox_write")...)
+	argv, err := sandbox.GateArgv(sandbox.GateSpec{Repo: w.Repo, Dir: dir, Write: write, Hide: hide.Paths, Network: f.GateNetwork})
+	if err != nil {
+		return gate.Box{}, err
+	}
+	drop := append([]string{"BURL_FORGE_TOKEN"}, hide.Env...)
+	return gate.Box{Wrap: argv, Drop: drop, Env: []string{"TMPDIR=/tmp"}, Offline: !f.GateNetwork}, nil
+}

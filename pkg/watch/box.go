@@ -1,0 +1,145 @@
+package watch
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/forge"
+	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/workflow"
+)
+
+// agentBox is the part of agent a's box its runs share (DESIGN §24):
+// the language caches, its preset's paths and agents.yaml's
+// sandbox_write writable; its program visible.
+func (s *supervisor) agentBox(a agents.Agent) *sandbox.Box {
+	write := sandbox.WritePaths(sandbox.DefaultWrite(), "a language cache (every box)")
+	if a.Preset != "" {
+		write = append(write, sandbox.WritePaths(sandbox.PresetWrite[a.Preset], "what the "+a.Preset+" preset's CLI writes")...)
+	}
+	write = append(write, sandbox.WritePaths(a.Write, "agents.yaml sandbox_write")...)
+	var see []string
+	if p := s.resolved(a); filepath.IsAbs(p) {
+		see = append(see, filepath.Dir(p))
+	}
+	// The PATH its env: sets, where its program is looked up in the box.
+	for _, d := range filepath.SplitList(a.Env["PATH"]) {
+		if filepath.IsAbs(d) {
+			see = append(see, d)
+		}
+	}
+	return sandbox.AgentBox(write, see...)
+}
+
+// resolved is agent a's program as an absolute path, when PATH finds it
+// (or it is one); else as written.
+func (s *supervisor) resolved(a agents.Agent) string {
+	if len(a.Command) == 0 {
+		return ""
+	}
+	p := a.Command[0]
+	if strings.Contains(p, "{") || filepath.IsAbs(p) || strings.Contains(p, "/") {
+		return p
+	}
+	if abs, err := exec.LookPath(p); err == nil {
+		if abs, err := filepath.Abs(abs); err == nil {
+			return abs
+		}
+	}
+	return p
+}
+
+// runWritable are the directories some run could write, as the boxes of
+// the agents of f have them: their worktrees, the runs folder, every
+// sandbox_write path. Nothing burl executes may lie in one.
+func (s *supervisor) runWritable(w *workflow.Workflow, f *agents.File) []string {
+	out := []string{w.Repo.WorktreesDir(), w.Repo.RunsDir()}
+	for _, a := range f.Agents {
+		out = append(out, s.agentBox(a).Writable()...)
+	}
+	return out
+}
+
+// inWritable names the writable directory p (or what it links to) lies
+// in, "" when none.
+func inWritable(p string, writable []string) string {
+	cands := []string{filepath.Clean(p)}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		cands = append(cands, r)
+	}
+	for _, c := range cands {
+		for _, d := range writable {
+			rd := d
+			if r, err := filepath.EvalSymlinks(d); err == nil {
+				rd = r
+			}
+			if within(c, d) || within(c, rd) {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// resolvePrograms resolves, at watch's start, every program burl
+// executes after a run starts to an absolute path (bubblewrap, git,
+// burl's own verbs), and refuses one that lies where a run can write
+// (DESIGN §24): a run's program there would be run by burl, outside any
+// box, after it.
+func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
+	writable := s.runWritable(w, s.file)
+	check := func(what, p string) error {
+		if d := inWritable(p, writable); d != "" {
+			return errs.New(errs.User, "%s %s lies in %s, which an agent's run can write: watch runs no program from there", what, p, d).
+				WithFix("install %s outside every sandbox_write path and the repository's worktrees (e.g. /usr/bin), or take %s out of sandbox_write in agents.yaml", filepath.Base(p), d)
+		}
+		return nil
+	}
+	if s.file.Sandbox != agents.SandboxNone {
+		if bin, err := sandbox.BwrapProgram(); err == nil {
+			if err := check("bubblewrap", bin); err != nil {
+				return err
+			}
+		}
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return errs.New(errs.User, "git is not on PATH").WithFix("install git")
+	}
+	if git, err = filepath.Abs(git); err != nil {
+		return err
+	}
+	if err := check("git", git); err != nil {
+		return err
+	}
+	gitx.SetProgram(git)
+	if exe, err := os.Executable(); err == nil {
+		if err := check("burl's own program", exe); err != nil {
+			return err
+		}
+	}
+	for _, tool := range []string{"gh", "glab"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			continue // not installed: a forge that needs it says so
+		}
+		if p, err = filepath.Abs(p); err != nil {
+			return err
+		}
+		if err := check("the forge CLI", p); err != nil {
+			return err
+		}
+		forge.Pin(tool, p)
+	}
+	return nil
+}
