@@ -112,6 +112,7 @@ _git_burl ()
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
 		unblock) flags="$flags --claim" ;;
+		claim) flags="$flags --force" ;;
 		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd=" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
 		lock|hooks) flags="$flags --force" ;;

@@ -103,6 +103,7 @@ complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts
 
 # Task IDs, from the buckets each verb takes them from.
 complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_tasks READY)"
+complete -c git-burl -n "__fish_seen_subcommand_from claim" -l force -d 'Claim a held task (a human, outside any watch run)'
 complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_burl_tasks DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"

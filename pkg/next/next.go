@@ -148,7 +148,7 @@ func For(f Facts) Step {
 		w := workflow.HeldReason(id, f.Held)
 		if f.Bucket == workflow.Ready {
 			// claim with its ID, run by a human, takes a held task.
-			w += "; git burl claim " + id + " takes it yourself"
+			w += "; git burl claim " + id + " --force takes it yourself"
 		}
 		return Step{State: Held, Wait: w}
 	}

@@ -27,7 +27,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		text    string // in Wait (no command) or in Why
 	}{
 		{"READY", Facts{Bucket: workflow.Ready}, Claimable, "git burl claim TASK-007", ""},
-		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "", "held by a human (a human does it): git burl unhold TASK-007 gives it back to agents; git burl claim TASK-007 takes it yourself"},
+		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "", "held by a human (a human does it): git burl unhold TASK-007 gives it back to agents; git burl claim TASK-007 --force takes it yourself"},
 		{"READY held, waiting too", Facts{Bucket: workflow.Ready, Held: "mine", Unmet: []string{"TASK-001"}}, Held, "", "git burl unhold TASK-007"},
 		{"READY waits for work", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}}, WaitsDeps, "", "waits for TASK-001 to be DONE"},
 		{"READY waits for a BLOCKED task", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}, Blocked: []Dep{blockedDep}},
