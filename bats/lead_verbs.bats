@@ -44,3 +44,57 @@ mcp_claim() {
 	assert_success
 	[ "$(bucket_of TASK-001)" = DOING ]
 }
+
+# asker: an agent that asks for $BURL_TASK.go outside its scope the first
+# time, as the README's scope section shows (writing it anyway), then keeps
+# to what its scope allows.
+asker() {
+	agent asker 'f="$BURL_TASK.go"; mkdir -p src && echo "$BURL_TASK" >"src/$BURL_TASK.txt"
+if [ "$BURL_ATTEMPT" = 1 ]; then git burl scope "$BURL_TASK" --affects "$f" --reason "I need $f" >/dev/null 2>&1; echo changed >"$f"; fi
+if grep -qx "  - $f" "$BURL_TASK_FILE"; then echo changed >"$f"; elif [ "$BURL_ATTEMPT" != 1 ]; then git rm -qf "$f" 2>/dev/null; rm -f "$f"; fi'
+	SANDBOX=none RETRIES=3 one_agent asker
+}
+
+@test "scope --grant and --deny answer an agent's scope request: status names both exact commands; either gives the task back to its agent" {
+	watch_repo
+	git burl add "Needs base" --affects-glob "src/**" >/dev/null
+	git burl add "Wants base too" --affects-glob "src/**" >/dev/null
+	asker
+	git burl watch --once --interval 100ms >/dev/null 2>&1 || true
+	for id in TASK-001 TASK-002; do
+		[ "$(bucket_of $id)" = BLOCKED ]
+		[ "$(field $id scope_request)" != null ]
+	done
+	run git burl status
+	assert_output_contains 'git burl scope TASK-001 --grant, or refuse it with git burl scope TASK-001 --deny "why"'
+	refute_output_contains "git burl scope TASK-001 ... --reason"
+	run git burl show TASK-001
+	assert_output_contains "git burl scope TASK-001 --grant"
+	run git burl scope TASK-001 --grant --affects x
+	assert_failure 1
+	run git burl scope TASK-003 --grant
+	assert_failure
+	run git burl scope TASK-001 --grant --json
+	assert_success
+	jq -e '.granted == true and .unblocked == true and .change.added.affects == ["TASK-001.go"] and .task.bucket == "READY"' <<<"$output"
+	[ "$(field TASK-001 scope_request)" = null ]
+	grep -qx "  - TASK-001.go" "$(task_file TASK-001)"
+	run git burl scope TASK-002 --deny "the root is not yours"
+	assert_success
+	assert_output_contains "Refused TASK-002's scope request (+ affects: TASK-002.go"
+	assert_output_contains "TASK-002 is back in READY"
+	[ "$(field TASK-002 scope_request)" = null ]
+	grep -q "Refused because: the root is not yours" "$(task_file TASK-002)"
+	run git burl scope TASK-002 --grant
+	assert_failure 1
+	assert_output_contains "TASK-002 has no open scope request"
+	all_events | jq -e 'select(.action == "scope_denied" and .task == "TASK-002") | .details.reason == "the root is not yours"'
+	# Both go back to their agent: the granted one lands its file, the refused one lands without it.
+	git burl watch --once --interval 100ms >"$BATS_TEST_TMPDIR/w2" 2>&1 || { cat "$BATS_TEST_TMPDIR/w2"; git burl show TASK-002; false; }
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(bucket_of TASK-002)" = DONE ]
+	grep -q "Refused because: the root is not yours" "$AGENTS/prompts/TASK-002-2.md"
+	[ "$(git show main:TASK-001.go)" = changed ]
+	! git cat-file -e main:TASK-002.go 2>/dev/null || false
+	git burl doctor
+}

@@ -108,7 +108,7 @@ _git_burl ()
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
 		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac=" ;;
-		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
+		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason= --grant --deny=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
 		unblock) flags="$flags --claim" ;;
@@ -135,7 +135,7 @@ _git_burl ()
 	case "$verb" in
 	claim) __git_burl_complete_ids READY ;;
 	submit|release) __git_burl_complete_ids DOING ;;
-	scope) __git_burl_complete_ids READY DOING ;;
+	scope) __git_burl_complete_ids READY DOING BLOCKED QA ;;
 	completion)
 		case "$(__git_find_on_cmdline "bash zsh fish")" in
 		"") __gitcomp "bash zsh fish" ;;

@@ -109,7 +109,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_burl_tasks READY BLOCKED DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
-complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING BLOCKED QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
 complete -c git-burl -n "__fish_seen_subcommand_from show block worktree" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
 
@@ -132,6 +132,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects -r -F -d 
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects-glob -x -d 'Add a glob of files the task may change'
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l must-not-touch -x -d 'Add a glob the task must not change'
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l remove -x -d 'Remove a path or glob from the scope'
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l grant -d "Grant the task's open scope request"
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l deny -x -d "Refuse the task's open scope request, saying why"
 complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Recreate the worktree when it is missing'
 complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 

@@ -17,7 +17,7 @@ var Verbs = []Verb{
 	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
 	{"show", "[ID]", "Print a task's metadata and body"},
 	{"claim", "[ID [--force]]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree (--force: a held one, by a human)"},
-	{"scope", `ID [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--remove P]... --reason TEXT`, "Change a READY or DOING task's declared scope, with the reason recorded"},
+	{"scope", `ID [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--remove P]... --reason TEXT | ID --grant|--deny REASON`, "Change a READY or DOING task's declared scope, with the reason recorded; answer its agent's scope request"},
 	{"worktree", "[ID] [--ensure]", "Print a task's worktree path (recreate it from its branch with --ensure)"},
 	{"submit", "[ID]", "Check scope and stubs of a DOING task's commits and move it to QA"},
 	{"validate", "[ID]", "Run every gate (scope, stubs, build, verify) on a QA task and record the report"},

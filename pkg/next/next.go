@@ -302,11 +302,7 @@ func (d Dep) Detail() string {
 }
 
 func scopeWait(f Facts) string {
-	w := fmt.Sprintf("for a human to grant its agent's scope request (%s) with git burl scope %s", f.ScopeRequest, f.ID)
-	if f.Bucket == workflow.QA {
-		w += ", or refuse it with git burl reject " + f.ID
-	}
-	return w
+	return fmt.Sprintf(`for a human to grant its agent's scope request (%s) with git burl scope %s --grant, or refuse it with git burl scope %s --deny "why"`, f.ScopeRequest, f.ID, f.ID)
 }
 
 // firstLine is a reason's first line: a dependency's whole reason is its

@@ -412,7 +412,7 @@ func (s *supervisor) stopReason(a agents.Agent, id string) string {
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
 		if e, err := w.Get(id); err == nil {
 			if r := e.Task.Str(task.KeyScopeRequest); r != "" {
-				return fmt.Sprintf("watch: waits for a human: the agent asked for wider scope (%s); git burl scope %s ... --reason grants it (then git burl unblock %s); without that the task stays BLOCKED", r, id, id)
+				return fmt.Sprintf("watch: waits for a human: %s (%s); git burl scope %s --grant grants it, git burl scope %s --deny \"why\" refuses it; either gives the task back to its agent", scope.WaitMarker, r, id, id)
 			}
 		}
 	}
