@@ -88,7 +88,7 @@ if grep -qx "  - $f" "$BURL_TASK_FILE"; then echo changed >"$f"; elif [ "$BURL_A
 	run git burl scope TASK-002 --grant
 	assert_failure 1
 	assert_output_contains "TASK-002 has no open scope request"
-	all_events | jq -e 'select(.action == "scope_denied" and .task == "TASK-002") | .details.reason == "the root is not yours"'
+	[ "$(all_events | jq -r 'select(.action == "scope_denied" and .task == "TASK-002") | .details.reason')" = "the root is not yours" ]
 	# Both go back to their agent: the granted one lands its file, the refused one lands without it.
 	git burl watch --once --interval 100ms >"$BATS_TEST_TMPDIR/w2" 2>&1 || { cat "$BATS_TEST_TMPDIR/w2"; git burl show TASK-002; false; }
 	[ "$(bucket_of TASK-001)" = DONE ]
@@ -96,5 +96,39 @@ if grep -qx "  - $f" "$BURL_TASK_FILE"; then echo changed >"$f"; elif [ "$BURL_A
 	grep -q "Refused because: the root is not yours" "$AGENTS/prompts/TASK-002-2.md"
 	[ "$(git show main:TASK-001.go)" = changed ]
 	! git cat-file -e main:TASK-002.go 2>/dev/null || false
+	git burl doctor
+}
+
+teardown() {
+	[ -z "${WATCH_PID:-}" ] || kill "$WATCH_PID" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+
+@test "kill -9 during the queue's approve: the locks it left are cleared by the next burl that needs them, and a restarted watch lands the task" {
+	watch_repo
+	set_config build_command "sleep 2"
+	agent eager 'mkdir -p src && echo "$BURL_TASK" >"src/$BURL_TASK.txt"'
+	one_agent eager
+	git burl add "Lands" --affects-glob 'src/**' >/dev/null 2>&1
+	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
+	WATCH_PID=$!
+	wait_until 30 test -f .burl/.workflow/locks/main.lock
+	approver=$(jq -r .pid .burl/.workflow/locks/main.lock)
+	[ "$(jq -r .action .burl/.workflow/locks/main.lock)" = approve ]
+	kill -9 "$approver" "$WATCH_PID"
+	wait "$WATCH_PID" 2>/dev/null || true
+	WATCH_PID=
+	[ -f .burl/.workflow/locks/main.lock ]
+	[ "$(bucket_of TASK-001)" = QA ]
+	# What status suggests is not refused by the dead lock.
+	run git burl status
+	assert_output_contains "the next burl command that needs it clears it"
+	run git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "cleared lock .burl/.workflow/locks/main.lock"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git cat-file -e main:src/TASK-001.txt
+	[ "$(all_events | jq -r 'select(.action == "lock_cleared" and .details.lock == "main") | .details.content.pid')" = "$approver" ]
+	[ -z "$(locks)" ]
 	git burl doctor
 }
