@@ -28,6 +28,7 @@ var Verbs = []Verb{
 	{"unblock", "ID [--claim]", "Move a BLOCKED task back to READY once its dependencies are DONE (--claim: into DOING, yours, in one step)"},
 	{"hold", "ID --reason TEXT", "Keep a task from agents: watch and claim without an ID pass it over (a DOING task is released and held)"},
 	{"unhold", "ID", "Give a held task back to agents"},
+	{"stop", "ID [--hold] [--reason TEXT]", "End a DOING task's run under watch within one round, its work kept on its branch; back to READY (--hold: held)"},
 	{"edit", `ID [--title TEXT] [--description TEXT] [--ac TEXT]... [--add-ac TEXT]... [--priority P] [--tags TAG]... [--add-tag TAG]... [--remove-tag TAG]... [--depends-on ID]... [--remove-depends-on ID]... [--max-cost-usd USD]`, "Change a task's title, description, acceptance criteria, priority, tags, dependencies or budget (scope: git burl scope)"},
 	{"cancel", "ID --reason TEXT", "End a task without landing it: DONE with resolution: cancelled"},
 	{"release", "[ID] [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},

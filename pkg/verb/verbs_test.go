@@ -19,6 +19,7 @@ var constructors = map[string]func() cli.Command{
 	"edit":       Edit,
 	"hold":       Hold,
 	"unhold":     Unhold,
+	"stop":       Stop,
 	"claim":      Claim,
 	"clean":      Clean,
 	"completion": Completion,
