@@ -132,3 +132,26 @@ teardown() {
 	[ -z "$(locks)" ]
 	git burl doctor
 }
+
+@test "a failed run's one-line summary is a whole sentence of at most 120 characters carrying its last output line; a long scope failure is not cut" {
+	watch_repo
+	git burl add "Limited" --affects-glob 'src/**' >/dev/null 2>&1
+	git burl add "Stray" --affects src/ok.txt >/dev/null 2>&1
+	agent limited 'if [ "$BURL_TASK" = TASK-001 ]; then echo "working on it"; echo "Error: rate limit reached for this model; try again at 17:00 UTC"; exit 1; fi
+mkdir -p src docs; echo ok >src/ok.txt
+for n in 1 2 3 4 5 6; do echo x >"docs/a-rather-long-stray-file-name-number-$n.md"; done'
+	RETRIES=1 one_agent limited
+	git burl watch --once --interval 100ms >"$BATS_TEST_TMPDIR/out" 2>&1 || true
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+	one=$(git burl show TASK-001 --json | jq -r .task.blocked_summary)
+	[ "$one" = "2 run(s) of agent bot failed, the last with exit 1: Error: rate limit reached for this model; try again at 17:00 UTC" ]
+	two=$(git burl show TASK-002 --json | jq -r .task.blocked_summary)
+	[ "${#two}" -le 120 ]
+	[[ $two == "6 file(s) outside TASK-002's scope; 2 run(s) of agent bot failed." ]]
+	run git burl status
+	assert_output_contains "reason: $one"
+	assert_output_contains "reason: $two"
+	refute_output_contains "…"
+	grep -q "TASK-001: BLOCKED: $one" "$BATS_TEST_TMPDIR/out"
+}
