@@ -308,7 +308,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		// finished) meanwhile: the run is void, not a gate failure to
 		// retry.
 		why := reasonLine(errOut)
-		if g := whyGone(w, id); g != "" {
+		if g := whyGone(w, id, actor); g != "" {
 			why = g
 		}
 		s.logf("%s: lost the task: %s", id, why)
@@ -480,7 +480,7 @@ func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, 
 	t := time.NewTicker(look)
 	defer t.Stop()
 	gone := func(w *workflow.Workflow, err error) {
-		*why = whyGone(w, id)
+		*why = whyGone(w, id, actor)
 		if *why == "" {
 			*why = fmt.Sprint(err)
 		}
@@ -613,14 +613,15 @@ var goneAs = map[string]string{"hold": "held", "cancel": "cancelled", "stop": "s
 // whyGone says how a task left its watcher: the last event of the task, with
 // who did it and why ("held by ann@laptop: I do it myself"); "" when the
 // log does not say.
-func whyGone(w *workflow.Workflow, id string) string {
+func whyGone(w *workflow.Workflow, id, actor string) string {
 	evs, err := events.ForTask(w.EventsDir(), id, time.Now().Add(-24*time.Hour))
 	if err != nil || len(evs) == 0 {
 		return ""
 	}
-	// The run's own bookkeeping says nothing of who took the task.
+	// The run's own bookkeeping, and this watcher claiming the task again
+	// meanwhile, say nothing of who took it.
 	i := len(evs) - 1
-	for i > 0 && (evs[i].Action == "lease" || evs[i].Action == "run_start" || evs[i].Action == "run_end") {
+	for i > 0 && (evs[i].Actor == actor || evs[i].Action == "lease" || evs[i].Action == "run_start" || evs[i].Action == "run_end") {
 		i--
 	}
 	e := evs[i]
