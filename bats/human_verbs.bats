@@ -104,7 +104,7 @@ taken() { grep -qx "$1" "$BATS_TEST_TMPDIR/taken" 2>/dev/null; }
 	all_events | grep -q '"task":"TASK-001","action":"hold".*"reason":"I will do this one myself"'
 	all_events | grep -q '"task":"TASK-002","action":"unhold".*"was_held":"design review first"'
 	# DOING: released and held in one step.
-	git burl claim TASK-001 >/dev/null 2>&1
+	git burl claim TASK-001 --force >/dev/null 2>&1
 	run git burl hold TASK-001 --reason "taking it back"
 	assert_success
 	[ "$(bucket_of TASK-001)" = READY ]

@@ -87,7 +87,7 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	for o in "" 1; do
 		[ -z "$(OPEN=$o suggest_of TASK-001)" ]
 		[ "$(OPEN=$o state_of TASK-001)" = held ]
-		[ "$(OPEN=$o waits_of TASK-001)" = "held by a human (I will do this one myself): git burl unhold TASK-001 gives it back to agents; git burl claim TASK-001 takes it yourself" ]
+		[ "$(OPEN=$o waits_of TASK-001)" = "held by a human (I will do this one myself): git burl unhold TASK-001 gives it back to agents; git burl claim TASK-001 --force takes it yourself" ]
 		[ "$(OPEN=$o waits_of TASK-002)" = "held by a human (design first): git burl unhold TASK-002 gives it back to agents" ]
 	done
 	run git burl show TASK-001
@@ -96,7 +96,7 @@ show_next() { git burl show "$1" | grep -m1 '^next:'; }
 	run git burl unhold TASK-002
 	assert_success
 	[ "$(suggest_of TASK-002)" = "git burl unblock TASK-002" ]
-	run git burl claim TASK-001
+	run git burl claim TASK-001 --force
 	assert_success
 	[ "$(bucket_of TASK-001)" = DOING ]
 }

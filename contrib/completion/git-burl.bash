@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -92,7 +92,7 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested" "" "$val"
 		return
 		;;
 	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--from|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
@@ -108,10 +108,12 @@ _git_burl ()
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
 		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac= --from=" ;;
-		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason=" ;;
+		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason= --grant --deny=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
+		stop) flags="$flags --hold --reason=" ;;
 		unblock) flags="$flags --claim" ;;
+		claim) flags="$flags --force" ;;
 		edit) flags="$flags --title= --description= --ac= --add-ac= --priority= --tags= --add-tag= --remove-tag= --depends-on= --remove-depends-on= --max-cost-usd= --editor" ;;
 		log) flags="$flags --task= --action= --since= --follow" ;;
 		lock|hooks) flags="$flags --force" ;;
@@ -134,8 +136,8 @@ _git_burl ()
 
 	case "$verb" in
 	claim) __git_burl_complete_ids READY ;;
-	submit|release) __git_burl_complete_ids DOING ;;
-	scope) __git_burl_complete_ids READY DOING ;;
+	submit|release|stop) __git_burl_complete_ids DOING ;;
+	scope) __git_burl_complete_ids READY DOING BLOCKED QA ;;
 	completion)
 		case "$(__git_find_on_cmdline "bash zsh fish")" in
 		"") __gitcomp "bash zsh fish" ;;

@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -62,6 +62,10 @@ complete -c git-burl -n "__fish_seen_subcommand_from unblock" -l claim -d 'Claim
 complete -c git-burl -n __fish_use_subcommand -a hold -d 'Keep a task from agents'
 complete -c git-burl -n "__fish_seen_subcommand_from hold" -l reason -x -d 'Why agents must leave the task alone'
 complete -c git-burl -n __fish_use_subcommand -a unhold -d 'Give a held task back to agents'
+complete -c git-burl -n __fish_use_subcommand -a stop -d "End a DOING task's run under watch, its work kept"
+complete -c git-burl -n "__fish_seen_subcommand_from stop" -l hold -d 'Hold it as well'
+complete -c git-burl -n "__fish_seen_subcommand_from stop" -l reason -x -d 'Why (the watch that ran it says it)'
+complete -c git-burl -n "__fish_seen_subcommand_from stop" -a "(__git_burl_tasks DOING)"
 complete -c git-burl -n __fish_use_subcommand -a cancel -d 'End a task without landing it'
 complete -c git-burl -n "__fish_seen_subcommand_from cancel" -l reason -x -d 'Why the task ends without landing'
 complete -c git-burl -n __fish_use_subcommand -a edit -d "Change a task's title, description, criteria, priority, tags, dependencies or budget"
@@ -109,12 +113,13 @@ complete -c git-burl -n __fish_use_subcommand -a conflicts -d 'Predict conflicts
 
 # Task IDs, from the buckets each verb takes them from.
 complete -c git-burl -n "__fish_seen_subcommand_from claim" -a "(__git_burl_tasks READY)"
+complete -c git-burl -n "__fish_seen_subcommand_from claim" -l force -d 'Claim a held task (a human, outside any watch run)'
 complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_burl_tasks DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_burl_tasks READY BLOCKED DOING)"
 complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
-complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING)"
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING BLOCKED QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
 complete -c git-burl -n "__fish_seen_subcommand_from show block worktree diff" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
 
@@ -138,6 +143,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects -r -F -d 
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l affects-glob -x -d 'Add a glob of files the task may change'
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l must-not-touch -x -d 'Add a glob the task must not change'
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -l remove -x -d 'Remove a path or glob from the scope'
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l grant -d "Grant the task's open scope request"
+complete -c git-burl -n "__fish_seen_subcommand_from scope" -l deny -x -d "Refuse the task's open scope request, saying why"
 complete -c git-burl -n "__fish_seen_subcommand_from worktree" -l ensure -d 'Recreate the worktree when it is missing'
 complete -c git-burl -n "__fish_seen_subcommand_from reject block release scope" -l reason -x -d 'Why (recorded in the task)'
 
@@ -145,7 +152,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from status" -l open -d 'List on
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l bucket -x -a 'READY DOING QA DONE BLOCKED' -d 'List only tasks in this bucket'
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l since -x -d 'List only tasks changed since (RFC 3339, date, 2h)'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear clean repair sync scope run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

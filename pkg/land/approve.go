@@ -262,7 +262,7 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	// Approvals advance main one at a time on this machine. The lock is
 	// held until DONE is committed (Run releases it): a rollback rewinds
 	// main, which only works if no other approve has built on it meanwhile.
-	if a.mainLock, err = lockMain(w, tx.Now); err != nil {
+	if a.mainLock, err = w.LockMain(); err != nil {
 		return err
 	}
 	m := integrate.ForLanding(w)
@@ -356,11 +356,6 @@ func pushStranded(w *workflow.Workflow) error {
 // remote's main).
 func pushesMain(w *workflow.Workflow) bool {
 	return w.Config.PushMainOnApprove || w.AutoPush()
-}
-
-// lockMain takes the main lock for an approve (single or queue).
-func lockMain(w *workflow.Workflow, now time.Time) (*lock.Lock, error) {
-	return w.Locks.AcquireWait(lock.Main, lock.Info{Owner: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: now, Action: "approve"}, 5*time.Minute)
 }
 
 // restoreBranch puts the task branch back at submitted_sha, where every

@@ -144,7 +144,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		}
 	}
 	defer q.removeCandidates()
-	l, err := lockMain(w, time.Now().UTC())
+	l, err := w.LockMain()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 // Package lock implements PRD 10.2: lock files created with create_new
-// semantics (O_EXCL), holding who took them and why. A lock is never
-// cleared automatically: stale and dead ones are only reported.
+// semantics (O_EXCL), holding who took them and why. A lock whose holder
+// is provably dead (this host: its pid gone or reused, or a reboot since)
+// is taken over by the next command that needs it (TakeOverDead); a stale
+// or garbled one, or one of another host, is only reported.
 package lock
 
 import (
@@ -398,8 +400,50 @@ func (d Dir) Held(name string) bool {
 // free in between, so no other command can take it and run over what the
 // dead holder left before the caller has looked at it. It fails (exit 4)
 // when the lock is no longer what was read. One process at a time may
-// take over a lock: doctor's repairs hold the Repair lock.
+// take over a lock (serialize).
 func (d Dir) TakeOver(name string, was Status, me Info) (*Lock, error) {
+	release, err := d.serialize()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return d.takeOver(name, was, me)
+}
+
+// serialize orders the takers-over of this directory's locks: each reads
+// the lock and replaces it as read, and two at once could both find it as
+// read and both rename over it.
+func (d Dir) serialize() (func(), error) {
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		return nil, err
+	}
+	// The folder itself: a file of its own would be one more in it.
+	return osx.Exclusive(d.Path)
+}
+
+// TakeOverDead takes over lock name for me when its holder is provably
+// dead, and returns what the lock held; a nil lock (and no error) when it
+// is not: held by a live process, by another host, garbled, or gone.
+// ok decides, with the lock as read, whether it may be taken: a dead
+// command may have left work half done that must be finished first.
+func (d Dir) TakeOverDead(name string, me Info, ok func(Status) bool) (*Lock, Status, error) {
+	release, err := d.serialize()
+	if err != nil {
+		return nil, Status{}, err
+	}
+	defer release()
+	st, err := d.Stat(name)
+	if err != nil || !st.Dead || st.Unreadable || (ok != nil && !ok(st)) {
+		return nil, st, nil
+	}
+	l, err := d.takeOver(name, st, me)
+	return l, st, err
+}
+
+// Raw is the lock file as it was read.
+func (s Status) Raw() []byte { return s.raw }
+
+func (d Dir) takeOver(name string, was Status, me Info) (*Lock, error) {
 	p := d.file(name)
 	if cur, err := os.ReadFile(p); err != nil || was.raw == nil || !bytes.Equal(cur, was.raw) {
 		return nil, d.heldError(name, p)

@@ -76,7 +76,7 @@ var actions = map[string]action{
 	"show": {"show", verb.Show, []string{"id"}, idArgv},
 	// why composes show and status (server.go); "show" heads its errors.
 	"why":      {"show", verb.Show, []string{"id"}, nil},
-	"claim":    {"claim", verb.Claim, []string{"id"}, idArgv},
+	"claim":    {"claim", verb.ClaimAsAgent, []string{"id"}, idArgv},
 	"submit":   {"submit", verb.Submit, []string{"id"}, idArgv},
 	"validate": {"validate", verb.Validate, []string{"id"}, idArgv},
 	"log": {"log", verb.Log, []string{"id", "since"}, func(a *args) []string {

@@ -148,7 +148,7 @@ func For(f Facts) Step {
 		w := workflow.HeldReason(id, f.Held)
 		if f.Bucket == workflow.Ready {
 			// claim with its ID, run by a human, takes a held task.
-			w += "; git burl claim " + id + " takes it yourself"
+			w += "; git burl claim " + id + " --force takes it yourself"
 		}
 		return Step{State: Held, Wait: w}
 	}
@@ -302,11 +302,7 @@ func (d Dep) Detail() string {
 }
 
 func scopeWait(f Facts) string {
-	w := fmt.Sprintf("for a human to grant its agent's scope request (%s) with git burl scope %s", f.ScopeRequest, f.ID)
-	if f.Bucket == workflow.QA {
-		w += ", or refuse it with git burl reject " + f.ID
-	}
-	return w
+	return fmt.Sprintf(`for a human to grant its agent's scope request (%s) with git burl scope %s --grant, or refuse it with git burl scope %s --deny "why"`, f.ScopeRequest, f.ID, f.ID)
 }
 
 // firstLine is a reason's first line: a dependency's whole reason is its

@@ -27,7 +27,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		text    string // in Wait (no command) or in Why
 	}{
 		{"READY", Facts{Bucket: workflow.Ready}, Claimable, "git burl claim TASK-007", ""},
-		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "", "held by a human (a human does it): git burl unhold TASK-007 gives it back to agents; git burl claim TASK-007 takes it yourself"},
+		{"READY held", Facts{Bucket: workflow.Ready, Held: "a human does it"}, Held, "", "held by a human (a human does it): git burl unhold TASK-007 gives it back to agents; git burl claim TASK-007 --force takes it yourself"},
 		{"READY held, waiting too", Facts{Bucket: workflow.Ready, Held: "mine", Unmet: []string{"TASK-001"}}, Held, "", "git burl unhold TASK-007"},
 		{"READY waits for work", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}}, WaitsDeps, "", "waits for TASK-001 to be DONE"},
 		{"READY waits for a BLOCKED task", Facts{Bucket: workflow.Ready, Unmet: []string{"TASK-001"}, Blocked: []Dep{blockedDep}},
@@ -53,7 +53,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		{"QA pull request", Facts{Bucket: workflow.QA, PR: "3", PRURL: "http://forge/pr/3", GateFailed: true}, PROpen, "git burl sync", "pull request #3 is open: http://forge/pr/3"},
 		{"QA failed its gates", Facts{Bucket: workflow.QA, GateFailed: true, BuildUntrusted: true}, GateFailed, `git burl reject TASK-007 --reason "its last gate run failed; see the QA report"`, ""},
 		{"QA untrusted build", Facts{Bucket: workflow.QA, BuildUntrusted: true}, Untrusted, "git burl trust", "not trusted"},
-		{"QA scope request", Facts{Bucket: workflow.QA, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "or refuse it with git burl reject TASK-007"},
+		{"QA scope request", Facts{Bucket: workflow.QA, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "or refuse it with git burl scope TASK-007 --deny"},
 
 		{"BLOCKED", Facts{Bucket: workflow.Blocked}, Unblockable, "git burl unblock TASK-007", ""},
 		{"BLOCKED its dependencies DONE", Facts{Bucket: workflow.Blocked, Unmet: nil}, Unblockable, "git burl unblock TASK-007", ""},

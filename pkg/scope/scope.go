@@ -171,7 +171,7 @@ func Apply(w *workflow.Workflow, q Request, ask bool) (Change, *workflow.Result,
 			heading := "Scope changed"
 			reason := strings.Join(strings.Fields(q.Reason), " ")
 			if ask {
-				heading = "Scope requested (a human grants it with git burl scope)"
+				heading = "Scope requested (a human answers it with git burl scope " + q.ID + " --grant or --deny)"
 				t.SetStr(task.KeyScopeRequest, strings.Join(change.Lines(), "; ")+" — "+reason)
 			} else {
 				for _, a := range q.additions() {

@@ -27,8 +27,14 @@ import (
 // verbs a binary names are linked into it.
 func Claim() cli.Command { return &claimCmd{} }
 
+// ClaimAsAgent is claim as an agent's tool offers it (the MCP server's
+// claim): a held task is refused to it whatever it passes.
+func ClaimAsAgent() cli.Command { return &claimCmd{agent: true} }
+
 type claimCmd struct {
 	cli.JSONFlag
+	agent bool
+	Force bool `long:"force" description:"Claim a held task (a human only, outside any watch run: agents and watch are always refused it)"`
 }
 
 type claimOut struct {
@@ -76,7 +82,10 @@ func (c *claimCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if e, err := w.Get(id); err == nil && e.Bucket == workflow.Doing {
 			return nil, heldBy(w, e)
 		}
-		return claim(ctx, w, id, claimHow{explicit: true})
+		return claim(ctx, w, id, claimHow{explicit: true, force: c.Force && !c.agent && !w.Repo.InWatchRun()})
+	}
+	if c.Force {
+		return nil, usageErr("claim", "--force takes a held task named by its ID")
 	}
 	return claimNext(ctx, w)
 }
@@ -291,17 +300,20 @@ type claimHow struct {
 	// unblock: the task is BLOCKED and leaves it in the same transition,
 	// so that no watch can claim it in between (unblock --claim).
 	unblock bool
+	// force: a human outside any run takes a held task (claim --force).
+	force bool
 }
 
-// notHeld refuses a held task to claim without an ID and to any watch;
-// a human who names it takes it (DESIGN §20: hold keeps agents off).
-func notHeld(t *task.Task, explicit bool) error {
+// notHeld refuses a held task to every claim but a human's that names it
+// with --force outside any run (DESIGN §25: hold keeps agents off, an
+// agent over MCP or inside a watch run included).
+func notHeld(t *task.Task, how claimHow) error {
 	h := t.Held()
-	if h == "" || (explicit && os.Getenv("BURL_WATCHER") == "") {
+	if h == "" || (how.explicit && how.force && os.Getenv("BURL_WATCHER") == "") {
 		return nil
 	}
 	return errs.New(errs.Lock, "%s is held by a human: %s", t.ID(), h).
-		WithFix("git burl unhold %s gives it back to agents; git burl claim %s (run by you, not by watch) takes it", t.ID(), t.ID())
+		WithFix("git burl unhold %s gives it back to agents; git burl claim %s --force (a human, outside any watch run) takes it", t.ID(), t.ID())
 }
 
 // claim runs PRD 14.1 for one task.
@@ -326,7 +338,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 				locked()
 			}
 			t := tx.Task
-			if err := notHeld(t, explicit); err != nil {
+			if err := notHeld(t, how); err != nil {
 				return err
 			}
 			if explicit {
@@ -433,7 +445,7 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 			return nil
 		},
 		Apply: func(tx *workflow.Tx) error {
-			if err := notHeld(tx.Task, explicit); err != nil {
+			if err := notHeld(tx.Task, how); err != nil {
 				return err
 			}
 			if err := underCap(w); err != nil {

@@ -55,7 +55,7 @@ func (o doctorOut) Human(w io.Writer) {
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(w, "\n%d of them can be repaired safely: git burl doctor --repair --force\n", n)
+		fmt.Fprintf(w, "\n%d of them git burl doctor --repair --force repairs; it touches nothing a running command holds\n", n)
 	}
 }
 

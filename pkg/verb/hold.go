@@ -21,7 +21,8 @@ type holdCmd struct {
 // Hold keeps a task from agents (DESIGN §20): claim without an ID and
 // watch pass it over, in READY or BLOCKED, until git burl unhold. A DOING
 // task is released and held in one step, so that no watch claims it in
-// between; its agent's run is lost at its next lease renewal. A QA task
+// between; the watch running its agent ends the run within one round,
+// its work so far kept on the task branch. A QA task
 // waits for approve, not for an agent: it is refused.
 func (c *holdCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	id, err := taskArg(args, "hold")

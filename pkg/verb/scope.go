@@ -36,6 +36,59 @@ type scopeCmd struct {
 	MustNotTouch []string `long:"must-not-touch" value-name:"GLOB" description:"Add a glob the task must not change; repeatable"`
 	Remove       []string `long:"remove" value-name:"P" description:"Remove this path or glob from affects, affects_globs or must_not_touch; repeatable"`
 	Reason       string   `long:"reason" short:"r" value-name:"TEXT" description:"Why the scope changes (required; recorded in the QA report)"`
+	Grant        bool     `long:"grant" description:"Grant the task's open scope request: make the change its agent asked for"`
+	Deny         string   `long:"deny" value-name:"REASON" description:"Refuse the task's open scope request, saying why (its agent reads it in its next prompt)"`
+}
+
+// scopeAnswerOut is --grant's or --deny's result.
+type scopeAnswerOut struct {
+	Task      map[string]any `json:"task"`
+	Granted   bool           `json:"granted"`
+	Request   string         `json:"request"`
+	Change    scope.Change   `json:"change"`
+	Unblocked bool           `json:"unblocked"`
+	entry     workflow.Entry
+}
+
+func (o scopeAnswerOut) Human(w io.Writer) {
+	if o.Granted {
+		fmt.Fprintf(w, "Granted %s's scope request (%s)\n", o.entry.ID, o.Request)
+		for _, l := range o.Change.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(w, "Refused %s's scope request (%s); its agent reads why in its next prompt\n", o.entry.ID, o.Request)
+	}
+	if o.Unblocked {
+		fmt.Fprintf(w, "%s is back in READY: a watch gives it to its agent again\n", o.entry.ID)
+	} else {
+		fmt.Fprintf(w, "%s stays in %s\n", o.entry.ID, o.entry.Bucket)
+	}
+}
+
+// answer is --grant / --deny: a human's answer, never an agent's.
+func (c *scopeCmd) answer(ctx *cli.Context, id string) (cli.Output, error) {
+	title := fmt.Sprintf("Cannot answer %s's scope request", id)
+	if c.Grant && c.Deny != "" {
+		return nil, usageErr("scope", "takes --grant or --deny, not both")
+	}
+	if len(c.Affects)+len(c.AffectsGlobs)+len(c.MustNotTouch)+len(c.Remove) > 0 || c.Reason != "" {
+		return nil, usageErr("scope", "--grant and --deny answer the request as it was made: no other flag goes with them")
+	}
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.requestOnly || w.Repo.InWatchRun() {
+		return nil, errs.New(errs.User, "only a human answers a scope request, outside any watch run").WithTitle("%s", title).
+			WithFix(`git burl scope %s --affects PATH --reason "why" asks for wider scope`, id)
+	}
+	got, err := scope.Answer{ID: id, Grant: c.Grant, Why: c.Deny}.Do(w)
+	if err != nil {
+		return nil, err
+	}
+	e := got.Result.Entry
+	return scopeAnswerOut{Task: taskObject(w, e), Granted: c.Grant, Request: got.Request, Change: got.Change, Unblocked: got.Unblocked, entry: e}, nil
 }
 
 type scopeOut struct {
@@ -48,7 +101,7 @@ type scopeOut struct {
 
 func (o scopeOut) Human(w io.Writer) {
 	if o.Requested {
-		fmt.Fprintf(w, "Scope of %s not changed: requested (a human grants it with git burl scope):\n", o.entry.ID)
+		fmt.Fprintf(w, "Scope of %s not changed: requested (a human answers it with git burl scope %s --grant or --deny):\n", o.entry.ID, o.entry.ID)
 		for _, l := range o.Change.Lines() {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
@@ -65,6 +118,9 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	id, err := taskArg(args, "scope")
 	if err != nil {
 		return nil, err
+	}
+	if c.Grant || c.Deny != "" {
+		return c.answer(ctx, id)
 	}
 	q := scope.Request{ID: id, Affects: c.Affects, AffectsGlobs: c.AffectsGlobs, MustNotTouch: c.MustNotTouch, Remove: c.Remove, Reason: c.Reason}
 	if len(c.Affects)+len(c.AffectsGlobs)+len(c.MustNotTouch)+len(c.Remove) == 0 && strings.TrimSpace(c.Reason) != "" {
@@ -104,8 +160,8 @@ func (c *scopeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if gerr == nil {
 			base = gitx.Short(e.Task.BaseSHA())
 		}
-		return nil, errs.New(errs.User, "inside a watch run git burl scope only asks: the request (%s) %s, the gates keep %s's current scope, and the task waits for a human to run git burl scope",
-			strings.Join(out.Change.Lines(), "; "), when, id).WithTitle("Scope of %s not changed", id).
+		return nil, errs.New(errs.User, "inside a watch run git burl scope only asks: the request (%s) %s, the gates keep %s's current scope, and the task waits for a human to answer it with git burl scope %s --grant or --deny",
+			strings.Join(out.Change.Lines(), "; "), when, id, id).WithTitle("Scope of %s not changed", id).
 			WithFix("to go on now, revert the changes outside the scope in the worktree (git checkout %s -- FILE)", base)
 	}
 	return scopeOut{Task: taskObject(w, out.Result.Entry), Change: out.Change, entry: out.Result.Entry}, nil

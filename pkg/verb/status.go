@@ -389,7 +389,11 @@ func (o *statusOut) Human(out io.Writer) {
 	if len(other) > 0 {
 		fmt.Fprintln(w, "\nLocks")
 		for _, l := range other {
-			fmt.Fprintf(w, "  %s  %s\n", l.Path, l.Describe())
+			d := l.Describe()
+			if l.Dead {
+				d += "; the next burl command that needs it clears it"
+			}
+			fmt.Fprintf(w, "  %s  %s\n", l.Path, d)
 		}
 	}
 	if len(o.Duplicates) > 0 {

@@ -196,9 +196,10 @@ func (s *supervisor) backoff(actor, id string, attempt int, h *rounds) bool {
 		return false
 	}
 	quit, lost, renewed := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var why string // renew says who took it
 	go func() {
 		defer close(renewed)
-		s.renew(id, actor, lease, quit, lost)
+		s.renew(id, actor, lease, quit, lost, &why)
 	}()
 	defer func() {
 		close(quit)

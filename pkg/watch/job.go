@@ -13,6 +13,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
@@ -200,14 +201,16 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	}
 
 	// The lease is renewed every third of lease_seconds while the agent
-	// runs; a renewal that finds the task gone stops the agent.
+	// runs, and the task looked at every round; finding it gone (held,
+	// cancelled or stopped by a human, taken over) stops the agent.
 	lost := make(chan struct{})
+	lostWhy := "" // written by renew before it closes lost
 	stop := make(chan struct{})
 	quitRenew := make(chan struct{})
 	renewed := make(chan struct{})
 	go func() {
 		defer close(renewed)
-		s.renew(id, actor, leaseSecs, quitRenew, lost)
+		s.renew(id, actor, leaseSecs, quitRenew, lost, &lostWhy)
 	}()
 	go func() {
 		select {
@@ -244,17 +247,32 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	// them), and what it left uncommitted when it succeeded untampered;
 	// nothing when the task was lost, or the run replaced a directory on
 	// the way to the repository.
+	// A task a human took from the run (hold, cancel, stop) has left
+	// DOING: nobody else works its branch, and the run's work so far,
+	// uncommitted included, is kept on it for whoever goes on.
+	keep := gone && tampered == "" && !stillDoing(w, id)
 	var received error
-	if intact && !gone {
+	if intact && (!gone || keep) {
 		succeeded := tampered == "" && !o.stopped && o.err == nil && !o.timedOut && o.exit == 0
-		_, received = box.Receive(succeeded, t.Title()+"\n\nBurl-Task: "+t.ID()+"\nBurl-Agent: "+a.Name+"\n")
-		s.scopeRequests(w, actor, id, box)
+		msg := t.Title() + "\n\nBurl-Task: " + t.ID() + "\nBurl-Agent: " + a.Name + "\n"
+		if keep {
+			msg = "Work so far (the run was stopped: " + oneLine(lostWhy, 200) + ")\n\nBurl-Task: " + t.ID() + "\nBurl-Agent: " + a.Name + "\n"
+		}
+		_, received = box.Receive(succeeded || keep, msg)
+		if !gone {
+			s.scopeRequests(w, actor, id, box)
+		}
 	}
 	if tampered != "" {
 		r.Result = ResultTampered
 		return r, tampered
 	}
 	if gone {
+		if keep && received == nil {
+			s.logf("%s: the run's work so far is kept on %s", id, t.Branch())
+		} else if keep {
+			s.logf("%s: the run's work so far could not be kept on %s: %v", id, t.Branch(), received)
+		}
 		r.Result = ResultLost
 		return r, ""
 	}
@@ -289,7 +307,11 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		// Paused past the lease, the task was taken over (and maybe
 		// finished) meanwhile: the run is void, not a gate failure to
 		// retry.
-		s.logf("%s: lost the task: %s", id, reasonLine(errOut))
+		why := reasonLine(errOut)
+		if g := whyGone(w, id, actor); g != "" {
+			why = g
+		}
+		s.logf("%s: lost the task: %s", id, why)
 		r.Result = ResultLost
 		return r, ""
 	}
@@ -412,7 +434,7 @@ func (s *supervisor) stopReason(a agents.Agent, id string) string {
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
 		if e, err := w.Get(id); err == nil {
 			if r := e.Task.Str(task.KeyScopeRequest); r != "" {
-				return fmt.Sprintf("watch: waits for a human: the agent asked for wider scope (%s); git burl scope %s ... --reason grants it (then git burl unblock %s); without that the task stays BLOCKED", r, id, id)
+				return fmt.Sprintf("watch: waits for a human: %s (%s); git burl scope %s --grant grants it, git burl scope %s --deny \"why\" refuses it; either gives the task back to its agent", scope.WaitMarker, r, id, id)
 			}
 		}
 	}
@@ -444,12 +466,27 @@ func (s *supervisor) overBudget(a agents.Agent, id string) string {
 		usage.Dollars(spent.CostUSD), spent.Runs, spent.Usage.Short(), task.OverBudgetMarker, usage.Dollars(limit), whose)
 }
 
-// renew renews the lease every third of seconds until quit; when the task
-// is no longer this watcher's it closes lost.
-func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, lost chan<- struct{}) {
+// renew renews the lease every third of seconds until quit, and looks at
+// the task every watch round (DESIGN §25: a hold, cancel or stop ends the
+// run within one round); when the task is no longer this watcher's it
+// says who took it and why, sets why, and closes lost.
+func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, lost chan<- struct{}, why *string) {
 	every := time.Duration(seconds) * time.Second / 3
-	t := time.NewTicker(every)
+	look := s.opt.Interval
+	if look <= 0 || look > every {
+		look = every
+	}
+	next := time.Now().Add(every)
+	t := time.NewTicker(look)
 	defer t.Stop()
+	gone := func(w *workflow.Workflow, err error) {
+		*why = whyGone(w, id, actor)
+		if *why == "" {
+			*why = fmt.Sprint(err)
+		}
+		s.logf("%s: lost the task (%s); this watcher runs it no more", id, *why)
+		close(lost)
+	}
 	for {
 		select {
 		case <-quit:
@@ -461,10 +498,17 @@ func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, 
 			continue
 		}
 		w.Actor = actor
+		if e, err := w.Get(id); err == nil && !heldBy(e, actor) {
+			gone(w, errLost)
+			return
+		}
+		if time.Now().Before(next) {
+			continue
+		}
+		next = time.Now().Add(every)
 		err = leaseTx(w, id, actor, "lease", seconds, nil)
 		if errors.Is(err, errLost.Err) || err != nil && !stillDoing(w, id) {
-			s.logf("%s: lost the task (%v); this watcher runs it no more", id, err)
-			close(lost)
+			gone(w, err)
 			return
 		}
 		if err != nil {
@@ -550,10 +594,46 @@ func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []b
 // assigned to actor, under this process's lease.
 func (s *supervisor) stillHeld(w *workflow.Workflow, id, actor string) bool {
 	e, err := w.Get(id)
-	if err != nil || e.Bucket != workflow.Doing || e.Task == nil {
+	return err == nil && heldBy(e, actor)
+}
+
+// heldBy reports whether e is in DOING, assigned to actor, under this
+// process's lease.
+func heldBy(e *workflow.Entry, actor string) bool {
+	if e.Bucket != workflow.Doing || e.Task == nil {
 		return false
 	}
 	return e.Task.Str(task.KeyAssignedTo) == actor && e.Task.Str(task.KeyLeaseHolder) == lease.Holder(actor)
+}
+
+// goneAs is how whyGone tells an event's action.
+var goneAs = map[string]string{"hold": "held", "cancel": "cancelled", "stop": "stopped", "release": "released",
+	"lease_expired": "taken over", "claim": "claimed", "block": "blocked", "reject": "rejected", "approve": "approved", "submit": "submitted"}
+
+// whyGone says how a task left its watcher: the last event of the task, with
+// who did it and why ("held by ann@laptop: I do it myself"); "" when the
+// log does not say.
+func whyGone(w *workflow.Workflow, id, actor string) string {
+	evs, err := events.ForTask(w.EventsDir(), id, time.Now().Add(-24*time.Hour))
+	if err != nil || len(evs) == 0 {
+		return ""
+	}
+	// The run's own bookkeeping, and this watcher claiming the task again
+	// meanwhile, say nothing of who took it.
+	i := len(evs) - 1
+	for i > 0 && (evs[i].Actor == actor || evs[i].Action == "lease" || evs[i].Action == "run_start" || evs[i].Action == "run_end") {
+		i--
+	}
+	e := evs[i]
+	did, ok := goneAs[e.Action]
+	if !ok {
+		did = e.Action
+	}
+	s := did + " by " + e.Actor
+	if r, _ := e.Details["reason"].(string); r != "" {
+		s += ": " + oneLine(r, 200)
+	}
+	return s
 }
 
 // reasonLine is the Reason line of a verb's error, or its first line.

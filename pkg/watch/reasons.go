@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -87,14 +88,14 @@ func isTerminal(w io.Writer) bool {
 // cancel), then the last run's failure as the agent was told it.
 func blockText(dir, id, agent string, failures int, fail string, vs gate.Violations) string {
 	var b strings.Builder
-	// What failed first: a summary cut at 120 characters keeps it.
-	fmt.Fprintf(&b, "%s (watch: %d run(s) of agent %s failed)\n", failureLine(fail), failures, agent)
 	var files []string
 	for _, v := range vs {
 		if v.Gate == "scope" && v.File != "" {
 			files = append(files, v.File)
 		}
 	}
+	// The first line is the task's one-line summary: written to fit.
+	b.WriteString(blockSummary(id, agent, failures, fail, files) + "\n")
 	if len(files) > 0 {
 		quoted := make([]string, len(files))
 		for i, f := range files {
@@ -115,4 +116,38 @@ func blockText(dir, id, agent string, failures int, fail string, vs gate.Violati
 	b.WriteString("The last run's failure:\n")
 	b.WriteString(strings.TrimSpace(fail))
 	return b.String()
+}
+
+// blockSummary is the first line of blockText: whole sentences that fit
+// reason.Max (DESIGN §25), never a cut of the long reason, carrying a
+// failed run's last output line (an agent's "rate limit reached") when
+// it fits, else saying where it is.
+func blockSummary(id, agent string, failures int, fail string, files []string) string {
+	runs := fmt.Sprintf("%d run(s) of agent %s failed", failures, agent)
+	fit := func(cands ...string) string {
+		for _, c := range cands {
+			if c != "" && utf8.RuneCountInString(c) <= reason.Max {
+				return c
+			}
+		}
+		return fmt.Sprintf("%s; git burl show %s says why.", runs, id)
+	}
+	if len(files) > 0 {
+		return fit(fmt.Sprintf("%d file(s) outside %s's scope: %s; %s.", len(files), id, strings.Join(files, ", "), runs),
+			fmt.Sprintf("%d file(s) outside %s's scope; %s.", len(files), id, runs))
+	}
+	var code int
+	if n, _ := fmt.Sscanf(fail, "the agent exited with code %d;", &code); n == 1 {
+		last := lastLine(fail)
+		return fit(fmt.Sprintf("%s, the last with exit %d: %s", runs, code, last),
+			fmt.Sprintf("%s, the last with exit %d; its last output line is in git burl show %s.", runs, code, id))
+	}
+	first := failureLine(fail)
+	return fit(fmt.Sprintf("%s (%s)", first, runs), first)
+}
+
+// lastLine is the last line of text that says something.
+func lastLine(text string) string {
+	ls := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.Join(strings.Fields(ls[len(ls)-1]), " ")
 }

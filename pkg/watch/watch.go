@@ -502,6 +502,13 @@ func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, 
 			e.WriteString(err.Error())
 		}
 	}
+	// A lock a dead process left and the verb cleared is said whatever the
+	// verb's outcome: the lead reads it in watch's output, not the verb's.
+	for _, l := range strings.Split(e.String(), "\n") {
+		if c, ok := strings.CutPrefix(l, workflow.ClearedPrefix); ok {
+			s.logf("%s%s", workflow.ClearedPrefix[len("burl: "):], c)
+		}
+	}
 	return o.Bytes(), e.Bytes(), code
 }
 

@@ -255,19 +255,33 @@ const workflowLockWait = 15 * time.Second
 // already taken holds its lock only while it looks, and the task's owner,
 // submitting a moment later, must not fail for that.
 func (w *Workflow) LockTask(id, action string) (*lock.Lock, error) {
-	l, err := w.Locks.Acquire(id, w.lockInfo(action))
-	if errs.KindOf(err) != errs.Lock || action == "claim" {
+	return w.acquire(id, action, func() (*lock.Lock, error) {
+		l, err := w.Locks.Acquire(id, w.lockInfo(action))
+		if errs.KindOf(err) != errs.Lock || action == "claim" {
+			return l, err
+		}
+		if st, serr := w.Locks.Stat(id); serr == nil && st.Info.Action == "claim" {
+			return w.Locks.AcquireWait(id, w.lockInfo(action), workflowLockWait)
+		}
 		return l, err
-	}
-	if st, serr := w.Locks.Stat(id); serr == nil && st.Info.Action == "claim" {
-		return w.Locks.AcquireWait(id, w.lockInfo(action), workflowLockWait)
-	}
-	return l, err
+	})
+}
+
+// wait is AcquireWait of lock name for action, taken over from a dead
+// holder (acquire).
+func (w *Workflow) wait(name, action string, d time.Duration) (*lock.Lock, error) {
+	return w.acquire(name, action, func() (*lock.Lock, error) { return w.Locks.AcquireWait(name, w.lockInfo(action), d) })
+}
+
+// LockMain takes the main lock for an approve (single or queue), which
+// waits behind another approve for as long as a queue's batch may take.
+func (w *Workflow) LockMain() (*lock.Lock, error) {
+	return w.wait(lock.Main, "approve", 5*time.Minute)
 }
 
 // LockWorkflow takes the workflow lock, queueing briefly behind its holder.
 func (w *Workflow) LockWorkflow(action string) (*lock.Lock, error) {
-	l, err := w.Locks.AcquireWait(lock.Workflow, w.lockInfo(action), workflowLockWait)
+	l, err := w.wait(lock.Workflow, action, workflowLockWait)
 	if err == nil {
 		// Old months a kill left in the stash of a cone change come back
 		// before anything is decided from the folders.
@@ -279,7 +293,7 @@ func (w *Workflow) LockWorkflow(action string) (*lock.Lock, error) {
 // LockRepair takes the lock that serialises doctor's repairs, queueing
 // like the workflow lock.
 func (w *Workflow) LockRepair() (*lock.Lock, error) {
-	return w.Locks.AcquireWait(lock.Repair, w.lockInfo("repair"), workflowLockWait)
+	return w.wait(lock.Repair, "repair", workflowLockWait)
 }
 
 // TakeOver takes over lock name, left as was by a process that is gone
@@ -295,13 +309,13 @@ func (w *Workflow) TakeOver(name string, was lock.Status, action string) (*lock.
 
 // LockClaim takes the claim-selection lock, queueing like the workflow lock.
 func (w *Workflow) LockClaim() (*lock.Lock, error) {
-	return w.Locks.AcquireWait(lock.Claim, w.lockInfo("claim"), workflowLockWait)
+	return w.wait(lock.Claim, "claim", workflowLockWait)
 }
 
 // LockFastForward takes the lock that serialises fast-forwards of a
 // checked-out main branch (integrate.Main.Lock).
 func (w *Workflow) LockFastForward() (*lock.Lock, error) {
-	return w.Locks.AcquireWait(lock.FastForward, w.lockInfo("fast-forward"), workflowLockWait)
+	return w.wait(lock.FastForward, "fast-forward", workflowLockWait)
 }
 
 // Entry is a task file found in a bucket.
