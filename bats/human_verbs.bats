@@ -35,11 +35,11 @@ stop_watch() {
 # eager_agent: an agent that takes whatever it is given and lands it.
 eager_agent() {
 	watch_repo
-	agent eager 'echo "$BURL_TASK" >>"'"$BATS_TEST_TMPDIR"'/taken"; mkdir -p src; echo "$BURL_TASK" >"src/$BURL_TASK.txt"'
+	agent eager 'echo "$BURL_TASK" >>"'"$AGENTS"'/taken"; mkdir -p src; echo "$BURL_TASK" >"src/$BURL_TASK.txt"'
 	one_agent eager
 }
 
-taken() { grep -qx "$1" "$BATS_TEST_TMPDIR/taken" 2>/dev/null; }
+taken() { grep -qx "$1" "$AGENTS/taken" 2>/dev/null; }
 
 @test "unblock --claim takes a BLOCKED task into DOING for the human in one step: a running watch whose agent would take it never does" {
 	eager_agent
@@ -248,6 +248,16 @@ taken() { grep -qx "$1" "$BATS_TEST_TMPDIR/taken" 2>/dev/null; }
 	all_events | jq -e 'select(.action == "reject") | .details.priority_from == "medium" and .details.priority_to == "high"'
 }
 
+@test "init says gate_network when the build command it guesses downloads dependencies (DESIGN §24)" {
+	new_repo
+	printf 'module example.com/x\n\ngo 1.22\n\nrequire github.com/a/b v1.0.0\n' >go.mod
+	git add go.mod && git commit -qm go.mod
+	run git burl init
+	assert_success
+	assert_output_contains "build_command: go test ./... (guessed from go.mod)"
+	assert_output_contains "gate_network: true in agents.yaml"
+}
+
 @test "init says which build_command it guessed and where to change it; add --help shows --description and --ac" {
 	new_repo
 	printf 'module example.com/x\n' >go.mod
@@ -256,6 +266,8 @@ taken() { grep -qx "$1" "$BATS_TEST_TMPDIR/taken" 2>/dev/null; }
 	assert_success
 	assert_output_contains "build_command: go test ./... (guessed from go.mod)"
 	assert_output_contains ".burl/.workflow/config.yaml"
+	# A go.mod without a require downloads nothing: no word of the network.
+	[[ $output != *gate_network* ]] || false
 	run git burl add --help
 	assert_output_contains '--description TEXT'
 	assert_output_contains '--ac TEXT'

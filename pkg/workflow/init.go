@@ -50,6 +50,9 @@ type InitResult struct {
 	// output says both and how to change them.
 	BuildCommand string `json:"build_command,omitempty"`
 	BuildFrom    string `json:"build_command_from,omitempty"`
+	// BuildFetches: the guessed command downloads dependencies, which an
+	// agent's gate box cannot without gate_network (DESIGN §24).
+	BuildFetches bool `json:"build_command_fetches,omitempty"`
 	wroteConfig  bool
 	configPath   string
 	// open counts the tasks not DONE an attach found: the next step is
@@ -352,6 +355,7 @@ func scaffold(w *Workflow, opts InitOptions, remote string, res *InitResult) (cr
 	}
 	if len(created) > n {
 		res.BuildCommand, res.BuildFrom, res.wroteConfig, res.configPath = c.BuildCommand, from, true, created[n]
+		res.BuildFetches = FetchesDependencies(w.Repo.Root, from)
 	}
 	return created, existing, nil
 }
@@ -407,6 +411,31 @@ func DetectBuildCommand(root string) (cmd, from string) {
 	return "", ""
 }
 
+// FetchesDependencies reports whether the build file init guessed from
+// names dependencies its command downloads when they are not cached: a
+// go.mod with a require, a Cargo.toml with a dependencies table. npm test
+// and make test install nothing by themselves.
+func FetchesDependencies(root, file string) bool {
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		switch file {
+		case "go.mod":
+			if strings.HasPrefix(l, "require ") || l == "require (" {
+				return true
+			}
+		case "Cargo.toml":
+			if strings.HasSuffix(l, "dependencies]") && strings.HasPrefix(l, "[") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // exclude keeps the workflow and task worktrees out of the main worktree's
 // `git status` without committing anything to the user's branches.
 func exclude(r *repo.Repo) error {
@@ -436,6 +465,9 @@ func (r *InitResult) String() string {
 	if r.wroteConfig {
 		if r.BuildCommand != "" {
 			fmt.Fprintf(&b, "build_command: %s (guessed from %s); every task's work must pass it: change it in %s\n", r.BuildCommand, r.BuildFrom, r.configPath)
+			if r.BuildFetches {
+				fmt.Fprintf(&b, "%s names dependencies %s downloads: under git burl watch the gates run without the network, so warm the cache first or say gate_network: true in agents.yaml (then git burl trust)\n", r.BuildFrom, r.BuildCommand)
+			}
 		} else {
 			fmt.Fprintf(&b, "build_command: none (no go.mod, Cargo.toml, package.json or Makefile test target): approve builds nothing until you set it in %s\n", r.configPath)
 		}
