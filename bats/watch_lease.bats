@@ -161,10 +161,10 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 }
 
 @test "agents do not inherit the descriptors of whatever started watch" {
-	agent fds 'mkdir -p src && ls /proc/self/fd >"'"$BATS_TEST_TMPDIR"'/fds" && echo x >src/who.txt'
+	agent fds 'mkdir -p src && ls /proc/self/fd >"'"$AGENTS"'/fds" && echo x >src/who.txt'
 	one_agent fds
 	run git burl watch --once --interval 100ms 7>"$BATS_TEST_TMPDIR/held-open"
 	assert_success
-	[ -s "$BATS_TEST_TMPDIR/fds" ]
-	! grep -qx 7 "$BATS_TEST_TMPDIR/fds"
+	[ -s "$AGENTS/fds" ]
+	! grep -qx 7 "$AGENTS/fds"
 }
