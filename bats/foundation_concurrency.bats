@@ -93,28 +93,38 @@ lock_body() {
 	[ -f "$WF/READY/TASK-001-waited-for-the-lock.md" ]
 }
 
-@test "add behind the workflow lock of a dead process fails at once with exit 4, naming the lock" {
+@test "add behind the workflow lock of a dead process clears it with one line and a lock_cleared event, and goes on (DESIGN §25)" {
 	new_burl_repo
 	sh -c 'exit 0' &
 	dead=$!
 	wait "$dead"
 	lock_body "$dead" >"$WF/locks/workflow.lock"
-	head=$(burl_head)
 
 	SECONDS=0
-	run git burl add "Blocked"
-	assert_failure 4
-	[ "$SECONDS" -lt 10 ] || { echo "took ${SECONDS}s to report a dead holder"; return 1; }
-	assert_output_contains "Lock: .burl/.workflow/locks/workflow.lock"
+	run git burl add "Behind a dead lock"
+	assert_success
+	[ "$SECONDS" -lt 10 ] || { echo "took ${SECONDS}s to clear a dead holder"; return 1; }
+	[ "$(grep -c '^burl: cleared lock' <<<"$output")" = 1 ]
+	assert_output_contains "cleared lock .burl/.workflow/locks/workflow.lock"
 	assert_output_contains "ghost@"
 	assert_output_contains "no longer running"
-	assert_output_contains "git burl lock clear workflow --force"
-	# Reported, never cleared; nothing written.
+	[ ! -f "$WF/locks/workflow.lock" ]
+	[ "$(bucket_of TASK-001)" = READY ]
+	git burl log --action lock_cleared | grep -q workflow
+}
+
+@test "a dead process's workflow lock over uncommitted workflow files is not cleared: exit 4 names the files and the repair" {
+	new_burl_repo
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	lock_body "$dead" >"$WF/locks/workflow.lock"
+	printf 'half-written\n' >"$WF/READY/TASK-009-half.md"
+	head=$(burl_head)
+
+	run git burl add "Blocked"
+	assert_failure 4
+	assert_output_contains "doctor --repair --force"
 	[ -f "$WF/locks/workflow.lock" ]
 	[ "$(burl_head)" = "$head" ]
-	[ -z "$(ls "$WF/READY")" ]
-
-	rm "$WF/locks/workflow.lock"
-	run git burl add "Now it works"
-	assert_success
 }

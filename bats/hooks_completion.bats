@@ -121,10 +121,17 @@ qa_tasks() {
 	[ "$output" = "$(printf 'bash\nzsh\nfish')" ]
 }
 
-@test "git burl scope <TAB> offers READY and DOING tasks, and its options" {
+@test "git burl scope <TAB> offers READY, DOING, BLOCKED and QA tasks (--grant answers a request wherever it waits), and its options" {
 	qa_tasks
+	git burl add "four" --affects-glob "four/**" >/dev/null
+	git burl claim TASK-004 >/dev/null
+	git burl add "five" --affects-glob "five/**" >/dev/null
+	git burl block TASK-005 --reason "waiting" >/dev/null
+	git burl add "six" --affects-glob "six/**" >/dev/null
+	git burl claim TASK-006 >/dev/null
+	git burl cancel TASK-006 --reason "not needed" >/dev/null
 	run complete_line git burl scope ""
-	[ "$output" = "TASK-003" ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "TASK-001 TASK-002 TASK-003 TASK-004 TASK-005 " ]
 	run complete_line git burl scope TASK-003 --rem
 	[ "$output" = "--remove=" ]
 }
