@@ -137,13 +137,13 @@ calls() {
 	mkdir -p "$AGENTS"
 	set_config max_parallel 0
 	git burl add "Feature" --affects-glob 'src/**' >/dev/null
-	agent sniff 'mkdir -p src; echo "token=${BURL_FORGE_TOKEN:-none}" >src/env.txt; echo "token=${BURL_FORGE_TOKEN:-none}" >'"$BATS_TEST_TMPDIR/seen"
+	agent sniff 'mkdir -p src; echo "token=${BURL_FORGE_TOKEN:-none}" >src/env.txt; echo "token=${BURL_FORGE_TOKEN:-none}" >'"$AGENTS/seen"
 	agents_yaml "agents:
   - name: bot
     command: [\"$AGENTS/sniff\"]"
 	run env BURL_FORGE_TOKEN=s3cret-forge-token git burl watch --once --interval 100ms
 	assert_success
-	[ "$(cat "$BATS_TEST_TMPDIR/seen")" = "token=none" ]
+	[ "$(cat "$AGENTS/seen")" = "token=none" ]
 }
 
 @test "an open pull request pushed to outside burl goes back to READY: what the gates passed is not what it holds" {

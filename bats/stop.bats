@@ -19,14 +19,14 @@ teardown() {
 worker() {
 	agent worker "mkdir -p \$BURL_TASK && echo \"\$BURL_TASK\" >\$BURL_TASK/part.txt && git add \$BURL_TASK && git commit -qm \"part of \$BURL_TASK\"
 echo more >\$BURL_TASK/more.txt
-echo $AGENT_PID >>$BATS_TEST_TMPDIR/pids-\$BURL_TASK
+echo $AGENT_PID >>$AGENTS/pids-\$BURL_TASK
 exec 1>/dev/null 2>&1
-sleep 300 & echo $AGENT_BG >>$BATS_TEST_TMPDIR/pids-\$BURL_TASK; wait"
+sleep 300 & echo $AGENT_BG >>$AGENTS/pids-\$BURL_TASK; wait"
 	MAXP=3 TIMEOUT=10m one_agent worker
 }
 
 # at_work ID: its agent runs (both its processes are written down).
-at_work() { [ "$(wc -l <"$BATS_TEST_TMPDIR/pids-$1" 2>/dev/null)" = 2 ]; }
+at_work() { [ "$(wc -l <"$AGENTS/pids-$1" 2>/dev/null)" = 2 ]; }
 
 @test "hold, stop --hold and cancel of a task whose run is live end the run within one round, keep its work on the branch, and say who and why" {
 	watch_repo
@@ -43,7 +43,7 @@ at_work() { [ "$(wc -l <"$BATS_TEST_TMPDIR/pids-$1" 2>/dev/null)" = 2 ]; }
 	git burl hold TASK-001 --reason "I take this one" >/dev/null
 	git burl stop TASK-002 --hold --reason "wrong approach" >/dev/null
 	git burl cancel TASK-003 --reason "not needed" >/dev/null
-	for id in TASK-001 TASK-002 TASK-003; do wait_until 5 procs_gone "$BATS_TEST_TMPDIR/pids-$id"; done
+	for id in TASK-001 TASK-002 TASK-003; do wait_until 5 procs_gone "$AGENTS/pids-$id"; done
 	wait_until 5 grep -q "TASK-003: lost the task" "$BATS_TEST_TMPDIR/watch.out"
 	grep -q "TASK-001: lost the task (held by tester@bats: I take this one)" "$BATS_TEST_TMPDIR/watch.out"
 	grep -q "TASK-002: lost the task (stopped by tester@bats: wrong approach)" "$BATS_TEST_TMPDIR/watch.out"
@@ -61,8 +61,8 @@ at_work() { [ "$(wc -l <"$BATS_TEST_TMPDIR/pids-$1" 2>/dev/null)" = 2 ]; }
 	[ "$(all_events | jq -r 'select(.action == "stop" and .task == "TASK-002") | .details.hold')" = true ]
 	# Held, they stay away from the watch that still runs.
 	sleep 1
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/pids-TASK-001")" = 2 ]
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/pids-TASK-002")" = 2 ]
+	[ "$(wc -l <"$AGENTS/pids-TASK-001")" = 2 ]
+	[ "$(wc -l <"$AGENTS/pids-TASK-002")" = 2 ]
 	kill -TERM "$WATCH_PID"
 	wait "$WATCH_PID" || true
 	WATCH_PID=
@@ -84,7 +84,7 @@ at_work() { [ "$(wc -l <"$BATS_TEST_TMPDIR/pids-$1" 2>/dev/null)" = 2 ]; }
 	wait_until 10 grep -q "TASK-001: run 1 of bot: lost " "$BATS_TEST_TMPDIR/watch.out"
 	wait_until 10 grep -q "TASK-001: lost the task (stopped by tester@bats: stopped by tester@bats)" "$BATS_TEST_TMPDIR/watch.out"
 	# Claimed again, its next run starts where the stopped one ended.
-	wait_until 30 sh -c "[ \$(wc -l <'$BATS_TEST_TMPDIR/pids-TASK-001') -ge 4 ]"
+	wait_until 30 sh -c "[ \$(wc -l <'$AGENTS/pids-TASK-001') -ge 4 ]"
 	b=$(field TASK-001 branch)
 	git log --format=%s "$b" | grep -q "^Work so far (the run was stopped"
 	kill -TERM "$WATCH_PID"

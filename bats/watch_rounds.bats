@@ -82,7 +82,7 @@ ms_between() {
 	[ "$(grep -c '"action":"submit"' <(all_events))" = 1 ]
 	[ "$(grep -c '"action":"reject"' <(all_events))" = 1 ]
 	[ "$(bucket_of TASK-001)" = BLOCKED ]
-	re="^'?nothing changed since head [0-9a-f]+ was rejected; not submitted again \(watch: 2 run\(s\) of agent bot failed\)'?$"
+	re="^'?nothing changed since head [0-9a-f]+ was rejected; not submitted again \(2 run\(s\) of agent bot failed\)'?$"
 	[[ $(field TASK-001 blocked_summary) =~ $re ]]
 	# The next prompt said why, and the gates in the prompt say it first.
 	grep -q 'fix what the rejection says' "$AGENTS/prompts/TASK-001-3.md"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
@@ -21,7 +22,7 @@ import (
 // sandbox_write: what the box may write besides the checkout and the
 // language caches, sandbox_hide: what it must not read, gate_network: true
 // (trusted) the network.
-func gateBox(w *workflow.Workflow, dir string) (gate.Box, error) {
+func gateBox(w *workflow.Workflow, dir string, commands ...string) (gate.Box, error) {
 	if _, ok := sandbox.Active(w.Repo); ok {
 		return gate.Box{}, nil // inside an agent's box already: its code, its box
 	}
@@ -51,10 +52,30 @@ func gateBox(w *workflow.Workflow, dir string) (gate.Box, error) {
 	}
 	write := append(sandbox.WritePaths(sandbox.DefaultWrite(), "a language cache (every box)"),
 		sandbox.WritePaths(f.Write, "agents.yaml sandbox_write")...)
-	argv, err := sandbox.GateArgv(sandbox.GateSpec{Repo: w.Repo, Dir: dir, Write: write, Hide: hide.Paths, Network: f.GateNetwork})
+	argv, err := sandbox.GateArgv(sandbox.GateSpec{Repo: w.Repo, Dir: dir, Write: write, Hide: hide.Paths, Network: f.GateNetwork, See: namedPaths(commands)})
 	if err != nil {
 		return gate.Box{}, err
 	}
 	drop := append([]string{"BURL_FORGE_TOKEN"}, hide.Env...)
 	return gate.Box{Wrap: argv, Drop: drop, Env: []string{"TMPDIR=/tmp"}, Offline: !f.GateNetwork}, nil
+}
+
+// namedPaths are the absolute paths a trusted command's words name that
+// exist here (a build script kept outside the repository): the box must
+// see them, read-only, even under /tmp, whose real content it does not
+// see otherwise.
+func namedPaths(commands []string) []string {
+	var out []string
+	for _, c := range commands {
+		for _, word := range strings.Fields(c) {
+			word = strings.Trim(word, `"'`)
+			if !filepath.IsAbs(word) {
+				continue
+			}
+			if _, err := os.Stat(word); err == nil {
+				out = append(out, word)
+			}
+		}
+	}
+	return out
 }

@@ -310,6 +310,9 @@ type GateSpec struct {
 	Hide []string
 	// Network is gate_network: true.
 	Network bool
+	// See are the programs and files the trusted commands name by
+	// absolute path: read-only, bound back when they live under /tmp.
+	See []string
 }
 
 // GateArgv is bubblewrap's argv, up to and with "--", that runs a gate
@@ -323,7 +326,7 @@ func GateArgv(spec GateSpec) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := AgentBox(spec.Write)
+	b := AgentBox(spec.Write, spec.See...)
 	b.Network = spec.Network
 	r := spec.Repo
 	if filepath.Clean(spec.Dir) != filepath.Clean(r.Root) {
