@@ -106,3 +106,30 @@ SH'
 	stop_listening
 	grep -qx 'listener reached' "$OUT/report"
 }
+
+@test "worktree_setup's command runs in the gate box: it writes the new worktree, but cannot read ~/.git-credentials, write .git/hooks or reach 127.0.0.1" {
+	git burl add "Setup" --affects-glob 'src/**' >/dev/null
+	agent none true
+	gate_agents none
+	listen
+	# The setup script lives outside the repository, as a team's often
+	# does; what it could read and do is said in $OUT.
+	printf '%s\n' "echo prepared >prepared.txt" "$CHECK" >"$BATS_TEST_TMPDIR/setup.sh"
+	cat >>"$REPO/.burl/.workflow/config.yaml" <<YAML
+worktree_setup:
+  command: ["sh", "$BATS_TEST_TMPDIR/setup.sh"]
+YAML
+	git -C "$REPO/.burl" commit -qam "worktree_setup"
+	git burl trust --yes >/dev/null
+	: >"$OUT/report"
+	BURL_FORGE_TOKEN=tok-SECRET run git burl claim TASK-001
+	stop_listening
+	assert_success
+	wt=$(git burl worktree TASK-001)
+	[ "$(cat "$wt/prepared.txt")" = prepared ]
+	grep -qx 'creds \[\]' "$OUT/report"
+	grep -qx 'token \[\]' "$OUT/report"
+	grep -qx 'hooks refused' "$OUT/report"
+	grep -qx 'listener refused' "$OUT/report"
+	[ ! -e "$REPO/.git/hooks/post-merge" ]
+}

@@ -45,6 +45,16 @@ type Box struct {
 	Offline bool
 }
 
+// Argv is argv run in the box (as it is, for the zero Box).
+func (b Box) Argv(argv []string) []string {
+	return append(append([]string{}, b.Wrap...), argv...)
+}
+
+// Environ is env as the box gives it to what runs in it.
+func (b Box) Environ(env []string) []string {
+	return append(without(env, b.Drop), b.Env...)
+}
+
 // offlineHints are what a build says when it could not reach the network.
 var offlineHints = []string{"dial tcp", "could not resolve host", "temporary failure in name resolution",
 	"network is unreachable", "enotfound", "eai_again", "getaddrinfo", "no such host", "failed to establish a new connection"}

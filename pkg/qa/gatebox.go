@@ -14,7 +14,8 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// gateBox is where build_command and a task's verify run in the checkout
+// GateBox is where build_command, a task's verify and worktree_setup's
+// command run in the checkout
 // dir (DESIGN §24): the project's code is agent code wherever burl runs
 // it, by watch or by hand. agents.yaml's sandbox: decides as for agents
 // (none: no box; auto, bwrap: a gate box, and none at all where
@@ -22,7 +23,7 @@ import (
 // sandbox_write: what the box may write besides the checkout and the
 // language caches, sandbox_hide: what it must not read, gate_network: true
 // (trusted) the network.
-func gateBox(w *workflow.Workflow, dir string, commands ...string) (gate.Box, error) {
+func GateBox(w *workflow.Workflow, dir string, commands ...string) (gate.Box, error) {
 	if _, ok := sandbox.Active(w.Repo); ok {
 		return gate.Box{}, nil // inside an agent's box already: its code, its box
 	}

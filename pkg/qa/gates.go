@@ -67,7 +67,7 @@ func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ..
 	if err := trust.Check(w.Repo, Commands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}
-	box, err := gateBox(w, dir, w.Config.BuildCommand, t.Str(task.KeyVerify))
+	box, err := GateBox(w, dir, w.Config.BuildCommand, t.Str(task.KeyVerify))
 	if err != nil {
 		return nil, nil, err
 	}

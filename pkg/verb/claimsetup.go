@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -80,7 +83,13 @@ func setupWorktree(w *workflow.Workflow, t *task.Task, id, branch, wt string, po
 	defer log.Close()
 	env := append(os.Environ(), "BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt,
 		"BURL_BRANCH="+branch, "BURL_PORT="+strconv.Itoa(port))
-	if err := workspace.Setup(w.Repo, wt, s, env, w.Config.BuildTimeout, log); err != nil {
+	var box gate.Box
+	if len(s.Command) > 0 {
+		if box, err = qa.GateBox(w, wt, strings.Join(s.Command, " ")); err != nil {
+			return err
+		}
+	}
+	if err := workspace.Setup(w.Repo, wt, s, box, env, w.Config.BuildTimeout, log); err != nil {
 		e := errs.Wrap(err, errs.KindOf(err), "")
 		e.Reason += fmt.Sprintf(" (output in %s)", w.Rel(p))
 		return e.WithFix("fix worktree_setup in .burl/.workflow/config.yaml or what it needs, then git burl claim %s again", id)

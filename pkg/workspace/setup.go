@@ -16,16 +16,18 @@ import (
 
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // Setup prepares a new task worktree wt from the main worktree root
 // (config worktree_setup, DESIGN §18): copies, links, then the command
-// with env, its output in log. A path the main worktree lacks is skipped
+// with env in box (DESIGN §24: the project's code, run confined as a
+// gate is), its output in log. A path the main worktree lacks is skipped
 // with a line in the log: a fresh clone without .env must still be able
 // to claim.
-func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, env []string, timeout time.Duration, log io.Writer) error {
+func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, box gate.Box, env []string, timeout time.Duration, log io.Writer) error {
 	root := r.Root
 	// What burl copies or links in is not the task's work: a worker's
 	// `git add -A` must not commit a secret .env or a node_modules link
@@ -76,8 +78,9 @@ func Setup(r *repo.Repo, wt string, s config.WorktreeSetup, env []string, timeou
 		return nil
 	}
 	fmt.Fprintf(log, "worktree_setup: running %q\n", s.Command)
-	cmd := exec.Command(s.Command[0], s.Command[1:]...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = wt, env, log, log
+	argv := box.Argv(s.Command)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = wt, box.Environ(env), log, log
 	osx.SetProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return errs.Wrap(err, errs.User, "worktree_setup: cannot start its command")
