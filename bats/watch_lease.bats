@@ -39,6 +39,9 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A NAP=4 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
+	# Paused once its run holds the lease (its first renewal), not
+	# between the claim and that renewal.
+	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
 	A=$(pgrep -P "$agit" -f git-burl-watch)
 	[ -n "$A" ]
 	kill -STOP "$A"
