@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -241,8 +242,15 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 			return ok
 		}
 		b, ok := strings.CutPrefix(c.Name, "refs/heads/")
-		if !ok || acted[b] == nil {
+		if !ok {
 			return false
+		}
+		if acted[b] == nil {
+			// A claim under way creates its branch under its task's lock
+			// before its event is written, and may have finished since
+			// the events were read: burl's if it holds that lock now, or
+			// committed the claim of this branch since the run began.
+			return c.Old == "" && b != own && claimedSince(w, b, since)
 		}
 		if acted[b]["held"] || w.Locks.Held(taskOf[b]) {
 			return true
@@ -255,6 +263,25 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 		}
 		return acted[b]["approve"] || values[b][c.New]
 	}
+}
+
+// claimedSince reports whether task branch b was created by a claim of
+// its task that is under way (the task's lock held) or was committed at
+// or after since.
+func claimedSince(w *workflow.Workflow, b string, since time.Time) bool {
+	id, ok := workflow.IDForBranch(b)
+	if !ok {
+		return false
+	}
+	if w.Locks.Held(id) {
+		return true
+	}
+	e, err := w.TaskForBranch(b)
+	if err != nil || e == nil || e.Bucket != workflow.Doing {
+		return false
+	}
+	started, err := time.Parse(time.RFC3339, e.Task.Str(task.KeyStartedAt))
+	return err == nil && !started.Before(since.Truncate(time.Second))
 }
 
 // remoteHas reports whether a remote-tracking ref was set to what its
