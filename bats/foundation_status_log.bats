@@ -179,6 +179,12 @@ old_event() {
 	assert_success
 	assert_output_contains 'burl: warning: --action "ad" is not an action burl logs (did you mean add?)'
 	refute_output_contains "title=First"
+	# The actions Part V added are burl's own: no warning.
+	for a in review review_start checks_failed run_tampered restack lock_cleared scope_denied stop; do
+		run git burl log --action "$a"
+		assert_success
+		refute_output_contains "is not an action burl logs"
+	done
 }
 
 @test "log skips a malformed line and says so" {
