@@ -61,8 +61,8 @@ func GateBox(w *workflow.Workflow, dir string, commands ...string) (gate.Box, er
 	return gate.Box{Wrap: argv, Drop: drop, Env: []string{"TMPDIR=/tmp"}, Offline: !f.GateNetwork}, nil
 }
 
-// namedPaths are the absolute paths a trusted command's words name that
-// exist here (a build script kept outside the repository): the box must
+// namedPaths are the files a trusted command's words name by absolute
+// path that exist here (a build script kept outside the repository): the box must
 // see them, read-only, even under /tmp, whose real content it does not
 // see otherwise.
 func namedPaths(commands []string) []string {
@@ -73,7 +73,9 @@ func namedPaths(commands []string) []string {
 			if !filepath.IsAbs(word) {
 				continue
 			}
-			if _, err := os.Stat(word); err == nil {
+			// Files only (a script, a program): a directory named on
+			// the command line (-o /tmp) would show the box all of it.
+			if fi, err := os.Stat(word); err == nil && fi.Mode().IsRegular() {
 				out = append(out, word)
 			}
 		}
