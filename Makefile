@@ -91,6 +91,7 @@ demo-pr: build
 
 bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/run.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/gitcount.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/history.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
