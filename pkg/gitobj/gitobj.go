@@ -5,7 +5,6 @@
 package gitobj
 
 import (
-	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -14,9 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -41,127 +38,34 @@ func New(kind string, body []byte, rawLen int) Object {
 	return Object{kind, ID(kind, body, rawLen), body}
 }
 
-// CatBatch reads the objects names (as "HEAD:path") with one git cat-file
-// --batch and hands each to each in order: its id, its type ("missing"
-// when there is none) and its content. The request is one name a line, so
-// a name with a line break is refused before git could misread it.
-//
-// Unlike a Reader's conversation, git buffers its answers (--buffer):
-// one write per pipe's worth instead of one per object, which for
-// thousands of small objects is most of the cost.
+// CatBatch reads the objects names (as "HEAD:path") and hands each to
+// each in order: its id, its type ("missing" when there is none) and its
+// content. They are asked of the process's one git cat-file (gitx.Cat),
+// all at once, git buffering its answers: one write per pipe's worth
+// instead of one per object, which for thousands of small objects is most
+// of the cost.
 func CatBatch(g gitx.Git, names []string, each func(i int, oid, kind string, body []byte) error) error {
-	if len(names) == 0 {
-		return nil
-	}
-	p, in, err := g.Pipe("cat-file", "--batch", "--buffer")
-	if err != nil {
-		return err
-	}
-	rd := &Reader{p: p, in: in, r: bufio.NewReaderSize(p.Stdout(), 64<<10), closeAfter: true}
-	if err := rd.Batch(names, each); err != nil {
-		rd.Kill()
-		return err
-	}
-	return rd.Close()
+	return g.Cat(names, true, each)
 }
 
-// Reader is one git cat-file --batch that answers requests as they come:
-// a reader of trees asks for a folder once it has read its parent.
-type Reader struct {
-	p  *gitx.Proc
-	in io.WriteCloser
-	r  *bufio.Reader
-	// closeAfter: git answers only once its input ends (CatBatch).
-	closeAfter bool
-}
+// Reader reads objects of one repository as they are asked for: a reader
+// of trees asks for a folder once it has read its parent.
+type Reader struct{ g gitx.Git }
 
-// NewReader starts git cat-file --batch in g's repository.
-func NewReader(g gitx.Git) (*Reader, error) {
-	p, in, err := g.Pipe("cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	return &Reader{p: p, in: in, r: bufio.NewReaderSize(p.Stdout(), 64<<10)}, nil
-}
+// NewReader is a Reader of g's repository, through the process's one git
+// cat-file (gitx.Cat).
+func NewReader(g gitx.Git) *Reader { return &Reader{g} }
 
 // Read is one object: its id, its type ("missing" when there is none)
 // and its content.
 func (rd *Reader) Read(name string) (oid, kind string, body []byte, err error) {
-	err = rd.Batch([]string{name}, func(_ int, o, k string, b []byte) error {
-		oid, kind, body = o, k, b
-		return nil
-	})
-	return oid, kind, body, err
+	return rd.g.Object(name)
 }
 
 // Batch asks for every name at once and hands each answer to each, in
 // order (see CatBatch).
 func (rd *Reader) Batch(names []string, each func(i int, oid, kind string, body []byte) error) error {
-	var req strings.Builder
-	for _, n := range names {
-		if strings.ContainsAny(n, "\n\r") {
-			return fmt.Errorf("git cat-file --batch cannot be asked for %q: it holds a line break", n)
-		}
-		req.WriteString(n + "\n")
-	}
-	// Written while the answers are read: a request larger than the pipe
-	// would otherwise wait for a reader that waits for it.
-	wrote := make(chan error, 1)
-	go func() {
-		_, err := io.WriteString(rd.in, req.String())
-		if rd.closeAfter {
-			rd.in.Close()
-		}
-		wrote <- err
-	}()
-	for i, name := range names {
-		oid, kind, body, err := readBatch(rd.r, name)
-		if err == nil {
-			err = each(i, oid, kind, body)
-		}
-		if err != nil {
-			// The writer may be blocked on a full pipe: the caller's Kill
-			// unblocks it.
-			return err
-		}
-	}
-	return <-wrote
-}
-
-// Close ends git and reports how it ended.
-func (rd *Reader) Close() error {
-	rd.in.Close()
-	return rd.p.Wait()
-}
-
-// Kill stops git, for a conversation given up half-way.
-func (rd *Reader) Kill() {
-	rd.in.Close()
-	rd.p.Kill()
-}
-
-// readBatch reads one answer of git cat-file --batch to a request for name.
-func readBatch(r *bufio.Reader, name string) (oid, kind string, body []byte, err error) {
-	line, err := r.ReadString('\n')
-	if err != nil {
-		return "", "", nil, fmt.Errorf("git cat-file --batch: no answer for %s", name)
-	}
-	f := strings.Fields(line)
-	if len(f) == 2 && f[1] == "missing" {
-		return "", "missing", nil, nil
-	}
-	if len(f) != 3 {
-		return "", "", nil, fmt.Errorf("git cat-file --batch: %s: %q", name, strings.TrimSpace(line))
-	}
-	n, err := strconv.Atoi(f[2])
-	if err != nil {
-		return "", "", nil, fmt.Errorf("git cat-file --batch: %s: %q", name, strings.TrimSpace(line))
-	}
-	body = make([]byte, n+1)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return "", "", nil, err
-	}
-	return f[0], f[1], body[:n], nil
+	return rd.g.Cat(names, true, each)
 }
 
 // ParseTree reads git's binary tree format: "mode name\0" and the raw

@@ -137,6 +137,11 @@ func (g Git) RunOnce(args ...string) (string, error) {
 
 // RunInput runs git with stdin and returns stdout untouched.
 func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
+	if stdin == nil {
+		if out, err, ok := g.revParse(args); ok {
+			return out, err
+		}
+	}
 	deadline := time.Now().Add(lockWait)
 	delay := 5 * time.Millisecond
 	for {

@@ -476,10 +476,10 @@ func WorkInMain(g gitx.Git, main, base, tip string) (bool, error) {
 	if base == "" || tip == "" || base == tip {
 		return false, nil
 	}
-	if ok, _ := g.Test("cat-file", "-e", tip+"^{commit}"); !ok {
+	if !g.Has(tip + "^{commit}") {
 		return false, nil
 	}
-	if ok, _ := g.Test("cat-file", "-e", base+"^{commit}"); !ok {
+	if !g.Has(base + "^{commit}") {
 		return false, nil
 	}
 	if in, err := g.Test("merge-base", "--is-ancestor", tip, main); err != nil || in {

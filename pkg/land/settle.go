@@ -396,14 +396,14 @@ func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string)
 	if head == "" || !gitx.ValidObjectID(head) {
 		return "", "", false
 	}
-	if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+	if !g.Has(head + "^{commit}") {
 		_, _ = g.Run("fetch", "-q", w.Config.Remote, "+refs/heads/"+t.Branch()+":"+gitx.Tracking(w.Config.Remote, t.Branch()))
-		if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+		if !g.Has(head + "^{commit}") {
 			// Gitea and GitHub keep every request's head here, after its
 			// branch is deleted too.
 			_, _ = g.Run("fetch", "-q", w.Config.Remote, fmt.Sprintf("refs/pull/%d/head", n))
 		}
-		if ok, _ := g.Test("cat-file", "-e", head+"^{commit}"); !ok {
+		if !g.Has(head + "^{commit}") {
 			return "", "", false
 		}
 	}

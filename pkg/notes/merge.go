@@ -94,16 +94,7 @@ func Merge(r *repo.Repo, remote string) (Merged, error) {
 		_, err := g.Run("update-ref", "-m", "burl: notes from "+remote, Ref, tracking, local)
 		return Merged{How: "fast-forward"}, err
 	}
-	rd, err := gitobj.NewReader(g)
-	if err != nil {
-		return Merged{}, err
-	}
-	m, err := merge(r, rd, remote, local, tracking)
-	if err != nil {
-		rd.Kill()
-		return Merged{}, err
-	}
-	return m, rd.Close()
+	return merge(r, gitobj.NewReader(g), remote, local, tracking)
 }
 
 // merge is Merge once neither side holds the other.

@@ -164,16 +164,7 @@ func (e *editor) write() (string, []gitobj.Object, error) {
 // layout) with one git cat-file, asking for each level of folders at once.
 // A missing rev is an empty map.
 func Read(g gitx.Git, rev string) (Map, error) {
-	rd, err := gitobj.NewReader(g)
-	if err != nil {
-		return nil, err
-	}
-	m, err := readMap(rd, rev)
-	if err != nil {
-		rd.Kill()
-		return nil, err
-	}
-	return m, rd.Close()
+	return readMap(gitobj.NewReader(g), rev)
 }
 
 func readMap(rd *gitobj.Reader, rev string) (Map, error) {

@@ -47,12 +47,7 @@ func add(t *testing.T, r *repo.Repo, body string, cs ...string) (tip, was string
 // write1 is Write with a reader of its own.
 func write1(t *testing.T, r *repo.Repo, c Change) (tip, was string) {
 	t.Helper()
-	rd, err := gitobj.NewReader(r.Git)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	tip, was, err = Write(r, rd, c)
+	tip, was, err := Write(r, gitobj.NewReader(r.Git), c)
 	if err != nil {
 		t.Fatal(err)
 	}

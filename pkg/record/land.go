@@ -87,17 +87,7 @@ func Repaired(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (str
 // each landed commit, read with one git cat-file (the landed commits and
 // the notes tree); it returns the notes commit and the record's sha256.
 func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *notes.Update, hash string, err error) {
-	rd, err := gitobj.NewReader(w.Repo.Git)
-	if err != nil {
-		return nil, "", err
-	}
-	defer func() {
-		if err != nil {
-			rd.Kill()
-		} else {
-			err = rd.Close()
-		}
-	}()
+	rd := gitobj.NewReader(w.Repo.Git)
 	r := build(w, t, now, l)
 	if r.Commits, r.Tree, err = landed(rd, l); err != nil {
 		return nil, "", fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)

@@ -96,18 +96,7 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd, err := gitobj.NewReader(g)
-	if err != nil {
-		return nil, err
-	}
-	ok := false
-	defer func() {
-		if ok {
-			_ = rd.Close()
-		} else {
-			rd.Kill()
-		}
-	}()
+	rd := gitobj.NewReader(g)
 	c, err := readConfig(rd, wf)
 	if err != nil {
 		return nil, err
@@ -217,7 +206,6 @@ func Verify(r *repo.Repo, o Options) (*Report, error) {
 		}
 		rep.Verified = rep.Verified && len(rep.Signatures.Bad) == 0
 	}
-	ok = true
 	return rep, nil
 }
 

@@ -262,7 +262,7 @@ func reclaimFrom(w *workflow.Workflow, branch, base string) (have bool, newBase 
 			return have, base, err
 		}
 	}
-	exists := func() bool { ok, _ := g.Test("cat-file", "-e", base+"^{commit}"); return ok }
+	exists := func() bool { return g.Has(base + "^{commit}") }
 	if exists() {
 		return false, base, nil
 	}

@@ -165,6 +165,5 @@ func (w *Workflow) haveObject(g gitx.Git, oid string) bool {
 	if _, err := os.Stat(filepath.Join(w.Repo.ObjectsDir(), oid[:2], oid[2:])); err == nil {
 		return true
 	}
-	ok, _ := g.Test("cat-file", "-e", oid)
-	return ok
+	return g.Has(oid)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitobj"
+	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -62,7 +63,7 @@ func (w *Workflow) CheckGateInputs(t *task.Task) error {
 		return err
 	}
 	rel := w.relWT(e.Path)
-	data, err := g.Run("cat-file", "blob", "HEAD:"+rel)
+	data, err := blobAt(g, "HEAD:"+rel)
 	if err != nil {
 		return errs.New(errs.User, "%s is not committed on the workflow branch: its gates would read what nobody recorded", w.Rel(e.Path)).
 			WithFix("git burl doctor (and git burl doctor --repair) commits or restores it")
@@ -89,7 +90,7 @@ func (w *Workflow) CheckConfigInput() error {
 		return nil
 	}
 	cfgRel := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), ConfigName))
-	data, err := w.gitWT().Run("cat-file", "blob", "HEAD:"+cfgRel)
+	data, err := blobAt(w.gitWT(), "HEAD:"+cfgRel)
 	if err != nil {
 		return nil
 	}
@@ -267,7 +268,7 @@ func (w *Workflow) CommittedInput(path string) ([]byte, bool, error) {
 		}
 		return data, err == nil, err
 	}
-	data, err := w.gitWT().Run("cat-file", "blob", "HEAD:"+w.relWT(path))
+	data, err := blobAt(w.gitWT(), "HEAD:"+w.relWT(path))
 	if err != nil {
 		// Not in the commit: git names no other reason worth telling
 		// apart here (the branch itself was read when w opened).
@@ -280,4 +281,12 @@ func (w *Workflow) CommittedInput(path string) ([]byte, bool, error) {
 // keys of the file at path differ from what the workflow branch holds.
 func (w *Workflow) UncommittedInput(path string, keys []string) error {
 	return uncommitted(w, path, keys)
+}
+
+// blobAt is the blob name with surrounding white space trimmed, as
+// `git cat-file blob` read through Run gave it, through the process's one
+// cat-file (DESIGN §28).
+func blobAt(g gitx.Git, name string) (string, error) {
+	b, err := g.Blob(name)
+	return strings.TrimSpace(string(b)), err
 }

@@ -18,6 +18,5 @@ func HaveCommit(g gitx.Git, remote, branch, sha string) bool {
 }
 
 func hasCommit(g gitx.Git, sha string) bool {
-	ok, _ := g.Test("cat-file", "-e", sha+"^{commit}")
-	return ok
+	return g.Has(sha + "^{commit}")
 }
