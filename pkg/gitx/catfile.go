@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/burl-dev/burl/pkg/faults"
 )
 
 // A burl process reads objects and resolves names through one git
@@ -116,6 +118,9 @@ func (g Git) Cat(names []string, contents bool, each func(i int, oid, kind strin
 	if evicted && c.proc != nil {
 		c.stop()
 	}
+	// A request is a crash point like a git of its own: BURL_CRASH_AT_GIT
+	// counts what BURL_TRACE prints.
+	faults.GitDone([]string{"cat-file", "--batch-command", strings.TrimSpace(verb)})
 	if trace {
 		fmt.Fprintf(os.Stderr, "[%s] git cat-file --batch-command: %s %s (%s)\n", g.Dir, strings.TrimSpace(verb), strings.Join(names, " "), time.Since(start).Round(time.Microsecond))
 	}
