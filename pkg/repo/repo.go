@@ -170,8 +170,23 @@ func leavesDir(rel string) bool {
 	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// Resolve finds the repository containing dir.
+// Resolve finds the repository containing dir. A process asks git once
+// per directory: later calls are answered from what it read while the
+// configuration files it came from are unchanged (cache.go).
 func Resolve(dir string) (*Repo, error) {
+	r, pre := cached(dir)
+	if r != nil {
+		return r, nil
+	}
+	r, origins, err := resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	remember(dir, r, origins, pre)
+	return r, nil
+}
+
+func resolve(dir string) (*Repo, []string, error) {
 	g := gitx.In(dir)
 	// Every command and hook starts here: the two git processes run side
 	// by side rather than one after the other. git config reads the same
@@ -184,7 +199,7 @@ func Resolve(dir string) (*Repo, error) {
 	go func() {
 		// As the user has it: reading config runs no hook, and
 		// core.hooksPath must be the user's, not burl's hooks-off setting.
-		out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--get-regexp", bootstrapKeys)
+		out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
 		cfg <- result{out, err}
 	}()
 	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
@@ -193,14 +208,14 @@ func Resolve(dir string) (*Repo, error) {
 		if _, serr := os.Stat(dir); dir == "" || serr != nil {
 			// The shell stands in a folder that is gone: approve removes
 			// the worktree of the task it landed, run from inside it.
-			return nil, errs.New(errs.User, "the current directory no longer exists (%s): an approve removes the worktree of the task it landed", orHere(dir)).
+			return nil, nil, errs.New(errs.User, "the current directory no longer exists (%s): an approve removes the worktree of the task it landed", orHere(dir)).
 				WithFix("cd to the repository's main worktree (cd ..; git rev-parse --show-toplevel there), then run the command again")
 		}
 		if gitx.ExitCodeOf(err) == 128 {
-			return nil, errs.New(errs.User, "%s is not inside a git repository", dir).
+			return nil, nil, errs.New(errs.User, "%s is not inside a git repository", dir).
 				WithFix("run burl inside a git repository (git init, then commit once)")
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	lines := strings.Split(out, "\n")
 	r := &Repo{CommonDir: filepath.Clean(lines[0])}
@@ -217,20 +232,23 @@ func Resolve(dir string) (*Repo, error) {
 	if filepath.Base(r.CommonDir) == ".git" {
 		r.Root = filepath.Dir(r.CommonDir)
 	} else if r.Root, err = mainWorktree(g); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Root == "" {
-		return nil, errs.New(errs.User, "%s is a bare repository; burl needs a working tree", r.CommonDir)
+		return nil, nil, errs.New(errs.User, "%s is a bare repository; burl needs a working tree", r.CommonDir)
 	}
 	r.Git = gitx.In(r.Root)
-	if err := r.readBootstrap(c.out, c.err); err != nil {
-		return nil, err
+	origins, err := r.readBootstrap(c.out, c.err)
+	if err != nil {
+		return nil, nil, err
 	}
-	return r, nil
+	return r, origins, nil
 }
 
 // bootstrapKeys are the git config keys burl reads before anything else.
-const bootstrapKeys = `^(burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
+// include.* and includeIf.* are read only to know that the settings may
+// come from files named nowhere else (cache.go).
+const bootstrapKeys = `^(include\..+|includeif\..+|burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is
@@ -260,18 +278,28 @@ func isFalse(v string) bool {
 	return false
 }
 
-// readBootstrap takes the output of `git config --get-regexp bootstrapKeys`.
-func (r *Repo) readBootstrap(out string, err error) error {
+// readBootstrap takes the output of `git config --show-origin
+// --get-regexp bootstrapKeys` and returns the origins of its settings
+// ("file:PATH", "command line:", ...; "include:" for an include).
+func (r *Repo) readBootstrap(out string, err error) ([]string, error) {
 	r.Branch, r.Worktree = DefaultBranch, DefaultWorktree
 	r.remotes = map[string]bool{}
 	r.ident = map[string]string{}
 	// git's defaults (gc.auto, gc.autoPackLimit).
 	r.gcAuto, r.gcPackLimit = 6700, 50
 	if err != nil && gitx.ExitCodeOf(err) != 1 {
-		return err
+		return nil, err
 	}
+	var origins []string
 	for _, l := range strings.Split(out, "\n") {
+		origin, l, _ := strings.Cut(l, "\t")
 		k, v, _ := strings.Cut(l, " ")
+		if strings.HasPrefix(k, "include.") || strings.HasPrefix(k, "includeif.") {
+			origin = "include:"
+		}
+		if k != "" {
+			origins = append(origins, origin)
+		}
 		switch k {
 		case "burl.branch":
 			r.Branch = v
@@ -312,16 +340,16 @@ func (r *Repo) readBootstrap(out string, err error) error {
 	// leading "-" would be read as an option.
 	if r.Branch == "" || strings.ContainsAny(r.Branch, " ~^:?*[\\") || strings.HasPrefix(r.Branch, "-") ||
 		strings.Contains(r.Branch, "..") || strings.Contains(r.Branch, "@{") || strings.HasSuffix(r.Branch, ".lock") {
-		return errs.New(errs.User, "git config burl.branch %q is not a valid branch name", r.Branch).
+		return nil, errs.New(errs.User, "git config burl.branch %q is not a valid branch name", r.Branch).
 			WithFix("git config burl.branch burl")
 	}
 	wt := filepath.Clean(filepath.FromSlash(r.Worktree))
 	if filepath.IsAbs(wt) || wt == "." || leavesDir(wt) {
-		return errs.New(errs.User, "git config burl.worktree %q must be a path inside the repository", r.Worktree).
+		return nil, errs.New(errs.User, "git config burl.worktree %q must be a path inside the repository", r.Worktree).
 			WithFix("git config burl.worktree .burl")
 	}
 	r.Worktree = filepath.Join(r.Root, wt)
-	return nil
+	return origins, nil
 }
 
 // Initialized reports whether the workflow worktree has been set up.
