@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -333,4 +334,25 @@ func (g Git) revParse(args []string) (out []byte, err error, ok bool) {
 		return []byte(out), &Error{Args: args, Dir: g.Dir, ExitCode: 128, Stderr: "fatal: ambiguous argument '" + name + "': unknown revision or path not in the working tree."}, true
 	}
 	return []byte(strings.Join(oids, "\n") + "\n"), nil, true
+}
+
+// showRef answers "show-ref --verify -q refs/..." (whether the ref exists)
+// through the process's one cat-file, as revParse does rev-parse.
+func (g Git) showRef(args []string) (err error, ok bool) {
+	if len(args) != 4 || args[0] != "show-ref" {
+		return nil, false
+	}
+	flags, ref := args[1:3], args[3]
+	if !slices.Contains(flags, "--verify") || !slices.Contains(flags, "-q") && !slices.Contains(flags, "--quiet") ||
+		!strings.HasPrefix(ref, "refs/") || strings.ContainsAny(ref, "^~:@{}\\ \n\r\t*?[") {
+		return nil, false
+	}
+	oid, err := g.Resolve(ref)
+	if err != nil {
+		return err, true
+	}
+	if oid == "" {
+		return &Error{Args: args, Dir: g.Dir, ExitCode: 1}, true
+	}
+	return nil, true
 }

@@ -120,3 +120,21 @@ func TestCatProcessesAreBounded(t *testing.T) {
 		t.Fatalf("%d cat-files kept, at most %d", n, maxCat)
 	}
 }
+
+func TestShowRefThroughCatFile(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	g := In(dir)
+	head, _ := g.Run("symbolic-ref", "HEAD")
+	for ref, want := range map[string]bool{head: true, "refs/heads/nope": false} {
+		args := []string{"show-ref", "--verify", "-q", ref}
+		if _, ok := g.showRef(args); !ok {
+			t.Fatalf("git %v is not answered through cat-file", args)
+		}
+		if got, err := g.Test(args...); got != want || err != nil {
+			t.Errorf("git %v: %v %v, want %v", args, got, err, want)
+		}
+	}
+	if _, ok := g.showRef([]string{"show-ref", "--verify", "-q", "HEAD"}); ok {
+		t.Error("show-ref of a name outside refs/ is answered through cat-file")
+	}
+}

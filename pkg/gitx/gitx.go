@@ -141,6 +141,9 @@ func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
 		if out, err, ok := g.revParse(args); ok {
 			return out, err
 		}
+		if err, ok := g.showRef(args); ok {
+			return nil, err
+		}
 	}
 	deadline := time.Now().Add(lockWait)
 	delay := 5 * time.Millisecond

@@ -436,6 +436,9 @@ func rebase(wt gitx.Git, args ...string) error {
 
 // Drift counts the commits main gained between from and to.
 func Drift(g gitx.Git, from, to string) int {
+	if from == to {
+		return 0
+	}
 	out, err := g.Run("rev-list", "--count", from+".."+to)
 	if err != nil {
 		return 0

@@ -26,10 +26,13 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	if w.Config.PushTaskBranchOnSubmit {
 		deleteRemoteBranch(w, b, t.Str(task.KeySubmittedSHA))
 	}
-	if ok, _ := workspace.BranchExists(g, b); !ok {
+	tip, _ := g.Resolve("refs/heads/" + b)
+	if tip == "" {
 		return
 	}
-	if in, _ := g.Test("merge-base", "--is-ancestor", "refs/heads/"+b, "refs/heads/"+w.Config.MainBranch); !in {
+	// Most often approve has just moved main to the branch's tip.
+	main, _ := g.Resolve("refs/heads/" + w.Config.MainBranch)
+	if in, _ := g.Test("merge-base", "--is-ancestor", tip, main); tip != main && !in {
 		fmt.Fprintf(w.Stderr, "burl: warning: kept branch %s: it has commits that %s lacks\n", b, w.Config.MainBranch)
 		return
 	}
@@ -48,9 +51,16 @@ func removeWorktree(w *workflow.Workflow, t *task.Task) bool {
 	if _, err := os.Stat(dir); err != nil {
 		return true
 	}
-	// Build output alone is no reason to keep the worktree.
-	_, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir))
-	if err := workspace.Remove(w.Repo.Git, dir, onlyBuild); err != nil {
+	// git refuses to remove a worktree with changes; build output alone is
+	// no reason to keep it. Asked only then: a git status fewer for the
+	// clean worktree of nearly every approve.
+	err := workspace.Remove(w.Repo.Git, dir, false)
+	if err != nil {
+		if _, onlyBuild, _ := workspace.Uncommitted(gitx.In(dir)); onlyBuild {
+			err = workspace.Remove(w.Repo.Git, dir, true)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(w.Stderr, "burl: warning: could not remove worktree %s: %v (git burl clean removes it later)\n", w.Rel(dir), err)
 		return false
 	}

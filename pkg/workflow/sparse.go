@@ -145,8 +145,25 @@ var coneName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 // wantCone is the cone for month: every folder of the workflow branch and
 // of the disk, but DONE's months other than month.
 func (w *Workflow) wantCone(month string) (dirs []string, old []string, err error) {
-	g := w.gitWT()
-	top, err := g.Run("ls-tree", "-d", "--name-only", "-z", "HEAD", "--", "./", ".workflow/", ".workflow/"+string(Done)+"/")
+	// The folders of the three trees, read through the process's cat-file
+	// (as ls-tree -d HEAD -- ./ .workflow/ .workflow/DONE/ lists them).
+	within := []string{"", ".workflow/", ".workflow/" + string(Done) + "/"}
+	var top []string
+	err = w.gitWT().Cat([]string{"HEAD:", "HEAD:.workflow", "HEAD:.workflow/" + string(Done)}, true, func(i int, oid, kind string, body []byte) error {
+		if kind != "tree" {
+			if i == 0 {
+				return fmt.Errorf("the workflow worktree's HEAD has no tree: %s", kind)
+			}
+			return nil
+		}
+		ents, err := gitobj.ParseTree(body, len(oid)/2)
+		for name, e := range ents {
+			if e.Dir() {
+				top = append(top, within[i]+name)
+			}
+		}
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +191,7 @@ func (w *Workflow) wantCone(month string) (dirs []string, old []string, err erro
 		}
 		return nil
 	}
-	for _, rel := range strings.Split(top, "\x00") {
+	for _, rel := range top {
 		if rel != "" && rel != ".git" {
 			if err := consider(rel); err != nil {
 				return nil, nil, err
