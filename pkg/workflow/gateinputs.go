@@ -144,9 +144,14 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 		return nil
 	}
 	g := w.gitWT()
-	spec := ":(glob)" + filepath.ToSlash(filepath.Base(w.Dir)) + "/*/" + filepath.Base(e.Path)
+	// One log lists the commits that touched the task file and the event
+	// log's shards each changed: what a claim or scope commit records is
+	// then read through cat-file, not another log (DESIGN §28).
+	wf := filepath.ToSlash(filepath.Base(w.Dir))
+	evDir := wf + "/" + EventsDirName + "/"
+	spec := ":(glob)" + wf + "/*/" + filepath.Base(e.Path)
 	out, err := g.Run("log", "--reverse", "--no-renames", "--format=%x01%H %s", "--name-only",
-		"--since="+started.Add(-2*time.Second).Format(time.RFC3339), "HEAD", "--", spec)
+		"--since="+started.Add(-2*time.Second).Format(time.RFC3339), "HEAD", "--", spec, ":(glob)"+evDir+"**")
 	if err != nil {
 		return err
 	}
@@ -155,6 +160,7 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 		paths        []string // a move lists the old and the new path
 	}
 	var cs []commit
+	shards := map[string][]string{}
 	for _, block := range strings.Split(out, "\x01") {
 		lines := strings.Split(strings.TrimSpace(block), "\n")
 		if len(lines) == 0 || lines[0] == "" {
@@ -165,18 +171,24 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 		// burl's own commits are "burl: <verb> <ID>"; by hand, anything.
 		c.subject = strings.TrimPrefix(c.subject, "burl: ")
 		for _, l := range lines[1:] {
-			if l = strings.TrimSpace(l); l != "" {
+			switch l = strings.TrimSpace(l); {
+			case l == "":
+			case strings.HasPrefix(l, evDir):
+				shards[c.sha] = append(shards[c.sha], l)
+			default:
 				c.paths = append(c.paths, l)
 			}
 		}
-		cs = append(cs, c)
+		if len(c.paths) > 0 {
+			cs = append(cs, c)
+		}
 	}
 	// A commit that says it is t's claim or a scope of t counts only when
 	// it records that event itself (DESIGN §24): a subject is anyone's.
-	var named []string
+	named := map[string][]string{}
 	for _, c := range cs {
 		if c.subject == "claim "+t.ID() || c.subject == "scope "+t.ID() {
-			named = append(named, c.sha)
+			named[c.sha] = shards[c.sha]
 		}
 	}
 	did, err := w.recorded(t.ID(), named)

@@ -45,30 +45,52 @@ func (w *Workflow) addedEvents(g gitx.Git, args ...string) (map[string][]events.
 	return got, nil
 }
 
-// recorded reports, for each of shas, the actions of task id whose
-// events that commit records itself: a commit whose subject says
-// "claim TASK-001" or "scope TASK-001" did so only when it holds that
-// event.
-func (w *Workflow) recorded(id string, shas []string) (map[string]map[string]bool, error) {
+// recorded reports, for each commit of shards (its sha and the event
+// log shards it changed), the actions of task id whose events that commit
+// records itself: a commit whose subject says "claim TASK-001" or "scope
+// TASK-001" did so only when it holds that event. What a commit adds to a
+// shard is read through cat-file, the shard in the commit and in its
+// parent: the lines it has that its parent's lacks (as many times as they
+// are added: the log only grows, and a line moved is no line added).
+func (w *Workflow) recorded(id string, shards map[string][]string) (map[string]map[string]bool, error) {
 	out := map[string]map[string]bool{}
-	if len(shas) == 0 {
-		return out, nil
+	var names []string
+	var owner []string
+	for sha, paths := range shards {
+		for _, p := range paths {
+			names = append(names, sha+"^:"+p, sha+":"+p)
+			owner = append(owner, sha, sha)
+		}
 	}
-	evs, err := w.addedEvents(w.gitWT(), append([]string{"--no-walk=unsorted"}, shas...)...)
-	if err != nil {
-		return nil, err
-	}
-	for sha, es := range evs {
-		for _, e := range es {
-			if e.TaskID() == id {
+	var before map[string]int
+	err := w.gitWT().Cat(names, true, func(i int, _, kind string, body []byte) error {
+		if kind != "blob" {
+			body = nil
+		}
+		if i%2 == 0 {
+			before = map[string]int{}
+			for _, l := range strings.Split(string(body), "\n") {
+				before[l]++
+			}
+			return nil
+		}
+		for _, l := range strings.Split(string(body), "\n") {
+			if before[l] > 0 {
+				before[l]--
+				continue
+			}
+			var e events.Event
+			if json.Unmarshal([]byte(l), &e) == nil && e.Action != "" && e.TaskID() == id {
+				sha := owner[i]
 				if out[sha] == nil {
 					out[sha] = map[string]bool{}
 				}
 				out[sha][e.Action] = true
 			}
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // NotBurls are the commits of old..new on the workflow branch that burl
