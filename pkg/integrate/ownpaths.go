@@ -2,9 +2,9 @@ package integrate
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
@@ -18,12 +18,14 @@ func (m Main) intoOwnPaths(path, old, new string) error {
 	if !samePath(path, m.Repo.Root) {
 		return nil
 	}
-	out, err := m.Git.Run("-c", "core.quotePath=false", "diff", "--no-renames", "--name-only", "--no-ext-diff", "--end-of-options", old, new)
+	// The trees compared through the process's cat-file, not a git diff
+	// of its own (DESIGN §28).
+	changed, err := gitobj.ChangedPaths(m.Git, old, new)
 	if err != nil {
 		return err
 	}
 	reserved := m.Repo.Reserved()
-	for _, p := range strings.Split(out, "\n") {
+	for _, p := range changed {
 		if r, ok := repo.ReservedPath(reserved, p); ok && p != "" {
 			return errs.New(errs.Validation, "%s at %s writes %s, in burl's own path %s/, which never lands", m.Branch, gitx.Short(new), p, r).
 				WithFix("remove it from the commits that hold it (git rm -r --cached -- %s, commit), then run the command again", p)

@@ -83,30 +83,20 @@ func BranchExists(g gitx.Git, name string) (bool, error) {
 }
 
 // Tips returns the commit each of the named local branches points at, ""
-// for one that does not exist: one git process for what would otherwise
-// be a rev-parse per branch.
+// for one that does not exist: one request to the process's cat-file for
+// what would otherwise be a git process (DESIGN §28).
 func Tips(g gitx.Git, names ...string) (map[string]string, error) {
-	args := []string{"for-each-ref", "--format=%(objectname) %(refname)"}
-	for _, n := range names {
-		args = append(args, "refs/heads/"+n)
-	}
-	out, err := g.Run(args...)
-	if err != nil {
-		return nil, err
+	refs := make([]string, len(names))
+	for i, n := range names {
+		refs[i] = "refs/heads/" + n
 	}
 	tips := make(map[string]string, len(names))
-	for _, n := range names {
-		tips[n] = ""
-	}
-	// A pattern also matches the refs below it (refs/heads/main/x): only
-	// exact names count.
-	for _, l := range strings.Split(out, "\n") {
-		sha, ref, ok := strings.Cut(l, " ")
-		if n, isBranch := strings.CutPrefix(ref, "refs/heads/"); ok && isBranch {
-			if _, asked := tips[n]; asked {
-				tips[n] = sha
-			}
-		}
+	err := g.Cat(refs, false, func(i int, oid, _ string, _ []byte) error {
+		tips[names[i]] = oid
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tips, nil
 }
