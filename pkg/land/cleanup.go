@@ -32,9 +32,11 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	}
 	// Most often approve has just moved main to the branch's tip.
 	main, _ := g.Resolve("refs/heads/" + w.Config.MainBranch)
-	if in, _ := g.Test("merge-base", "--is-ancestor", tip, main); tip != main && !in {
-		fmt.Fprintf(w.Stderr, "burl: warning: kept branch %s: it has commits that %s lacks\n", b, w.Config.MainBranch)
-		return
+	if tip != main {
+		if in, _ := g.Test("merge-base", "--is-ancestor", tip, main); !in {
+			fmt.Fprintf(w.Stderr, "burl: warning: kept branch %s: it has commits that %s lacks\n", b, w.Config.MainBranch)
+			return
+		}
 	}
 	if _, err := g.Run("branch", "-D", b); err != nil {
 		fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
