@@ -314,15 +314,16 @@ func approvableBranch(w *workflow.Workflow, t *task.Task) (string, gitx.Git, err
 	}
 	// Output of the builds burl ran here does not count: only the worker's
 	// changes would be left out of what approve merges.
-	if dirty, _, err := workspace.Uncommitted(g); err != nil {
+	dirty, _, head, err := workspace.UncommittedAt(g)
+	if err != nil {
 		return "", gitx.Git{}, err
 	} else if dirty != "" {
 		return "", gitx.Git{}, errs.New(errs.User, "the worktree %s has uncommitted changes:\n%s", w.Rel(dir), indentLines(dirty)).
 			WithFix("commit or remove them; approve merges only submitted commits")
 	}
-	head, err := g.Run("rev-parse", "HEAD")
-	if err != nil {
-		return "", gitx.Git{}, err
+	if head == "" {
+		return "", gitx.Git{}, errs.New(errs.User, "the worktree %s has no commit checked out", w.Rel(dir)).
+			WithFix("git -C %s checkout %s", dir, t.Branch())
 	}
 	if submitted != "" && head != submitted && integrate.RebasedFrom(g, t.Branch()) == submitted {
 		// An approve killed after its rebase: the branch's reflog shows that

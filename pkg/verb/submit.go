@@ -66,7 +66,7 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if err != nil {
 				return err
 			}
-			dirty, _, err := workspace.Uncommitted(g)
+			dirty, _, at, err := workspace.UncommittedAt(g)
 			if err != nil {
 				return err
 			}
@@ -74,8 +74,9 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 				return errs.New(errs.User, "the worktree %s has uncommitted or untracked changes:\n%s", w.Rel(dir), indentLines(dirty)).
 					WithFix("commit them (git -C %s add -A && git -C %s commit), or remove them", dir, dir)
 			}
-			if head, err = g.Run("rev-parse", "HEAD"); err != nil {
-				return err
+			if head = at; head == "" {
+				return errs.New(errs.User, "the worktree %s has no commit checked out", w.Rel(dir)).
+					WithFix("commit your work in %s first", dir)
 			}
 			base := taskgate.Base(w, t, g, head)
 			n, err := g.Run("rev-list", "--count", "--end-of-options", base+".."+head)

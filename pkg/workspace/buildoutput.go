@@ -83,25 +83,61 @@ func buildOutput(dir string) map[string]bool {
 // onlyBuild reports that the worktree holds build output and nothing else
 // uncommitted, so that removing it loses nothing of the worker's.
 func Uncommitted(g gitx.Git) (changes string, onlyBuild bool, err error) {
-	// Untouched output: the first entry may start with a space (" M").
-	raw, err := g.RunInput(nil, "status", "--porcelain", "-z", "--untracked-files=all")
+	changes, onlyBuild, _, err = UncommittedAt(g)
+	return changes, onlyBuild, err
+}
+
+// UncommittedAt is Uncommitted and the commit the worktree's HEAD is at
+// ("" before its first commit), from the same git status (its porcelain
+// v2 names HEAD's commit): submit and approve need both, and a git
+// rev-parse HEAD more is a process more (DESIGN §28).
+func UncommittedAt(g gitx.Git) (changes string, onlyBuild bool, head string, err error) {
+	raw, err := g.RunInput(nil, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 	if err != nil {
-		return "", false, err
+		return "", false, "", err
 	}
-	out := string(raw)
 	var rec map[string]bool
 	var lines []string
 	built := false
-	entries := strings.Split(out, "\x00")
+	entries := strings.Split(string(raw), "\x00")
 	for i := 0; i < len(entries); i++ {
 		e := entries[i]
-		if len(e) < 4 {
+		// The v2 entries, "XY path" as v1 shows them ("." is v1's " "):
+		// "1 XY sub mH mI mW hH hI path", "2 ... Xscore path" and its
+		// source in the next entry, "u XY sub m1 m2 m3 mW h1 h2 h3 path",
+		// "? path".
+		var xy, p string
+		switch {
+		case strings.HasPrefix(e, "# branch.oid "):
+			if oid := strings.TrimPrefix(e, "# branch.oid "); oid != "(initial)" {
+				head = oid
+			}
+			continue
+		case strings.HasPrefix(e, "1 "):
+			f := strings.SplitN(e, " ", 9)
+			if len(f) < 9 {
+				continue
+			}
+			xy, p = f[1], f[8]
+		case strings.HasPrefix(e, "2 "):
+			f := strings.SplitN(e, " ", 10)
+			if len(f) < 10 {
+				continue
+			}
+			xy, p = f[1], f[9]
+			i++
+		case strings.HasPrefix(e, "u "):
+			f := strings.SplitN(e, " ", 11)
+			if len(f) < 11 {
+				continue
+			}
+			xy, p = f[1], f[10]
+		case strings.HasPrefix(e, "? "):
+			xy, p = "??", e[2:]
+		default:
 			continue
 		}
-		xy, p := e[:2], e[3:]
-		if xy[0] == 'R' || xy[0] == 'C' {
-			i++ // -z puts a rename's source in the next entry
-		}
+		xy = strings.ReplaceAll(xy, ".", " ")
 		if xy == "??" {
 			if rec == nil {
 				rec = buildOutput(g.Dir)
@@ -113,5 +149,5 @@ func Uncommitted(g gitx.Git) (changes string, onlyBuild bool, err error) {
 		}
 		lines = append(lines, xy+" "+p)
 	}
-	return strings.Join(lines, "\n"), built && len(lines) == 0, nil
+	return strings.Join(lines, "\n"), built && len(lines) == 0, head, nil
 }
