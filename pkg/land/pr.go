@@ -189,11 +189,18 @@ func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Prov
 // to meanwhile is not overwritten.
 func pushPRBranch(w *workflow.Workflow, branch, head string) error {
 	g, remote := w.Repo.Git, w.Config.Remote
-	_ = g.FetchTracking(remote, branch)
-	lease := "--force-with-lease=refs/heads/" + branch + ":"
-	if tip, err := g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch)); err == nil {
-		lease += tip
+	tip, err := w.FetchRemoteBranch(branch)
+	switch {
+	case err != nil:
+		// Unreachable: the lease is what this clone saw there last.
+		tip, _ = g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch))
+	case tip == "":
+		// The remote has no such branch (a forge deleted it with its
+		// pull request): the tracking ref left from before is stale, and
+		// as a lease it would refuse the push.
+		_, _ = g.Run("update-ref", "-d", gitx.Tracking(remote, branch))
 	}
+	lease := "--force-with-lease=refs/heads/" + branch + ":" + tip
 	if _, err := g.Run("push", "-q", lease, remote, head+":refs/heads/"+branch); err != nil {
 		return errs.Wrap(err, errs.Git, "Cannot push "+branch+" to "+remote).
 			WithFix("someone pushed to %s on %s since this clone last fetched it: look at it (git fetch %s %s), then approve again", branch, remote, remote, branch)
