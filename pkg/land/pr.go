@@ -2,6 +2,7 @@ package land
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -10,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/record"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -214,16 +216,26 @@ func pushPRBranch(w *workflow.Workflow, branch, head string) error {
 func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task **%s** (%s), opened by `git burl approve` (burl).\n\n", t.ID(), t.Title())
-	if body, _ := task.StripPlaceholders(t.Body()); strings.TrimSpace(body) != "" {
-		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(body))
+	body, _ := task.StripPlaceholders(t.Body())
+	r := reviewBody(w, t, a.overridden)
+	if e := review.LastEntry(t, "Review: approve"); e != "" && strings.Contains(r, e) {
+		// The review has its own section below: its entry in the QA
+		// report would say it twice.
+		body = strings.Replace(body, e, "", 1)
 	}
-	if r := reviewBody(w, t, a.overridden); r != "" {
+	if body = strings.TrimSpace(task.WithoutEmptySections(body)); body != "" {
+		fmt.Fprintf(&b, "%s\n\n", blankRuns.ReplaceAllString(body, "\n\n"))
+	}
+	if r != "" {
 		fmt.Fprintf(&b, "## Review\n\n%s\n\n", r)
 	}
 	b.WriteString("## Gate results\n\n")
 	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	return b.String()
 }
+
+// blankRuns are two blank lines or more, which a removed entry leaves.
+var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 // recordPR is the task's frontmatter and event once the pull request is
 // open: it stays in QA.

@@ -94,6 +94,32 @@ func StripPlaceholders(text string) (string, bool) {
 	return b.String(), found
 }
 
+// WithoutEmptySections is markdown without its "## " headings that hold
+// nothing but blank lines up to the next one (or the end): the template's
+// sections nobody filled, which a reader is only made to scroll past.
+func WithoutEmptySections(md string) string {
+	lines := strings.SplitAfter(md, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		i++
+		if !strings.HasPrefix(l, "## ") {
+			b.WriteString(l)
+			continue
+		}
+		j := i
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		if j < len(lines) && !strings.HasPrefix(lines[j], "## ") {
+			b.WriteString(l)
+			continue
+		}
+		i = j
+	}
+	return b.String()
+}
+
 // BodyFrom is a task body made of a description and acceptance criteria
 // (add --description, --ac), in DefaultBody's sections.
 func BodyFrom(description string, criteria []string) string {

@@ -23,3 +23,16 @@ func TestBodyFromAndPlaceholders(t *testing.T) {
 		t.Fatalf("a body without placeholders changed: %q %v", s, found)
 	}
 }
+
+func TestWithoutEmptySections(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\n## Objective\n\n## Acceptance Criteria\n- [ ] jumps\n\n## Context\n\n", "\n## Acceptance Criteria\n- [ ] jumps\n\n"},
+		{"## A\n\n### sub\ntext\n## B\n", "## A\n\n### sub\ntext\n"},
+		{"intro\n## A\n   \n\n## B\nb\n", "intro\n## B\nb\n"},
+		{"## A\nx", "## A\nx"},
+	} {
+		if got := WithoutEmptySections(c.in); got != c.want {
+			t.Errorf("WithoutEmptySections(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
