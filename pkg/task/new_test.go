@@ -36,3 +36,21 @@ func TestWithoutEmptySections(t *testing.T) {
 		}
 	}
 }
+
+func TestReadable(t *testing.T) {
+	got := Readable(DefaultBody)
+	for _, bad := range []string{"Criterion 1", "Single sentence describing", "Relevant notes/links", "Worker fills", "Validator fills"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Readable(DefaultBody) shows the placeholder %q:\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"## Objective\n", "## Acceptance Criteria\n(none given)\n", "## QA Report\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Readable(DefaultBody) lacks %q:\n%s", want, got)
+		}
+	}
+	body, _ := StripPlaceholders(BodyFrom("Jump", []string{"space jumps"}))
+	if got := Readable(body); got != body {
+		t.Errorf("Readable changed a body with criteria and no placeholders:\n%s\nwant\n%s", got, body)
+	}
+}
