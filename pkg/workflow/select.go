@@ -121,18 +121,6 @@ func DepsReason(unmet []string) string {
 	return "waits for " + strings.Join(unmet, ", ") + " to be DONE"
 }
 
-// BlockedAmong is the tasks of ids that are in BLOCKED: dependencies that
-// wait for a human, not for work.
-func (w *Workflow) BlockedAmong(ids []string) []string {
-	var out []string
-	for _, id := range ids {
-		if e, err := w.Get(id); err == nil && e.Bucket == Blocked {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 // OverlapReason is how claim and status say a task waits for a DOING task
 // whose scope overlaps its own.
 func OverlapReason(doing, why string) string {
