@@ -188,7 +188,7 @@ raised_and_landed() {
 	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
 	wpid=$!
 	wait_until 20 test -s "$AGENTS/agent.pid"
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	state=$(state_of TASK-001) suggest=$(suggest_of TASK-001) waits=$(waits_of TASK-001) shown=$(show_next TASK-001)
 	kill -TERM "$wpid"
 	wait "$wpid" || true

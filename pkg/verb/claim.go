@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
@@ -537,15 +538,19 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 				tx.Details[task.KeyStackedOn] = parent.ID
 			}
 			// The watcher process that claims holds the lease from the
-			// start (DESIGN §15); a hand claim has none, and no lease of
-			// an earlier claim survives this one (§25): its run grants it.
+			// start (DESIGN §15), lease_seconds long: one frozen before its
+			// run's first renewal (SIGSTOP, a suspended machine) lets it
+			// expire instead of holding the task forever. A hand claim has
+			// none, and no lease of an earlier claim survives this one (§25).
 			if me := os.Getenv("BURL_WATCHER"); me != "" {
 				t.SetStr(task.KeyLeaseHolder, me)
-			} else if t.Has(task.KeyLeaseHolder) {
-				t.SetNull(task.KeyLeaseHolder)
-			}
-			if t.Has(task.KeyLeaseExpires) {
-				t.SetNull(task.KeyLeaseExpires)
+				t.SetTime(task.KeyLeaseExpires, tx.Now.Add(time.Duration(w.Config.LeaseSeconds)*time.Second))
+			} else {
+				for _, k := range []string{task.KeyLeaseHolder, task.KeyLeaseExpires} {
+					if t.Has(k) {
+						t.SetNull(k)
+					}
+				}
 			}
 			if err := portStillFree(w, id, port); err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/lease"
@@ -457,6 +458,7 @@ func (s *supervisor) claimOne(actor, id string) (string, bool) {
 		return "", false
 	}
 	s.logf("%s: claimed by %s", res.Task.ID, actor)
+	faults.StopPoint("watch", "claim")
 	return res.Task.ID, true
 }
 
