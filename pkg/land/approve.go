@@ -516,6 +516,9 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 			a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
 		} else {
 			if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
+				if m.MovedFrom(a.base) {
+					err = &mainMoved{remote: w.Config.Remote, main: w.Config.MainBranch, base: a.base, err: err}
+				}
 				return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
 					WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
 			}
@@ -526,6 +529,19 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
 	return nil
 }
+
+// mainMoved is a push of main that lost to another clone's: the remote's
+// main is no longer the base the task was rebased on. Not the work's
+// failure: the queue stages the task again on the new main.
+type mainMoved struct {
+	remote, main, base string
+	err                error
+}
+
+func (e *mainMoved) Error() string {
+	return fmt.Sprintf("%s's %s moved on from %s while this approve built on it (another clone landed first), so it refused the push", e.remote, e.main, gitx.Short(e.base))
+}
+func (e *mainMoved) Unwrap() error { return e.err }
 
 // finishMerged completes an approve whose fast-forward already happened:
 // it removes what is left of the worktree and branch, and the task is then

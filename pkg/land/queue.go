@@ -518,7 +518,8 @@ func (q *queue) land(s *stacked) landing {
 		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
-		if e, gerr := w.Get(s.e.ID); gerr == nil && e.Bucket == workflow.QA && errs.KindOf(err) == errs.Lock && q.tries[s.e.ID] < landTries {
+		var moved *mainMoved
+		if e, gerr := w.Get(s.e.ID); gerr == nil && e.Bucket == workflow.QA && (errs.KindOf(err) == errs.Lock || errors.As(err, &moved)) && q.tries[s.e.ID] < landTries {
 			q.tries[s.e.ID]++
 			return lost
 		}
