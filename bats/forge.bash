@@ -36,13 +36,15 @@ gitea_api() {
 		"${GITEA_URL}api/v1$2" ${3:+-d "$3"}
 }
 
-# gitea_merge N STYLE: merge pull request N as a human would on the forge,
+# gitea_merge N STYLE [DELETE]: merge pull request N as a human would on
+# the forge (with DELETE "delete", deleting its branch as it merges),
 # retrying Gitea's 405 "try again later" while it re-checks the request.
 gitea_merge() {
-	local code
+	local code del=false
+	[ "${3:-}" = delete ] && del=true
 	for _ in $(seq 50); do
 		code=$(curl -s -o "$BATS_TEST_TMPDIR/merge.out" -w '%{http_code}' -X POST -H "Authorization: token $GITEA_TOKEN" \
-			-H 'Content-Type: application/json' "${GITEA_URL}api/v1/repos/$GITEA_REPO/pulls/$1/merge" -d "{\"Do\":\"$2\"}")
+			-H 'Content-Type: application/json' "${GITEA_URL}api/v1/repos/$GITEA_REPO/pulls/$1/merge" -d "{\"Do\":\"$2\",\"delete_branch_after_merge\":$del}")
 		[ "$code" = 200 ] && return 0
 		if [ "$code" != 405 ] || ! grep -qi "try again" "$BATS_TEST_TMPDIR/merge.out"; then
 			break

@@ -215,3 +215,40 @@ mkdir -p src; printf "package src\n\nfunc Jump() { println(%s) }\n" "$BURL_ATTEM
 	# No candidate branch is left on the remote.
 	[ -z "$(git ls-remote origin 'refs/heads/burl/queue/*')" ]
 }
+
+@test "queue_ci: forge: a single approve waits for the checks on burl/queue/<n> as approve --all does: red checks send the task back to READY with main unmoved, green ones land it" {
+	config landing local queue_ci forge checks all ci_log_command "[\"$(ci_log_script)\"]"
+	set_config build_command ""
+	set_config push_main_on_approve true
+	for n in 1 2; do
+		title="Part $n"
+		[ "$n" = 2 ] && title="Part 2 breaks-ci"
+		git burl add "$title" --affects "src/part$n.go" >/dev/null
+		id=$(printf 'TASK-%03d' "$n")
+		wt=$(claim_wt "$id")
+		(cd "$wt" && commit_file "src/part$n.go" "package src // part $n" "$title" && git burl submit >/dev/null)
+	done
+	main_before=$(git rev-parse main)
+	ci_standin_start
+	run git burl approve TASK-002
+	[ "$status" -eq 2 ]
+	assert_output_contains "the forge's checks failed on burl/queue/2"
+	assert_output_contains "ci/test"
+	[ "$(bucket_of TASK-002)" = READY ]
+	[ "$(git rev-parse main)" = "$main_before" ]
+	git fetch -q origin
+	[ "$(git rev-parse origin/main)" = "$main_before" ]
+	grep -q failure "$BATS_TEST_TMPDIR/ci-judged"
+	ev=$(all_events | jq -c 'select(.task == "TASK-002" and .action == "checks_failed")' | tail -1)
+	jq -e '.details.cause == "queue" and .details.round == 1' <<<"$ev" >/dev/null
+	run git burl show TASK-002
+	assert_output_contains "jump_test.go:9: Part 2 breaks-ci"
+	run git burl approve TASK-001
+	[ "$status" -eq 0 ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	grep -q success "$BATS_TEST_TMPDIR/ci-judged"
+	git fetch -q origin
+	git log --format=%s origin/main | grep -qx "Part 1"
+	git notes --ref=burl show origin/main | jq -e '.task == "TASK-001" and .gates.checks.result == "pass"' >/dev/null
+	[ -z "$(git ls-remote origin 'refs/heads/burl/queue/*')" ]
+}

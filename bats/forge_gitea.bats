@@ -366,3 +366,22 @@ setup() {
 		(cd "$r" && git fetch -q origin && git burl verify "$(git rev-parse origin/main~2)..origin/main") || return 1
 	done
 }
+
+@test "a pull request's branch the forge deleted as it merged is gone already: sync lands the task DONE, says so in burl's words, with no raw git error" {
+	git burl add "Jump high" --affects src/jump.go >/dev/null
+	submitted TASK-001 src/jump.go "$(jump_go 'println("high")')" >/dev/null
+	git burl approve TASK-001 >/dev/null
+	branch=$(git burl show TASK-001 --json | jq -r .task.branch)
+	[ -n "$(git ls-remote origin "refs/heads/$branch")" ]
+	gitea_merge 1 rebase delete
+	[ -z "$(git ls-remote origin "refs/heads/$branch")" ]
+
+	run git burl sync
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	assert_output_contains "$branch was deleted from origin already"
+	refute_output_contains "stale info"
+	refute_output_contains "could not delete"
+	refute_output_contains "warning"
+	! git rev-parse -q --verify "refs/remotes/origin/$branch"
+}

@@ -28,6 +28,22 @@ setup() {
 	done
 }
 
+@test "show of a task added without criteria says it has none, never the template's placeholder criteria or hints" {
+	run git burl show TASK-001
+	assert_success
+	refute_output_contains "Criterion 1"
+	refute_output_contains "Single sentence describing"
+	refute_output_contains "Relevant notes/links"
+	refute_output_contains "Worker fills"
+	[[ "$output" == *$'## Acceptance Criteria\n(none given)'* ]]
+	assert_output_contains "## Objective"
+	# Criteria given are shown as they are.
+	add_task "Run" --description "The player runs" --ac "shift runs"
+	run git burl show TASK-002
+	assert_output_contains "- [ ] shift runs"
+	refute_output_contains "(none given)"
+}
+
 @test "show --json is one document with the frontmatter, bucket, path and body" {
 	git burl show 1 --json >"$BATS_TEST_TMPDIR/out.json"
 	have_python || skip "python3 not installed"

@@ -40,7 +40,7 @@ EOF
 	git-burl watch --interval 100ms 2>"$BATS_TEST_TMPDIR/w.log" &
 	WATCH=$!
 	wait_until 20 bucket_is TASK-001 DOING
-	wait_until 20 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 20 run_started TASK-001
 	kill -INT "$WATCH"
 	wait "$WATCH" || true
 	WATCH=

@@ -41,7 +41,7 @@ killed_mid_run() {
 	WHO=A NAP=30 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	wait_until 10 test -s "$AGENTS/agent-1.pid"
 	wait_until 10 no_locks
 	WPID=$(pgrep -P "$agit" -f git-burl-watch)
@@ -146,7 +146,7 @@ report() {
 	tm new-session -d -x 160 -y 40 -c "$REPO" "git burl monitor; sleep 60"
 	wait_until 10 pane_has "RUNNING 1"
 	pane_has "TASK-001 bot#1"
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	wait_until 10 no_locks
 	WPID=$(pgrep -P "$agit" -f git-burl-watch)
 	kill -9 "$WPID" "$agit"

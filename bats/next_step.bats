@@ -188,7 +188,7 @@ raised_and_landed() {
 	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
 	wpid=$!
 	wait_until 20 test -s "$AGENTS/agent.pid"
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	state=$(state_of TASK-001) suggest=$(suggest_of TASK-001) waits=$(waits_of TASK-001) shown=$(show_next TASK-001)
 	kill -TERM "$wpid"
 	wait "$wpid" || true
@@ -196,4 +196,34 @@ raised_and_landed() {
 	[ -z "$suggest" ]
 	[[ "$waits" == "its agent runs under git burl watch (bot@"*"#"*"), which submits it" ]]
 	[[ "$shown" == *"waits: its agent runs under git burl watch"* ]]
+}
+
+@test "claim of a task waiting on a BLOCKED dependency, or on one behind it, never says to wait: it names the BLOCKED task, its reason and the command that moves it (exit 4)" {
+	new_burl_repo
+	set_config max_parallel 0
+	git burl add "Vendor setup" --affects v.txt >/dev/null
+	git burl add "Uses the vendor" --affects u.txt --depends-on TASK-001 >/dev/null
+	git burl add "Uses that" --affects w.txt --depends-on TASK-002 >/dev/null
+	git burl block TASK-001 --reason "needs the vendor's key" >/dev/null
+	run git burl claim TASK-002
+	assert_failure 4
+	assert_output_contains "TASK-001 is BLOCKED (needs the vendor's key): it waits for a human, not for work"
+	assert_output_contains "git burl unblock TASK-001"
+	# Behind a dependency that is itself waiting: still named.
+	run git burl claim TASK-003
+	assert_failure 4
+	assert_output_contains "behind it, TASK-001 is BLOCKED (needs the vendor's key)"
+	assert_output_contains "git burl unblock TASK-001"
+	refute_output_contains "finish those first"
+	# claim with no ID: the same, once, and no "wait until" for tasks only
+	# a human can move.
+	run git burl claim
+	assert_failure 4
+	assert_output_contains "TASK-002: waits for TASK-001 to be DONE; TASK-001 is BLOCKED (needs the vendor's key)"
+	assert_output_contains "TASK-003: waits for TASK-002 to be DONE; it waits for the BLOCKED TASK-001"
+	assert_output_contains "a human settles TASK-001"
+	refute_output_contains "wait until"
+	# What it names works.
+	git burl unblock TASK-001 >/dev/null
+	[ "$(bucket_of TASK-001)" = READY ]
 }

@@ -56,3 +56,66 @@ load lifecycle
 		[ "$output" -eq 6 ]
 	done
 }
+
+@test "push_main_on_approve: a queue whose push of main loses to another clone's leaves local main off its unpushed commit, stages the task again on the new main and lands it; nothing of either side is lost" {
+	new_burl_repo
+	set_config push_main_on_approve true
+	B="$BATS_TEST_TMPDIR/b"
+	clone_repo "$B"
+	# The build, the first time only, has another clone push to main: the
+	# queue's push of main then finds it moved since its fetch.
+	cat >"$BATS_TEST_TMPDIR/race.sh" <<SH
+#!/bin/sh
+echo built >>"$BATS_TEST_TMPDIR/builds"
+[ -e "$BATS_TEST_TMPDIR/raced" ] && exit 0
+touch "$BATS_TEST_TMPDIR/raced"
+cd "$B" && echo theirs >theirs.txt && git add theirs.txt && git commit -q -m "theirs, pushed meanwhile" && git push -q origin HEAD:main
+SH
+	chmod +x "$BATS_TEST_TMPDIR/race.sh"
+	set_config build_command "\"$BATS_TEST_TMPDIR/race.sh\""
+	git burl add "Mine" --affects f1.txt >/dev/null
+	wt=$(submitted TASK-001 f1.txt mine)
+	sha=$(field TASK-001 submitted_sha)
+	before=$(git rev-parse main)
+	run git burl approve --all
+	assert_success
+	[ -e "$BATS_TEST_TMPDIR/raced" ]
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/builds")" = 2 ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	# Both commits are on origin's main, the other clone's first; local
+	# main is origin's, linear, with no rebased copy left behind.
+	[ "$(git --git-dir="$ORIGIN" log --format=%s main | head -2 | paste -sd,)" = "edit f1.txt,theirs, pushed meanwhile" ]
+	[ "$(git rev-parse main)" = "$(git --git-dir="$ORIGIN" rev-parse main)" ]
+	[ "$(git rev-list --count "$before..main")" = 2 ]
+	[ -z "$(git rev-list --merges main)" ]
+	git --git-dir="$ORIGIN" cat-file -e "$sha^{commit}" 2>/dev/null || git cat-file -e "$sha^{commit}"
+}
+
+@test "push_main_on_approve: when every try of the queue's push of main loses, local main goes back to where it was and the task stays in QA with its branch as submitted" {
+	new_burl_repo
+	set_config push_main_on_approve true
+	B="$BATS_TEST_TMPDIR/b"
+	clone_repo "$B"
+	# Every build has the other clone push to main first.
+	cat >"$BATS_TEST_TMPDIR/race.sh" <<SH
+#!/bin/sh
+cd "$B" && git pull -q --ff-only origin main && date +%s%N >>theirs.txt && git add theirs.txt && git commit -q -m "theirs, pushed meanwhile" && git push -q origin HEAD:main
+SH
+	chmod +x "$BATS_TEST_TMPDIR/race.sh"
+	set_config build_command "\"$BATS_TEST_TMPDIR/race.sh\""
+	git burl add "Mine" --affects f1.txt >/dev/null
+	wt=$(submitted TASK-001 f1.txt mine)
+	sha=$(field TASK-001 submitted_sha)
+	run git burl approve --all
+	assert_failure
+	assert_output_contains "moved on from"
+	refute_output_contains "hint:"
+	[ "$(bucket_of TASK-001)" = QA ]
+	# Local main holds no commit of the task: none reached origin.
+	! git log --format=%s main | grep -qx "edit f1.txt" || false
+	git merge-base --is-ancestor main "$(git --git-dir="$ORIGIN" rev-parse main)" 2>/dev/null ||
+		git --git-dir="$ORIGIN" merge-base --is-ancestor "$(git rev-parse main)" main
+	[ "$(git rev-parse task-001-mine)" = "$sha" ]
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$sha" ]
+	[ "$(git --git-dir="$ORIGIN" log --format=%s main | grep -c "theirs, pushed meanwhile")" -ge 2 ]
+}

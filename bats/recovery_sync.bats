@@ -173,6 +173,29 @@ bucket_of_in() { REPO="$1" bucket_of "$2"; }
 	[ -n "$(git ls-remote origin refs/heads/task-002-other)" ]
 }
 
+@test "a published task branch someone already deleted on the remote is gone, not an error: approve lands the task and says so in burl's words, no raw git error" {
+	new_burl_repo
+	set_config push_task_branch_on_submit true
+	git burl add "Feature" --affects-glob 'src/**' >/dev/null
+	git burl claim TASK-001 >/dev/null
+	(cd .worktrees/task-001-feature && commit_file src/a.go 'package src')
+	git burl submit TASK-001 >/dev/null
+	[ -n "$(git ls-remote origin refs/heads/task-001-feature)" ]
+	# The forge (or a colleague) deletes it first.
+	clone_repo "$BATS_TEST_TMPDIR/elsewhere"
+	git -C "$BATS_TEST_TMPDIR/elsewhere" push -q origin --delete task-001-feature
+
+	run git burl approve TASK-001
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	assert_output_contains "task-001-feature was deleted from origin already"
+	refute_output_contains "stale info"
+	refute_output_contains "could not delete"
+	refute_output_contains "warning"
+	# The stale remote-tracking ref went with it.
+	! git rev-parse -q --verify refs/remotes/origin/task-001-feature
+}
+
 @test "QA on another machine: validate and approve there recreate the task's worktree from its pushed branch" {
 	new_burl_repo
 	set_config push_task_branch_on_submit true

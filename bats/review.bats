@@ -292,3 +292,33 @@ agents:
 	assert_success
 	assert_output_contains "claude -p"
 }
+
+@test "the pull request a reviewed task opens (landing: pr) shows its review once and none of the task template's empty headings" {
+	review_backlog
+	# forge: github through the gh double (bats/forge_cli.bats), pushes
+	# into the local bare origin.
+	git config --global url."file://$ORIGIN".insteadOf https://github.com/acme/game.git
+	git remote set-url origin https://github.com/acme/game.git
+	export GH_LOG="$BATS_TEST_TMPDIR/gh.log" GH_STATE="$BATS_TEST_TMPDIR/gh.state"
+	PATH="$BATS_TEST_DIRNAME/doubles:$PATH"
+	printf 'landing: pr\npr_merge: none\n' >>.burl/.workflow/config.yaml
+	git -C .burl commit -q -m "config: land through pull requests" -- .workflow/config.yaml
+	agent coder 'mkdir -p src; echo one >src/f.txt'
+	reviewer critic 'verdict "{\"verdict\": \"approve\", \"summary\": \"does what it says\", \"comments\": []}"'
+	review_agents coder critic
+	run git burl watch --once --interval 100ms
+	assert_success
+	[ "$(field TASK-001 pr_number)" = 7 ]
+	# The body is what gh pr create read on stdin, logged after its argv
+	# and before the next call's ("pr ...").
+	body=$(awk '/^create$/ { c = 1 } c && /^--$/ { n++; next } c && n == 1 { if (/^pr$/) exit; print }' "$GH_LOG")
+	[ -n "$body" ]
+	[ "$(grep -c 'does what it says' <<<"$body")" = 1 ]
+	# A heading with nothing under it before the next one (or the end).
+	empty=$(awk '/^## / { if (h != "" && !filled) print h; h = $0; filled = 0; next } NF { filled = 1 } END { if (h != "" && !filled) print h }' <<<"$body")
+	[ -z "$empty" ] || {
+		echo "empty headings: $empty" >&2
+		echo "$body" >&2
+		false
+	}
+}

@@ -118,6 +118,12 @@ all_events() {
 	find "$PWD/.burl/.workflow/events" -name '*.ndjson' -exec cat {} +
 }
 
+# run_started ID: a run of ID has begun (its run_start event is written).
+# Not lease_expires, which a watcher's claim sets already.
+run_started() {
+	[ -n "$(all_events | jq -c --arg id "$1" 'select(.task == $id and .action == "run_start")')" ]
+}
+
 # remote_events: every line of the event log on origin/burl.
 remote_events() {
 	local f

@@ -39,9 +39,8 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A NAP=4 git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
-	# Paused once its run holds the lease (its first renewal), not
-	# between the claim and that renewal.
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	# Paused once its run started: both watchers' runs are counted below.
+	wait_until 10 run_started TASK-001
 	A=$(pgrep -P "$agit" -f git-burl-watch)
 	[ -n "$A" ]
 	kill -STOP "$A"
@@ -67,6 +66,30 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	! grep -Eq '^lease_(holder|expires): *[^ n]' "$(task_file TASK-001)" || false
 }
 
+# stopped PID: the process is stopped (SIGSTOP).
+stopped() { [ "$(ps -o stat= -p "$1" | cut -c1)" = T ]; }
+
+@test "a watcher frozen between its claim and its run's first renewal holds the task for lease_seconds only: its claim set the lease, which expires, and another watcher takes the task over and lands it" {
+	lease 2 0s
+	WHO=A BURL_STOP_AFTER=watch:claim git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
+	agit=$!
+	wait_until 10 bucket_is TASK-001 DOING
+	A=$(pgrep -P "$agit" -f git-burl-watch)
+	[ -n "$A" ]
+	wait_until 10 stopped "$A"
+	# Frozen before its run: no run_start, yet a lease from the claim.
+	! run_started TASK-001 || false
+	grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	grep -q '^lease_holder: bot@' "$(task_file TASK-001)"
+	sleep 2.5
+	WHO=B run git burl watch --once --interval 100ms
+	assert_success
+	assert_output_contains "expired"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	git show main:src/who.txt | grep -qx B
+	stopped "$A"
+}
+
 @test "a lease that does not parse is taken over at once" {
 	lease 900 60s
 	wt=$(claim_wt TASK-001)
@@ -88,7 +111,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A NAP=60 git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
 	wait_until 10 bucket_is TASK-001 DOING
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	# Killed between transitions, not holding a lock (doctor's case).
 	wait_until 10 no_locks
 	w=$(pgrep -P "$agit" -f git-burl-watch || true)
@@ -146,7 +169,7 @@ submits() { all_events | grep -c '"action":"submit"' || true; }
 	WHO=A git burl watch --interval 100ms >/dev/null 2>&1 &
 	agit=$!
 	wait_until 10 has_own_proc 'sleep 271.5'
-	wait_until 10 grep -q '^lease_expires: 20' "$(task_file TASK-001)"
+	wait_until 10 run_started TASK-001
 	wait_until 10 no_locks
 	w=$(pgrep -P "$agit" -f git-burl-watch || true)
 	kill -9 "$w" "$agit" 2>/dev/null || true

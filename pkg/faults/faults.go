@@ -7,6 +7,7 @@
 //	BURL_FAIL=rename[,worktree-add] make those operations fail
 //	BURL_FORCE_EXDEV=1              treat every rename as crossing devices
 //	BURL_CRASH_AT_GIT=N             kill this process right after its Nth git command
+//	BURL_STOP_AFTER=watch:claim     stop (SIGSTOP) this process right after that step
 package faults
 
 import (
@@ -21,6 +22,7 @@ import (
 
 var (
 	crashAfter = os.Getenv("BURL_CRASH_AFTER")
+	stopAfter  = os.Getenv("BURL_STOP_AFTER")
 	failing    = os.Getenv("BURL_FAIL")
 	// ForceEXDEV makes bucket moves take the copy+delete path.
 	ForceEXDEV = os.Getenv("BURL_FORCE_EXDEV") != ""
@@ -58,6 +60,18 @@ func CrashPoint(verb, step string) {
 	if crashAfter != "" && crashAfter == verb+":"+step {
 		fmt.Fprintf(os.Stderr, "burl: BURL_CRASH_AFTER=%s: crashing now\n", crashAfter)
 		osx.KillSelf()
+	}
+}
+
+// StopPoint freezes the process (SIGSTOP, as a suspended machine or a
+// debugger would) when BURL_STOP_AFTER names verb:step, until it is sent
+// SIGCONT; once only. It models a process alive but doing nothing between
+// two steps, which only a lease can tell from one at work.
+func StopPoint(verb, step string) {
+	if stopAfter != "" && stopAfter == verb+":"+step {
+		stopAfter = ""
+		fmt.Fprintf(os.Stderr, "burl: BURL_STOP_AFTER=%s: stopping now\n", verb+":"+step)
+		osx.StopSelf()
 	}
 }
 

@@ -105,6 +105,17 @@ func (m Main) rev(ref string) string {
 	return sha
 }
 
+// MovedFrom reports, after a refused push of main, whether the remote's
+// main has moved on from base (fetched now): a race lost to another
+// clone, not a remote that refused the push for another reason.
+func (m Main) MovedFrom(base string) bool {
+	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
+		return false
+	}
+	tip := m.rev(gitx.Tracking(m.Remote, m.Branch))
+	return tip != "" && tip != base
+}
+
 // PushAhead pushes local main to the remote when the remote's main is
 // behind it (an ancestor): what an approve killed between its local
 // fast-forward and its push leaves, with push_main_on_approve on. The

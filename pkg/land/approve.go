@@ -95,6 +95,9 @@ type approval struct {
 	overridden string
 	// squashed: merge_strategy squash made the task one commit, merged.
 	squashed bool
+	// redChecks names the forge's checks that failed on the candidate a
+	// single approve pushed (queue_ci: forge); its run is the last of runs.
+	redChecks string
 }
 
 // Approve is `git burl approve ID`: PRD 14.4 for one QA task (with
@@ -279,7 +282,38 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 	if len(a.failed) > 0 {
 		return restoreBranch(g, t)
 	}
+	if w.Config.CI.Queue == "forge" {
+		// One task is a queue of one: main moves only to a candidate
+		// whose checks passed, as approve --all's (DESIGN §21).
+		if err := a.awaitChecks(w, t); err != nil {
+			return err
+		}
+		if a.redChecks != "" {
+			return restoreBranch(g, t)
+		}
+	}
 	return a.land(w, tx, m)
+}
+
+// awaitChecks pushes the rebased task to its candidate branch, waits for
+// the forge's checks there, and deletes the branch: the run joins a.runs,
+// and what failed is a.redChecks.
+func (a *approval) awaitChecks(w *workflow.Workflow, t *task.Task) error {
+	ci, err := queueChecker(w)
+	if err != nil {
+		return err
+	}
+	r, failed, pushed := candidateChecks(w, ci, t.ID(), a.merged)
+	if pushed {
+		deleteCandidates(w, []string{queueBranch(t.ID())})
+	}
+	if !r.OK() && failed == "" {
+		// Not the work's: the candidate could not be pushed.
+		return errs.New(errs.Git, "%s", strings.Join(r.Tail, "; ")).WithFix("check the remote %s, then run git burl approve %s again", w.Config.Remote, t.ID())
+	}
+	a.runs = append(a.runs, r)
+	a.redChecks = failed
+	return nil
 }
 
 // workAlreadyInMain: an approve killed after it advanced main left the
@@ -483,6 +517,9 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 			a.pushMain = a.merged + ":refs/heads/" + w.Config.MainBranch
 		} else {
 			if _, err := w.Repo.Git.Run("push", "-q", w.Config.Remote, a.merged+":refs/heads/"+w.Config.MainBranch); err != nil {
+				if m.MovedFrom(a.base) {
+					err = &mainMoved{remote: w.Config.Remote, main: w.Config.MainBranch, base: a.base, err: err}
+				}
 				return errs.Wrap(err, errs.Git, "Cannot push "+w.Config.MainBranch).
 					WithFix("%s moved on %s meanwhile; run git burl approve %s again", w.Config.MainBranch, w.Config.Remote, t.ID())
 			}
@@ -493,6 +530,19 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
 	return nil
 }
+
+// mainMoved is a push of main that lost to another clone's: the remote's
+// main is no longer the base the task was rebased on. Not the work's
+// failure: the queue stages the task again on the new main.
+type mainMoved struct {
+	remote, main, base string
+	err                error
+}
+
+func (e *mainMoved) Error() string {
+	return fmt.Sprintf("%s's %s moved on from %s while this approve built on it (another clone landed first), so it refused the push", e.remote, e.main, gitx.Short(e.base))
+}
+func (e *mainMoved) Unwrap() error { return e.err }
 
 // finishMerged completes an approve whose fast-forward already happened:
 // it removes what is left of the worktree and branch, and the task is then
@@ -541,6 +591,9 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 		tx.Action = "reject"
 		tx.Details["cause"] = "rebase conflict"
 		tx.Details["files"] = a.conflict.Files
+	case a.redChecks != "":
+		a.rejectRed(w, tx, "Approve: the forge's checks failed on this task's rebased commits (queue_ci: forge)",
+			"the forge's checks failed on "+queueBranch(tx.Task.ID())+" once this task was rebased onto "+w.Config.MainBranch)
 	case len(a.failed) > 0:
 		tx.To = workflow.QA
 		title := "Approve FAIL (after rebase)"

@@ -95,8 +95,23 @@ func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
 	// The lease makes the deletion a compare-and-swap: a branch pushed
 	// again meanwhile survives.
 	if _, err := g.Run("push", "-q", "--force-with-lease=refs/heads/"+b+":"+tip, remote, ":refs/heads/"+b); err != nil {
+		if remoteBranchGone(w, b) {
+			// A forge deletes a merged pull request's branch itself
+			// (GitHub's auto-delete, Gitea's "delete branch after merge"):
+			// what was to be deleted is gone, which is no failure.
+			_, _ = g.Run("update-ref", "-d", tracking)
+			fmt.Fprintf(w.Stderr, "burl: %s was deleted from %s already (a forge does that when it merges); nothing left to delete\n", b, remote)
+			return
+		}
 		fmt.Fprintf(w.Stderr, "burl: warning: could not delete %s from %s: %v (git push %s --delete %s)\n", b, remote, err, remote, b)
 	}
+}
+
+// remoteBranchGone reports whether the remote answered that it has no
+// branch b (not merely that it could not be reached).
+func remoteBranchGone(w *workflow.Workflow, b string) bool {
+	_, err := w.Repo.Git.Run("ls-remote", "--exit-code", "--heads", w.Config.Remote, "refs/heads/"+b)
+	return gitx.ExitCodeOf(err) == 2
 }
 
 // dropIntent removes an approve's intent once DONE is committed. A record

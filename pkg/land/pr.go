@@ -2,6 +2,7 @@ package land
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/errs"
@@ -10,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/record"
+	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -130,6 +132,11 @@ func (a *approval) refusal(w *workflow.Workflow, id string, res *workflow.Result
 			res.Entry.Task.Branch(), w.Config.MainBranch, strings.Join(a.conflict.Files, "\n  "), id, res.Entry.Bucket, res.Entry.Task.Int(task.KeyQAAttempts)).
 			WithTitle("Cannot approve %s: rebase conflict", id).
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
+	case a.redChecks != "":
+		return errs.New(errs.Validation, "the forge's checks failed on %s (%s, rebased onto %s at %s): %s; %s is in %s, %s and the remote are unchanged",
+			queueBranch(id), gitx.Short(a.merged), w.Config.MainBranch, gitx.Short(a.base), a.redChecks, id, res.Entry.Bucket, w.Config.MainBranch).
+			WithTitle("Cannot approve %s: the forge's checks failed", id).
+			WithFix("the failed checks and their logs are in git burl show %s and in its next worker's prompt", id)
 	case len(a.failed) > 0:
 		return taskgate.Error(w, "approve", id, a.failed)
 	}
@@ -184,11 +191,18 @@ func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Prov
 // to meanwhile is not overwritten.
 func pushPRBranch(w *workflow.Workflow, branch, head string) error {
 	g, remote := w.Repo.Git, w.Config.Remote
-	_ = g.FetchTracking(remote, branch)
-	lease := "--force-with-lease=refs/heads/" + branch + ":"
-	if tip, err := g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch)); err == nil {
-		lease += tip
+	tip, err := w.FetchRemoteBranch(branch)
+	switch {
+	case err != nil:
+		// Unreachable: the lease is what this clone saw there last.
+		tip, _ = g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch))
+	case tip == "":
+		// The remote has no such branch (a forge deleted it with its
+		// pull request): the tracking ref left from before is stale, and
+		// as a lease it would refuse the push.
+		_, _ = g.Run("update-ref", "-d", gitx.Tracking(remote, branch))
 	}
+	lease := "--force-with-lease=refs/heads/" + branch + ":" + tip
 	if _, err := g.Run("push", "-q", lease, remote, head+":refs/heads/"+branch); err != nil {
 		return errs.Wrap(err, errs.Git, "Cannot push "+branch+" to "+remote).
 			WithFix("someone pushed to %s on %s since this clone last fetched it: look at it (git fetch %s %s), then approve again", branch, remote, remote, branch)
@@ -202,16 +216,26 @@ func pushPRBranch(w *workflow.Workflow, branch, head string) error {
 func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task **%s** (%s), opened by `git burl approve` (burl).\n\n", t.ID(), t.Title())
-	if body, _ := task.StripPlaceholders(t.Body()); strings.TrimSpace(body) != "" {
-		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(body))
+	body, _ := task.StripPlaceholders(t.Body())
+	r := reviewBody(w, t, a.overridden)
+	if e := review.LastEntry(t, "Review: approve"); e != "" && strings.Contains(r, e) {
+		// The review has its own section below: its entry in the QA
+		// report would say it twice.
+		body = strings.Replace(body, e, "", 1)
 	}
-	if r := reviewBody(w, t, a.overridden); r != "" {
+	if body = strings.TrimSpace(task.WithoutEmptySections(body)); body != "" {
+		fmt.Fprintf(&b, "%s\n\n", blankRuns.ReplaceAllString(body, "\n\n"))
+	}
+	if r != "" {
 		fmt.Fprintf(&b, "## Review\n\n%s\n\n", r)
 	}
 	b.WriteString("## Gate results\n\n")
 	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	return b.String()
 }
+
+// blankRuns are two blank lines or more, which a removed entry leaves.
+var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 // recordPR is the task's frontmatter and event once the pull request is
 // open: it stays in QA.

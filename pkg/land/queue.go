@@ -135,12 +135,8 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		return nil, err
 	}
 	if w.Config.CI.Queue == "forge" && len(pending) > 0 {
-		p, err := forgeFor(w)
-		if err != nil {
+		if q.ci, err = queueChecker(w); err != nil {
 			return nil, err
-		}
-		if q.ci, err = forge.CheckerOf(p); err != nil {
-			return nil, errs.Wrap(err, errs.User, "").WithFix("set queue_ci: none in .burl/.workflow/config.yaml, and commit it")
 		}
 	}
 	defer q.removeCandidates()
@@ -522,7 +518,8 @@ func (q *queue) land(s *stacked) landing {
 		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
-		if e, gerr := w.Get(s.e.ID); gerr == nil && e.Bucket == workflow.QA && errs.KindOf(err) == errs.Lock && q.tries[s.e.ID] < landTries {
+		var moved *mainMoved
+		if e, gerr := w.Get(s.e.ID); gerr == nil && e.Bucket == workflow.QA && (errs.KindOf(err) == errs.Lock || errors.As(err, &moved)) && q.tries[s.e.ID] < landTries {
 			q.tries[s.e.ID]++
 			return lost
 		}
@@ -543,29 +540,19 @@ func (q *queue) land(s *stacked) landing {
 func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	w, a := q.w, s.a
 	what, title := "build_command failed", "Approve --all: build_command failed on this task's rebased commits"
-	runs, extra := a.runs, []string(nil)
-	if n := len(runs); n > 0 && runs[n-1].Name == "checks" {
+	if n := len(a.runs); n > 0 && a.runs[n-1].Name == "checks" {
 		what = "the forge's checks failed on " + queueBranch(s.e.ID)
 		title = "Approve --all: the forge's checks failed on this task's rebased commits (queue_ci: forge)"
-		last := runs[n-1]
-		extra = last.Tail
-		last.Tail = nil
-		runs = append(runs[:n-1:n-1], last)
+		a.redChecks = s.failedChecks
 	}
 	res, err := w.Run(workflow.Transition{Verb: "approve", ID: s.e.ID, From: []workflow.Bucket{workflow.QA}, To: workflow.Ready,
 		Message: "approve " + s.e.ID,
 		Apply: func(tx *workflow.Tx) error {
-			lines := strings.Split(strings.TrimRight(qa.Report(title, tx.Now, w.Actor, a.base, a.merged, nil, runs), "\n"), "\n")
 			why := what + " once this task was stacked on main"
 			if bisected {
 				why += " (approve --all bisected the batch to it)"
 			}
-			qa.Reject(w, tx, why, append(lines, extra...))
-			tx.Action = "reject"
-			tx.Details["cause"] = "build"
-			if extra != nil {
-				ciRound(w, tx, "queue", s.failedChecks)
-			}
+			a.rejectRed(w, tx, title, why)
 			return nil
 		}})
 	if err != nil {
@@ -576,6 +563,27 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 		what += " (bisected to it)"
 	}
 	q.failed(s.e.ID, what+"; "+qa.Outcome(res.Entry), int(errs.Validation))
+}
+
+// rejectRed rejects the task of tx (V1's reject: READY, qa_attempts+1)
+// for a build or forge checks that failed on a.merged, with the runs in
+// its QA report and, for checks, the failed checks and their logs; a
+// round of failed checks counts toward ci_max_rounds.
+func (a *approval) rejectRed(w *workflow.Workflow, tx *workflow.Tx, title, why string) {
+	runs, extra := a.runs, []string(nil)
+	if n := len(runs); n > 0 && runs[n-1].Name == "checks" {
+		last := runs[n-1]
+		extra = last.Tail
+		last.Tail = nil
+		runs = append(runs[:n-1:n-1], last)
+	}
+	lines := strings.Split(strings.TrimRight(qa.Report(title, tx.Now, w.Actor, a.base, a.merged, nil, runs), "\n"), "\n")
+	qa.Reject(w, tx, why, append(lines, extra...))
+	tx.Action = "reject"
+	tx.Details["cause"] = "build"
+	if extra != nil {
+		ciRound(w, tx, "queue", a.redChecks)
+	}
 }
 
 // undoLocalMain moves local main back off a's fast-forward when a landing

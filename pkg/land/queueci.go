@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -33,12 +34,37 @@ const (
 	ciPollMax   = 5 * time.Second
 )
 
+// queueChecker is the forge's checks reader queue_ci: forge waits on.
+func queueChecker(w *workflow.Workflow) (forge.Checker, error) {
+	p, err := forgeFor(w)
+	if err != nil {
+		return nil, err
+	}
+	ci, err := forge.CheckerOf(p)
+	if err != nil {
+		return nil, errs.Wrap(err, errs.User, "").WithFix("set queue_ci: none in .burl/.workflow/config.yaml, and commit it")
+	}
+	return ci, nil
+}
+
 // forgeChecks pushes the candidate s (its rebased top) and waits for its
 // checks: the result reads as a build's (name "checks"), so the queue's
 // bisection and reports take it as one.
-func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
-	w := q.w
-	branch := queueBranch(s.e.ID)
+func (q *queue) forgeChecks(s *stacked) gate.RunResult {
+	r, failed, pushed := candidateChecks(q.w, q.ci, s.e.ID, s.a.merged)
+	if branch := queueBranch(s.e.ID); pushed && !slices.Contains(q.candidates, branch) {
+		q.candidates = append(q.candidates, branch)
+	}
+	s.failedChecks = failed
+	return r
+}
+
+// candidateChecks pushes head, task id's rebased top, to burl/queue/<n>
+// and waits for the forge's checks on it: the run (named "checks"), the
+// names of the checks that failed, and whether the branch was pushed (and
+// so is to be deleted).
+func candidateChecks(w *workflow.Workflow, ci forge.Checker, id, head string) (r gate.RunResult, failed string, pushed bool) {
+	branch := queueBranch(id)
 	r = gate.RunResult{Name: "checks", Command: fmt.Sprintf("the forge's checks on %s (checks: %s)", branch, w.Config.CI.Checks)}
 	start := time.Now()
 	defer func() { r.Duration = time.Since(start); r.Seconds = r.Duration.Seconds() }()
@@ -47,19 +73,16 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 		return r
 	}
 	g, remote := w.Repo.Git, w.Config.Remote
-	if _, err := g.Run("push", "-q", "--force", remote, s.a.merged+":refs/heads/"+branch); err != nil {
-		return fail(fmt.Sprintf("cannot push the candidate to %s on %s: %v", branch, remote, err))
+	if _, err := g.Run("push", "-q", "--force", remote, head+":refs/heads/"+branch); err != nil {
+		return fail(fmt.Sprintf("cannot push the candidate to %s on %s: %v", branch, remote, err)), "", false
 	}
-	if !slices.Contains(q.candidates, branch) {
-		q.candidates = append(q.candidates, branch)
-	}
-	target := forge.Target{Branch: branch, Head: s.a.merged, Base: w.Config.MainBranch}
+	target := forge.Target{Branch: branch, Head: head, Base: w.Config.MainBranch}
 	required := w.Config.CI.Checks == "required"
 	delay := ciPollFirst
 	var pending []forge.Check
 	var why error
 	for {
-		cs, err := q.ci.Checks(target, required)
+		cs, err := ci.Checks(target, required)
 		var v forge.Verdict
 		if err == nil {
 			v, err = forge.Judge(cs, required)
@@ -68,10 +91,10 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 		switch {
 		case err == nil && v.State == forge.CheckSuccess:
 			r.Tail = []string{"passed: " + forge.Names(v.Passed)}
-			return r
+			return r, "", true
 		case err == nil && v.State == forge.CheckFailure:
-			s.failedChecks = forge.Names(v.Failed)
-			return fail(strings.Split(strings.Join(checksReport(failedChecks(w, q.ci, target, workflow.Entry{ID: s.e.ID}, v.Failed, new(int))), "\n"), "\n")...)
+			lines := strings.Split(strings.Join(checksReport(failedChecks(w, ci, target, workflow.Entry{ID: id}, v.Failed, new(int))), "\n"), "\n")
+			return fail(lines...), forge.Names(v.Failed), true
 		}
 		pending = v.Pending
 		if time.Since(start) >= w.Config.CI.Timeout || osx.Interrupted() {
@@ -84,20 +107,23 @@ func (q *queue) forgeChecks(s *stacked) (r gate.RunResult) {
 	}
 	r.TimedOut = true
 	fs := timedOut(w, pending, why)
-	s.failedChecks = failedNames(fs)
-	return fail(checksReport(fs)...)
+	return fail(checksReport(fs)...), failedNames(fs), true
 }
 
 // removeCandidates deletes the candidate branches the queue pushed, in one
 // push.
 func (q *queue) removeCandidates() {
-	if len(q.candidates) == 0 {
+	deleteCandidates(q.w, q.candidates)
+	q.candidates = nil
+}
+
+// deleteCandidates deletes candidate branches on the remote, in one push.
+func deleteCandidates(w *workflow.Workflow, branches []string) {
+	if len(branches) == 0 {
 		return
 	}
-	w := q.w
-	args := append([]string{"push", "-q", w.Config.Remote, "--delete"}, q.candidates...)
+	args := append([]string{"push", "-q", w.Config.Remote, "--delete"}, branches...)
 	if _, err := w.Repo.Git.Run(args...); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: could not delete the queue's candidate branches %s on %s: %v\n", strings.Join(q.candidates, ", "), w.Config.Remote, err)
+		fmt.Fprintf(w.Stderr, "burl: warning: could not delete the queue's candidate branches %s on %s: %v\n", strings.Join(branches, ", "), w.Config.Remote, err)
 	}
-	q.candidates = nil
 }

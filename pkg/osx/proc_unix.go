@@ -39,3 +39,6 @@ func KillSelf() {
 	_ = syscall.Kill(syscall.Getpid(), syscall.SIGKILL)
 	select {}
 }
+
+// StopSelf stops this process (SIGSTOP) until it is continued.
+func StopSelf() { _ = syscall.Kill(syscall.Getpid(), syscall.SIGSTOP) }

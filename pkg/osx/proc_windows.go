@@ -49,3 +49,6 @@ func IsCrossDevice(err error) bool { return errors.Is(err, windows.ERROR_NOT_SAM
 
 // KillSelf ends this process at once, skipping deferred cleanup.
 func KillSelf() { os.Exit(137) }
+
+// StopSelf does nothing: Windows has no SIGSTOP.
+func StopSelf() {}

@@ -94,6 +94,69 @@ func StripPlaceholders(text string) (string, bool) {
 	return b.String(), found
 }
 
+// WithoutEmptySections is markdown without its "## " headings that hold
+// nothing but blank lines up to the next one (or the end): the template's
+// sections nobody filled, which a reader is only made to scroll past.
+func WithoutEmptySections(md string) string {
+	lines := strings.SplitAfter(md, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		i++
+		if !strings.HasPrefix(l, "## ") {
+			b.WriteString(l)
+			continue
+		}
+		j := i
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		if j < len(lines) && !strings.HasPrefix(lines[j], "## ") {
+			b.WriteString(l)
+			continue
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// criteriaHeading is the section of a body that holds the acceptance
+// criteria (DefaultBody's, BodyFrom's).
+const criteriaHeading = "## Acceptance Criteria"
+
+// Readable is a task body as show prints it: the template's placeholder
+// lines left out (they say what to write, and read as the task's own
+// criteria otherwise), every heading kept, and an empty acceptance
+// criteria section saying that there are none.
+func Readable(body string) string {
+	stripped, _ := StripPlaceholders(body)
+	lines := strings.SplitAfter(stripped, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l)
+		if strings.TrimRight(l, "\r\n") != criteriaHeading {
+			continue
+		}
+		empty := true
+		for _, n := range lines[i+1:] {
+			if strings.HasPrefix(n, "## ") {
+				break
+			}
+			if strings.TrimSpace(n) != "" {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			if !strings.HasSuffix(l, "\n") {
+				b.WriteString("\n")
+			}
+			b.WriteString("(none given)\n")
+		}
+	}
+	return b.String()
+}
+
 // BodyFrom is a task body made of a description and acceptance criteria
 // (add --description, --ac), in DefaultBody's sections.
 func BodyFrom(description string, criteria []string) string {
@@ -102,7 +165,7 @@ func BodyFrom(description string, criteria []string) string {
 	if d := strings.TrimSpace(description); d != "" {
 		b.WriteString(d + "\n")
 	}
-	b.WriteString("\n## Acceptance Criteria\n")
+	b.WriteString("\n" + criteriaHeading + "\n")
 	for _, c := range criteria {
 		if c = strings.TrimSpace(c); c != "" {
 			b.WriteString("- [ ] " + c + "\n")

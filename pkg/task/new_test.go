@@ -23,3 +23,34 @@ func TestBodyFromAndPlaceholders(t *testing.T) {
 		t.Fatalf("a body without placeholders changed: %q %v", s, found)
 	}
 }
+
+func TestWithoutEmptySections(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\n## Objective\n\n## Acceptance Criteria\n- [ ] jumps\n\n## Context\n\n", "\n## Acceptance Criteria\n- [ ] jumps\n\n"},
+		{"## A\n\n### sub\ntext\n## B\n", "## A\n\n### sub\ntext\n"},
+		{"intro\n## A\n   \n\n## B\nb\n", "intro\n## B\nb\n"},
+		{"## A\nx", "## A\nx"},
+	} {
+		if got := WithoutEmptySections(c.in); got != c.want {
+			t.Errorf("WithoutEmptySections(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestReadable(t *testing.T) {
+	got := Readable(DefaultBody)
+	for _, bad := range []string{"Criterion 1", "Single sentence describing", "Relevant notes/links", "Worker fills", "Validator fills"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Readable(DefaultBody) shows the placeholder %q:\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"## Objective\n", "## Acceptance Criteria\n(none given)\n", "## QA Report\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Readable(DefaultBody) lacks %q:\n%s", want, got)
+		}
+	}
+	body, _ := StripPlaceholders(BodyFrom("Jump", []string{"space jumps"}))
+	if got := Readable(body); got != body {
+		t.Errorf("Readable changed a body with criteria and no placeholders:\n%s\nwant\n%s", got, body)
+	}
+}

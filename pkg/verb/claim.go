@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
@@ -120,6 +121,19 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		return nil, err
 	}
 	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
+	if os.Getenv("BURL_WATCHER") != "" {
+		// A watch's agent would be paid for a run the scope gate fails
+		// whatever it does: left for a human (claim by hand takes it).
+		kept := cands[:0]
+		for _, t := range cands {
+			if t.Unscoped() {
+				skipped = append(skipped, workflow.Skip{ID: t.ID(), Reason: workflow.UnscopedReason(t.ID())})
+				continue
+			}
+			kept = append(kept, t)
+		}
+		cands = kept
+	}
 	// With max_parallel reached every candidate waits for a slot: said per
 	// task, with the tasks that wait for something else.
 	if full, err := capFull(w); err != nil {
@@ -191,11 +205,58 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 			WithFix("git burl add creates work")
 	}
 	reason := fmt.Sprintf("none of the %d READY tasks can be claimed now:", len(ready))
+	// A task that waits on a BLOCKED one waits for a human: said with the
+	// BLOCKED task and what moves it, once per BLOCKED task.
+	said := map[string]bool{}
+	var human []*workflow.Entry
+	waitsForWork := false
 	for _, s := range skipped {
-		reason += fmt.Sprintf("\n  %s: %s", s.ID, s.Reason)
+		line := s.Reason
+		var unmet []string
+		var blocked []*workflow.Entry
+		if t := byID(ready, s.ID); t != nil && strings.HasPrefix(line, "waits for ") {
+			unmet = workflow.UnmetDeps(t, done)
+			blocked = blockedBehind(w, unmet)
+		}
+		if len(blocked) == 0 {
+			waitsForWork = true
+		}
+		var fresh []*workflow.Entry
+		for _, b := range blocked {
+			if !said[b.ID] {
+				said[b.ID] = true
+				fresh = append(fresh, b)
+			}
+		}
+		human = append(human, fresh...)
+		switch {
+		case len(fresh) > 0:
+			line += "; " + blockedSaid(w, unmet, fresh)
+		case len(blocked) > 0:
+			line += fmt.Sprintf("; it waits for the BLOCKED %s (above)", strings.Join(blockedIDs(blocked), ", "))
+		}
+		reason += fmt.Sprintf("\n  %s: %s", s.ID, line)
 	}
-	return nil, errs.New(errs.Lock, "%s", reason).WithTitle("Nothing to claim now").
-		WithFix("wait until what they wait for is done (git burl status), then run git burl claim again")
+	fix := "wait until what they wait for is done (git burl status), then run git burl claim again"
+	if len(human) > 0 {
+		moves := "a human settles " + strings.Join(blockedIDs(human), ", ") + " (git burl show " + human[0].ID + " says why): " + unblocking(w, human[0])
+		if waitsForWork {
+			fix = moves + "; for the others " + fix
+		} else {
+			fix = moves + "; nothing else moves them"
+		}
+	}
+	return nil, errs.New(errs.Lock, "%s", reason).WithTitle("Nothing to claim now").WithFix("%s", fix)
+}
+
+// byID is the task of entries with that ID, nil if none.
+func byID(entries []workflow.Entry, id string) *task.Task {
+	for _, e := range entries {
+		if e.ID == id {
+			return e.Task
+		}
+	}
+	return nil
 }
 
 // branchConflicts predicts where a reused branch's work (its commits past
@@ -477,15 +538,19 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 				tx.Details[task.KeyStackedOn] = parent.ID
 			}
 			// The watcher process that claims holds the lease from the
-			// start (DESIGN §15); a hand claim has none, and no lease of
-			// an earlier claim survives this one (§25): its run grants it.
+			// start (DESIGN §15), lease_seconds long: one frozen before its
+			// run's first renewal (SIGSTOP, a suspended machine) lets it
+			// expire instead of holding the task forever. A hand claim has
+			// none, and no lease of an earlier claim survives this one (§25).
 			if me := os.Getenv("BURL_WATCHER"); me != "" {
 				t.SetStr(task.KeyLeaseHolder, me)
-			} else if t.Has(task.KeyLeaseHolder) {
-				t.SetNull(task.KeyLeaseHolder)
-			}
-			if t.Has(task.KeyLeaseExpires) {
-				t.SetNull(task.KeyLeaseExpires)
+				t.SetTime(task.KeyLeaseExpires, tx.Now.Add(time.Duration(w.Config.LeaseSeconds)*time.Second))
+			} else {
+				for _, k := range []string{task.KeyLeaseHolder, task.KeyLeaseExpires} {
+					if t.Has(k) {
+						t.SetNull(k)
+					}
+				}
 			}
 			if err := portStillFree(w, id, port); err != nil {
 				return err
@@ -558,6 +623,10 @@ func heldBy(w *workflow.Workflow, e *workflow.Entry) error {
 
 // claimable checks an explicitly named task the way claimNext filters.
 func claimable(w *workflow.Workflow, t *task.Task) error {
+	if t.Unscoped() && os.Getenv("BURL_WATCHER") != "" {
+		return errs.New(errs.User, "%s: %s", t.ID(), workflow.UnscopedReason(t.ID())).WithTitle("Cannot claim %s under watch", t.ID()).
+			WithFix("git burl scope %s --affects-glob 'GLOB' --reason \"...\"; or claim it by hand, outside watch", t.ID())
+	}
 	done, err := w.DoneSet(t)
 	if err != nil {
 		return err
@@ -566,10 +635,12 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 		if p, err := stack.Parent(w, t); err != nil || p != nil {
 			return err // stacked on p's submitted head
 		}
-		// A BLOCKED dependency waits for a human, not for work: say so.
-		if blocked := w.BlockedAmong(unmet); len(blocked) > 0 {
-			return errs.New(errs.Lock, "%s depends on %s, which is BLOCKED: it waits for a human, not for work", t.ID(), strings.Join(blocked, ", ")).
-				WithFix("git burl show %s says why; git burl unblock %s once that is settled", blocked[0], blocked[0])
+		// A BLOCKED dependency, or one behind a dependency, waits for a
+		// human, not for work: say which, and what moves it.
+		if blocked := blockedBehind(w, unmet); len(blocked) > 0 {
+			first := blocked[0]
+			return errs.New(errs.Lock, "%s depends on %s, which is not DONE; %s", t.ID(), strings.Join(unmet, ", "), blockedSaid(w, unmet, blocked)).
+				WithFix("git burl show %s says why it is BLOCKED; once that is settled: %s", first.ID, unblocking(w, first))
 		}
 		return errs.New(errs.Lock, "%s depends on %s, which is not DONE", t.ID(), strings.Join(unmet, ", ")).
 			WithFix("finish those first, then claim it again; git burl status")

@@ -82,5 +82,5 @@ func (o *showOut) Human(w io.Writer) {
 	if s := o.step.Line(); s != "" {
 		fmt.Fprintf(w, "%-14s %s\n", "next:", s)
 	}
-	fmt.Fprint(w, t.Body())
+	fmt.Fprint(w, task.Readable(t.Body()))
 }
