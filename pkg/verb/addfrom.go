@@ -70,16 +70,28 @@ func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 		}
 		titles[strings.ToLower(specs[i].Title)] = i
 	}
+	deps, err := bulk.Deps(entries)
+	if err != nil {
+		return nil, errs.New(errs.User, "%s: %v", c.From, err).WithTitle("Cannot add the tasks: nothing was added").
+			WithFix("a task depends on another of the file by its id: or its title (see git-burl-add(1), ADDING MANY TASKS)")
+	}
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for i := range specs {
-		if specs[i].DependsOn, err = knownDeps(w, specs[i].DependsOn, nil); err != nil {
-			return nil, nothingAdded(err)
+	for i := range deps {
+		for j, d := range deps[i] {
+			if d.Local >= 0 {
+				continue
+			}
+			id, err := knownDeps(w, []string{d.Ref}, nil)
+			if err != nil {
+				return nil, nothingAdded(err)
+			}
+			deps[i][j].Ref = id[0]
 		}
 	}
-	made, err := createAll(w, specs)
+	made, err := createAll(w, specs, deps)
 	if err != nil {
 		return nil, nothingAdded(errs.Wrap(err, errs.KindOf(err), "Cannot add the tasks"))
 	}
@@ -107,8 +119,10 @@ func nothingAdded(err error) error {
 }
 
 // createAll is create for many tasks: their IDs allocated in a row under
-// the workflow lock, their files and add events in one commit.
-func createAll(w *workflow.Workflow, specs []task.Spec) ([]workflow.Entry, error) {
+// the workflow lock, their files and add events in one commit. A
+// dependency on another task of the batch (deps, as bulk.Deps resolved
+// it) gets that task's ID once the batch's IDs are allocated.
+func createAll(w *workflow.Workflow, specs []task.Spec, deps [][]bulk.Dep) ([]workflow.Entry, error) {
 	var made []workflow.Entry
 	now := time.Now()
 	err := w.Mutate("add", func(attempt int) (string, []string, error) {
@@ -125,10 +139,22 @@ func createAll(w *workflow.Workflow, specs []task.Spec) ([]workflow.Entry, error
 				_, _ = w.Repo.Git.Run("-C", w.Repo.Worktree, "reset", "-q", "--", p)
 			}
 		}
-		for _, spec := range specs {
+		batch := make([]string, len(specs))
+		for i := range specs {
+			batch[i] = task.NextID(ids)
+			ids = append(ids, batch[i])
+		}
+		for i, spec := range specs {
 			spec.Created = now
-			spec.ID = task.NextID(ids)
-			ids = append(ids, spec.ID)
+			spec.ID = batch[i]
+			spec.DependsOn = nil
+			for _, d := range deps[i] {
+				if d.Local >= 0 {
+					spec.DependsOn = append(spec.DependsOn, batch[d.Local])
+				} else {
+					spec.DependsOn = append(spec.DependsOn, d.Ref)
+				}
+			}
 			t := task.New(spec)
 			p := filepath.Join(w.BucketDir(workflow.Ready), task.FileName(spec.ID, task.Slug(spec.Title)))
 			if err := fsx.WriteFile(p, t.Bytes()); err != nil {
