@@ -146,9 +146,9 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch k.String() {
 	case "left", "h":
-		m.col = (m.col + len(workflow.Buckets) - 1) % len(workflow.Buckets)
+		m.col = (m.col + len(m.board.lanes()) - 1) % len(m.board.lanes())
 	case "right", "l", "tab":
-		m.col = (m.col + 1) % len(workflow.Buckets)
+		m.col = (m.col + 1) % len(m.board.lanes())
 	case "up", "k":
 		m.row--
 	case "down", "j":
@@ -165,9 +165,13 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // clamp keeps the selection on a card of the selected column.
 func (m *Model) clamp() {
+	// PROPOSED's column goes with its last task.
+	if l := len(m.board.lanes()); m.col >= l {
+		m.col = l - 1
+	}
 	n := 0
 	if m.board != nil {
-		n = len(m.board.Columns[workflow.Buckets[m.col]])
+		n = len(m.board.Columns[m.board.lanes()[m.col]])
 	}
 	if m.row >= n {
 		m.row = n - 1
@@ -182,7 +186,11 @@ func (m *Model) Selected() (Card, bool) {
 	if m.board == nil {
 		return Card{}, false
 	}
-	cs := m.board.Columns[workflow.Buckets[m.col]]
+	lanes := m.board.lanes()
+	if m.col >= len(lanes) {
+		return Card{}, false
+	}
+	cs := m.board.Columns[lanes[m.col]]
 	if m.row < len(cs) {
 		return cs[m.row], true
 	}
