@@ -43,13 +43,13 @@ type Model struct {
 	detail    []string
 	detailTop int
 	st        style
+	// acts: the keys that run verbs (actions.go).
+	acts acting
 }
-
-const keysHelp = "←→↑↓ select · enter show task · q quit"
 
 // NewModel is the board reading with load, woken by changes.
 func NewModel(load func() (*Board, error), changes <-chan struct{}, color bool) *Model {
-	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true}
+	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true, acts: acting{run: execVerb}}
 }
 
 func tuiStyle(color bool) style {
@@ -120,11 +120,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case tea.KeyMsg:
 		return m.key(msg)
+	case verbDoneMsg:
+		return m, m.verbDone(msg)
 	}
 	return m, nil
 }
 
 func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.acts.asking != nil && k.String() != "ctrl+c" {
+		return m, m.promptKey(k)
+	}
 	switch k.String() {
 	case "q", "ctrl+c":
 		return m, tea.Quit
@@ -143,6 +148,9 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	}
+	if cmd, ok := m.actionKey(k.String()); ok {
+		return m, cmd
 	}
 	switch k.String() {
 	case "left", "h":
@@ -307,7 +315,9 @@ func (m *Model) View() string {
 		return strings.Join(ls, "\n")
 	}
 	footer := keysHelp
-	if m.err != nil {
+	if f, ok := m.actFooter(); ok {
+		footer = f
+	} else if m.err != nil {
 		footer = "error: " + cli.Escape(m.err.Error())
 	}
 	return strings.Join(render(m.board, layout{width: m.width, height: m.height, col: m.col, row: m.row, selecting: true, footer: footer}, m.st), "\n")
