@@ -101,3 +101,20 @@ start_board() {
 	wait_until 30 pane_has '(exit 0)'
 	[ "$(field TASK-002 resolution)" = cancelled ]
 }
+
+@test "unblock from the board moves a BLOCKED task back to READY" {
+	need tmux
+	two_in_qa
+	git burl add "Pick a database" --affects db.txt >/dev/null 2>&1
+	git burl block TASK-003 --reason "which database?" >/dev/null 2>&1
+	start_board
+	wait_until 5 pane_has "BLOCKED 1"
+	# READY, DOING, QA, DONE, BLOCKED: four steps right.
+	tm send-keys -t 0 Right Right Right Right
+	tm send-keys -t 0 u
+	wait_until 30 pane_has '$ git burl unblock TASK-003'
+	wait_until 10 pane_has '(exit 0)'
+	[ "$(bucket_of TASK-003)" = READY ]
+	tm send-keys -t 0 Escape
+	wait_until 10 pane_has "BLOCKED 0"
+}
