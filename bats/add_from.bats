@@ -101,3 +101,54 @@ YAML
 	run git burl add "Title" --from "$BATS_TEST_TMPDIR/plan.yaml"
 	assert_failure 1
 }
+
+@test "add --from: a task depends on another of the same file by its id or its title, in any order" {
+	git burl add "Already there" >/dev/null
+	cat >"$BATS_TEST_TMPDIR/plan.yaml" <<'YAML'
+- title: Document the config
+  depends_on: [parse, TASK-001]
+- title: Parse the config
+  id: parse
+- title: Ship it
+  depends_on: [document the config]
+YAML
+	run git burl add --from "$BATS_TEST_TMPDIR/plan.yaml"
+	assert_success
+	[ "$(field TASK-003 title)" = "Parse the config" ]
+	[ "$(sed -n '/^depends_on:/,/^[a-z_]*:/p' "$(task_file TASK-002)" | grep -c '^  - ')" = 2 ]
+	grep -qx '  - TASK-003' "$(task_file TASK-002)"
+	grep -qx '  - TASK-001' "$(task_file TASK-002)"
+	grep -qx '  - TASK-002' "$(task_file TASK-004)"
+	# The dependency holds: Ship it cannot be claimed before its docs land.
+	run git burl claim TASK-004
+	assert_failure
+	cat >"$BATS_TEST_TMPDIR/plan.md" <<'MD'
+## Index
+Id: idx
+
+## Query
+Depends-on: idx
+MD
+	run git burl add --from "$BATS_TEST_TMPDIR/plan.md"
+	assert_success
+	grep -qx '  - TASK-005' "$(task_file TASK-006)"
+}
+
+@test "add --from: a dependency cycle within the file, or a task depending on itself, adds nothing" {
+	before=$(git rev-parse burl)
+	cat >"$BATS_TEST_TMPDIR/plan.yaml" <<'YAML'
+- title: A
+  depends_on: [B]
+- title: B
+  depends_on: [A]
+YAML
+	run git burl add --from "$BATS_TEST_TMPDIR/plan.yaml"
+	assert_failure 1
+	assert_output_contains "nothing was added"
+	assert_output_contains "cycle"
+	printf -- '- title: A\n  id: a\n  depends_on: [a]\n' >"$BATS_TEST_TMPDIR/self.yaml"
+	run git burl add --from "$BATS_TEST_TMPDIR/self.yaml"
+	assert_failure 1
+	assert_output_contains "depends on itself"
+	[ "$(git rev-parse burl)" = "$before" ]
+}

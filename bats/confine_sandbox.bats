@@ -93,15 +93,20 @@ mkdir -p src && echo ok >src/ok.txt && git add -A && git commit -qm "the work"'
 	[ -s "$MARK" ]
 }
 
-@test "under bubblewrap an agent cannot add a task with a command: .burl/ is read-only to it" {
+@test "under bubblewrap an agent cannot add a task with a command: .burl/ is read-only to it, its add only proposes" {
 	need_bwrap
 	agent sneaky "git burl add 'Two' --verify 'touch $MARK' >$AGENTS/add.out 2>&1
+touch '$REPO/.burl/.workflow/READY/TASK-009-planted.md' 2>>$AGENTS/add.out
 mkdir -p src && echo ok >src/ok.txt"
 	SANDBOX=bwrap one_agent sneaky
 	run git burl watch --once --interval 100ms
 	assert_success
 	grep -qi 'read-only file system' "$AGENTS/add.out"
-	[ -z "$(find .burl/.workflow -name 'TASK-002*')" ]
+	[ -z "$(find .burl/.workflow -name 'TASK-009*')" ]
+	# Its add is a proposal watch records (DESIGN §27): no agent claims it,
+	# and its verify is not trusted.
+	[ "$(bucket_of TASK-002)" = PROPOSED ]
+	git burl trust --json | jq -e '.commands | map(select(.where | contains("TASK-002"))) | length == 1'
 	[ ! -e "$MARK" ]
 	[ "$(bucket_of TASK-001)" = DONE ]
 }

@@ -340,3 +340,21 @@ b.md"
 		cd / && rm -rf "$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/origin.git"
 	done
 }
+
+@test "a sparse workflow worktree takes a proposal: PROPOSED is in the cone before its first task, which is checked out and committed" {
+	new_burl_repo
+	old_done 30
+	run env BURL_SPARSE_DONE=10 git burl init
+	assert_success
+	grep -qx '/.workflow/PROPOSED/' "$(cone_file)"
+	run git burl add "A proposal" --propose --affects src/p.txt
+	assert_success
+	[ "$(bucket_of TASK-031)" = PROPOSED ]
+	run git -C .burl ls-files --sparse
+	grep -qx '.workflow/PROPOSED/TASK-031-a-proposal.md' <<<"$output"
+	[ -z "$(git -C .burl status --porcelain)" ]
+	git burl accept TASK-031 >/dev/null
+	[ "$(bucket_of TASK-031)" = READY ]
+	run git burl doctor
+	assert_success
+}

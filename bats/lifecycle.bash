@@ -60,7 +60,7 @@ locks() {
 # task_ids [BUCKET...]: the IDs of the task files in those buckets (default:
 # every bucket), one a line; a task in two buckets is listed twice.
 task_ids() {
-	local buckets=(READY DOING QA DONE BLOCKED) b f
+	local buckets=(READY DOING QA DONE BLOCKED PROPOSED) b f
 	[ $# -eq 0 ] || buckets=("$@")
 	for b in "${buckets[@]}"; do
 		for f in "$REPO/.burl/.workflow/$b"/TASK-*.md "$REPO/.burl/.workflow/$b"/[0-9][0-9][0-9][0-9]-[0-9][0-9]/TASK-*.md; do

@@ -42,7 +42,7 @@ call_line() {
 	inspect --method tools/list
 	assert_success
 	jq -e '.result.tools | length == 1 and .[0].name == "burl"' <<<"$output"
-	jq -e '.result.tools[0].inputSchema.properties.action.enum == ["status","show","why","claim","submit","validate","log","scope_request"]' <<<"$output"
+	jq -e '.result.tools[0].inputSchema.properties.action.enum == ["status","show","why","claim","submit","validate","log","scope_request","propose"]' <<<"$output"
 	# The answer as it goes over the wire, at 4 characters a token (OpenAI's
 	# cl100k_base counts 311 tokens for its 1,228 bytes).
 	answer=$(cd "$ELSEWHERE" && printf '%s\n' "$INIT" "$INITED" '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | git burl mcp | tail -n 1)

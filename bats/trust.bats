@@ -258,6 +258,10 @@ mkdir -p src && echo \"\$BURL_TASK\" >src/\$BURL_TASK.txt"
 	grep -q "TASK-002's --verify is not trusted: it was added from inside a watch run" "$AGENTS/add.out"
 	[ "$(cat "$AGENTS/trust.rc")" = 1 ]
 	grep -q "git burl trust does not trust anything inside a watch run" "$AGENTS/trust.out"
+	# An agent's add proposes (DESIGN §27): a human accepts it first.
+	[ "$(bucket_of TASK-002)" = PROPOSED ]
+	git burl accept TASK-002 >/dev/null
+	run git burl watch --once --interval 100ms
 	assert_output_contains "auto_approve: not running the approve queue"
 	[ ! -e "$BATS_TEST_TMPDIR/pwned-verify" ]
 	[ "$(bucket_of TASK-002)" = QA ]

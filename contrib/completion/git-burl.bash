@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add accept status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -92,7 +92,7 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept" "" "$val"
 		return
 		;;
 	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--from|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
@@ -107,7 +107,7 @@ _git_burl ()
 		local flags="--json --help"
 		case "$verb" in
 		init) flags="$flags --main-branch= --remote= --hooks" ;;
-		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac= --from=" ;;
+		add) flags="$flags --priority= --affects= --affects-glob= --must-not-touch= --depends-on= --tags= --verify= --body-file= --description= --ac= --from= --propose --discovered-from=" ;;
 		scope) flags="$flags --affects= --affects-glob= --must-not-touch= --remove= --reason= --grant --deny=" ;;
 		worktree) flags="$flags --ensure" ;;
 		reject|block|release|hold|cancel) flags="$flags --reason=" ;;
@@ -145,8 +145,9 @@ _git_burl ()
 		;;
 	validate|approve|reject) __git_burl_complete_ids QA ;;
 	unblock) __git_burl_complete_ids BLOCKED ;;
+	accept) __git_burl_complete_ids PROPOSED ;;
 	hold|unhold) __git_burl_complete_ids READY BLOCKED DOING ;;
-	edit|cancel) __git_burl_complete_ids READY DOING QA BLOCKED ;;
+	edit|cancel) __git_burl_complete_ids READY DOING QA BLOCKED PROPOSED ;;
 	show|block|worktree|diff) __git_burl_complete_ids READY DOING QA DONE BLOCKED ;;
 	hook)
 		case "$(__git_find_on_cmdline "commit-msg pre-push")" in

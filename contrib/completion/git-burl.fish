@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add accept status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -62,6 +62,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from unblock" -l claim -d 'Claim
 complete -c git-burl -n __fish_use_subcommand -a hold -d 'Keep a task from agents'
 complete -c git-burl -n "__fish_seen_subcommand_from hold" -l reason -x -d 'Why agents must leave the task alone'
 complete -c git-burl -n __fish_use_subcommand -a unhold -d 'Give a held task back to agents'
+complete -c git-burl -n __fish_use_subcommand -a accept -d 'Accept a task an agent proposed, into READY'
+complete -c git-burl -n "__fish_seen_subcommand_from accept" -a "(__git_burl_tasks PROPOSED)"
 complete -c git-burl -n __fish_use_subcommand -a stop -d "End a DOING task's run under watch, its work kept"
 complete -c git-burl -n "__fish_seen_subcommand_from stop" -l hold -d 'Hold it as well'
 complete -c git-burl -n "__fish_seen_subcommand_from stop" -l reason -x -d 'Why (the watch that ran it says it)'
@@ -118,7 +120,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from submit release" -a "(__git_
 complete -c git-burl -n "__fish_seen_subcommand_from validate approve reject" -a "(__git_burl_tasks QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from unblock" -a "(__git_burl_tasks BLOCKED)"
 complete -c git-burl -n "__fish_seen_subcommand_from hold unhold" -a "(__git_burl_tasks READY BLOCKED DOING)"
-complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED)"
+complete -c git-burl -n "__fish_seen_subcommand_from edit cancel" -a "(__git_burl_tasks READY DOING QA BLOCKED PROPOSED)"
 complete -c git-burl -n "__fish_seen_subcommand_from scope" -a "(__git_burl_tasks READY DOING BLOCKED QA)"
 complete -c git-burl -n "__fish_seen_subcommand_from completion; and not __fish_seen_subcommand_from bash zsh fish" -a 'bash zsh fish'
 complete -c git-burl -n "__fish_seen_subcommand_from show block worktree diff" -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)"
@@ -133,6 +135,8 @@ complete -c git-burl -n "__fish_seen_subcommand_from add" -l affects-glob -x -d 
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l must-not-touch -x -d 'A glob the task must not change'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l depends-on -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'A task that must be DONE first'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l tags -x -d 'Free-form tags'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l propose -d 'Propose it: PROPOSED until a human accepts it'
+complete -c git-burl -n "__fish_seen_subcommand_from add" -l discovered-from -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'The task whose work showed it is needed'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l verify -x -d 'Extra command validate runs'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l body-file -r -F -d 'Markdown body of the task'
 complete -c git-burl -n "__fish_seen_subcommand_from add" -l from -r -F -d 'Add every task of a YAML, JSON or markdown file'
@@ -152,7 +156,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from status" -l open -d 'List on
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l bucket -x -a 'READY DOING QA DONE BLOCKED' -d 'List only tasks in this bucket'
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l since -x -d 'List only tasks changed since (RFC 3339, date, 2h)'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

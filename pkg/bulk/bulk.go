@@ -16,6 +16,9 @@ import (
 // names (affects_globs, must_not_touch, depends_on), plus description and
 // ac (the body's Objective and acceptance criteria) or a whole body.
 type Entry struct {
+	// ID is a name the file's other entries may depend on (depends_on:
+	// [parse]); it is not the task's ID, which add allocates.
+	ID           string   `yaml:"id"`
 	Title        string   `yaml:"title"`
 	Priority     string   `yaml:"priority"`
 	Affects      []string `yaml:"affects"`
@@ -68,7 +71,7 @@ func Parse(name string, data []byte) ([]Entry, error) {
 	return out, nil
 }
 
-const keys = "title, priority, affects, affects_globs, must_not_touch, depends_on, tags, verify, description, ac, body"
+const keys = "id, title, priority, affects, affects_globs, must_not_touch, depends_on, tags, verify, description, ac, body"
 
 var known = func() map[string]bool {
 	m := map[string]bool{}
@@ -80,7 +83,7 @@ var known = func() map[string]bool {
 
 // markdown reads one task per "## title" section. A section starts with
 // optional "Key: value" lines (priority, affects, affects_globs,
-// must_not_touch, depends_on, tags, verify; lists comma-separated); its
+// must_not_touch, depends_on, tags, verify, id; lists comma-separated); its
 // "- [ ] " lines are acceptance criteria and the rest its description.
 // Text before the first section (a "# heading", notes) is not a task.
 func markdown(s string) ([]Entry, error) {
@@ -143,6 +146,7 @@ func list(v string) []string {
 }
 
 var fields = map[string]func(*Entry, string){
+	"id":             func(e *Entry, v string) { e.ID = v },
 	"priority":       func(e *Entry, v string) { e.Priority = v },
 	"affects":        func(e *Entry, v string) { e.Affects = append(e.Affects, list(v)...) },
 	"affects_globs":  func(e *Entry, v string) { e.AffectsGlobs = append(e.AffectsGlobs, list(v)...) },

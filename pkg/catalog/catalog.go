@@ -13,8 +13,9 @@ type Verb struct {
 // Verbs in the order help lists them: setup, tasks, work, QA, recovery.
 var Verbs = []Verb{
 	{"init", "[--main-branch NAME] [--remote NAME] [--hooks]", "Create or attach the workflow branch and its .burl/ worktree"},
-	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE] | --from FILE`, "Create a task in READY (--from: many, from a YAML, JSON or markdown file, in one commit)"},
+	{"add", `"TITLE" [--priority P] [--affects PATH]... [--affects-glob GLOB]... [--must-not-touch GLOB]... [--depends-on ID]... [--tags TAG]... [--verify CMD] [--description TEXT] [--ac TEXT]... [--body-file FILE] [--propose [--discovered-from ID]] | --from FILE`, "Create a task in READY (--from: many, from a YAML, JSON or markdown file, in one commit; --propose, or inside a watch run: in PROPOSED, until a human accepts it)"},
 	{"status", "[--open | --bucket BUCKET]... [--since WHEN] [--json]", "Count tasks per bucket; show locked, stale and stalled tasks and what to run next"},
+	{"accept", "ID", "Accept a task an agent proposed: PROPOSED to READY, where agents claim it"},
 	{"inbox", "[--json]", "List what waits for a human (blocked, held, scope requests, dead locks, untrusted commands), each with the command to run"},
 	{"show", "[ID]", "Print a task's metadata and body"},
 	{"claim", "[ID [--force]]", "Take a READY task (the next one by priority when no ID is given) into DOING, with its own branch and worktree (--force: a held one, by a human)"},

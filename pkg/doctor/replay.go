@@ -14,7 +14,8 @@ import (
 )
 
 // replay is pawl's "state = replay(log)": the bucket each task's last
-// transition left it in, by the event log alone. add puts a task in READY;
+// transition left it in, by the event log alone. add puts a task in READY
+// (or PROPOSED, its details say);
 // every transition records {from, to}; a repair that commits moves a
 // killed command made records them under "moved".
 func replay(evs []events.Event) map[string]workflow.Bucket {
@@ -23,6 +24,10 @@ func replay(evs []events.Event) map[string]workflow.Bucket {
 		id := e.TaskID()
 		if e.Action == "add" && id != "" {
 			out[id] = workflow.Ready
+			// A proposal is added to PROPOSED (DESIGN §27).
+			if b, ok := workflow.ParseBucket(fmt.Sprint(e.Details["bucket"])); ok {
+				out[id] = b
+			}
 		}
 		if to, ok := e.Details["to"].(string); ok && id != "" {
 			if b, ok := workflow.ParseBucket(to); ok {

@@ -21,6 +21,7 @@ type rule struct {
 var rules = map[workflow.Bucket][]rule{
 	workflow.Ready: {
 		{task.KeyAssignedTo, false}, {task.KeySubmittedSHA, false}, {task.KeyCompletedAt, false}, {task.KeyBlockedReason, false},
+		{task.KeyProposedBy, false},
 	},
 	workflow.Doing: {
 		{task.KeyAssignedTo, true}, {task.KeyBranch, true}, {task.KeyWorktree, true}, {task.KeyBaseSHA, true}, {task.KeyStartedAt, true},
@@ -35,6 +36,11 @@ var rules = map[workflow.Bucket][]rule{
 	},
 	workflow.Blocked: {
 		{task.KeyBlockedReason, true},
+	},
+	// What an agent proposed: no owner or submission yet, and who proposed
+	// it, which accept clears on the way to READY.
+	workflow.Proposed: {
+		{task.KeyProposedBy, true}, {task.KeyAssignedTo, false}, {task.KeySubmittedSHA, false}, {task.KeyCompletedAt, false}, {task.KeyBlockedReason, false},
 	},
 }
 
@@ -66,17 +72,19 @@ func fits(t *task.Task) []workflow.Bucket {
 // transitions names the verb that moves a task from one bucket to another;
 // a move no verb makes is never a repair.
 var transitions = map[[2]workflow.Bucket]string{
-	{workflow.Ready, workflow.Doing}:   "claim",
-	{workflow.Doing, workflow.QA}:      "submit",
-	{workflow.QA, workflow.Done}:       "approve",
-	{workflow.QA, workflow.Ready}:      "reject",
-	{workflow.QA, workflow.Blocked}:    "reject or block",
-	{workflow.Doing, workflow.Ready}:   "release",
-	{workflow.Ready, workflow.Blocked}: "block",
-	{workflow.Doing, workflow.Blocked}: "block",
-	{workflow.Blocked, workflow.Ready}: "unblock",
-	{workflow.Blocked, workflow.Doing}: "unblock --claim",
-	{workflow.Ready, workflow.Done}:    "cancel",
-	{workflow.Doing, workflow.Done}:    "cancel",
-	{workflow.Blocked, workflow.Done}:  "cancel",
+	{workflow.Ready, workflow.Doing}:    "claim",
+	{workflow.Doing, workflow.QA}:       "submit",
+	{workflow.QA, workflow.Done}:        "approve",
+	{workflow.QA, workflow.Ready}:       "reject",
+	{workflow.QA, workflow.Blocked}:     "reject or block",
+	{workflow.Doing, workflow.Ready}:    "release",
+	{workflow.Ready, workflow.Blocked}:  "block",
+	{workflow.Doing, workflow.Blocked}:  "block",
+	{workflow.Blocked, workflow.Ready}:  "unblock",
+	{workflow.Blocked, workflow.Doing}:  "unblock --claim",
+	{workflow.Ready, workflow.Done}:     "cancel",
+	{workflow.Doing, workflow.Done}:     "cancel",
+	{workflow.Blocked, workflow.Done}:   "cancel",
+	{workflow.Proposed, workflow.Ready}: "accept",
+	{workflow.Proposed, workflow.Done}:  "cancel",
 }

@@ -26,13 +26,14 @@ const (
 	Blocked      Kind = "blocked"       // BLOCKED: a human unblocks (or raises its budget)
 	Review       Kind = "review"        // BLOCKED after its reviewer's rounds: a human decides
 	ScopeRequest Kind = "scope_request" // its agent asked for wider scope
+	Proposed     Kind = "proposed"      // a task an agent proposed: a human accepts it (or cancels it)
 	PullRequest  Kind = "pull_request"  // an open pull request burl does not merge (pr_merge: none)
 	DeadLock     Kind = "dead_lock"     // a lock whose owner is gone
 	Held         Kind = "held"          // held back from agents by a human
 	Untrusted    Kind = "untrusted"     // commands of the workflow burl will not run here
 )
 
-var rank = map[Kind]int{Blocked: 0, Review: 1, ScopeRequest: 2, PullRequest: 3, DeadLock: 4, Held: 5, Untrusted: 6}
+var rank = map[Kind]int{Blocked: 0, Review: 1, ScopeRequest: 2, Proposed: 3, PullRequest: 4, DeadLock: 5, Held: 6, Untrusted: 7}
 
 // Item is one thing that waits for a human.
 type Item struct {
@@ -135,6 +136,9 @@ func taskItems(e *workflow.Summary, in Inputs) []Item {
 			summary += " (" + st.Why + ")"
 		}
 		out = append(out, it(k, summary, st.Command))
+	case workflow.Proposed:
+		// The same step status names for it (package next).
+		out = append(out, it(Proposed, "an agent proposed it: no agent claims it until you accept it (or git burl cancel "+e.ID+" --reason \"...\")", in.Next.For(e).Command))
 	case workflow.QA:
 		if e.PRNumber != "" && in.PRMerge == "none" {
 			out = append(out, it(PullRequest, fmt.Sprintf("pull request #%s waits for a person to merge or close it: %s; then git burl sync records it", e.PRNumber, e.PRURL), "git burl sync"))

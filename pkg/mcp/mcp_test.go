@@ -170,7 +170,7 @@ func TestToolsListFitsItsBudget(t *testing.T) {
 	if err := json.Unmarshal(raw, &schema); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(schema.Properties["action"].Enum, " "); got != "status show why claim submit validate log scope_request" {
+	if got := strings.Join(schema.Properties["action"].Enum, " "); got != "status show why claim submit validate log scope_request propose" {
 		t.Errorf("actions: %s", got)
 	}
 	if len(actions) != len(schema.Properties["action"].Enum) {

@@ -27,10 +27,12 @@ const (
 		"action: status (every task and its next command; open:true leaves DONE out), show, " +
 		"why (what happens next to a task, and why), claim (id, or the next by priority; answers the worktree to work in), " +
 		"submit, validate (run the gates), log (events; id, since), " +
-		"scope_request (ask a human to widen the scope: paths, globs, reason). " +
+		"scope_request (ask a human to widen the scope: paths, globs, reason), " +
+		"propose (a task your work shows is needed: title, reason, paths, globs; it waits for a human to accept it). " +
 		"id defaults to the task whose worktree cwd is in; cwd to the client's roots. A refusal is an error with Reason and Fix."
 	toolSchema = `{"type":"object","properties":{` +
-		`"action":{"type":"string","enum":["status","show","why","claim","submit","validate","log","scope_request"]},` +
+		`"action":{"type":"string","enum":["status","show","why","claim","submit","validate","log","scope_request","propose"]},` +
+		`"title":{"type":"string"},` +
 		`"id":{"type":"string","description":"task ID, e.g. TASK-001"},` +
 		`"cwd":{"type":"string","description":"absolute path to act in"},` +
 		`"open":{"type":"boolean"},` +
@@ -51,6 +53,7 @@ type args struct {
 	Paths  []string `json:"paths"`
 	Globs  []string `json:"globs"`
 	Reason string   `json:"reason"`
+	Title  string   `json:"title"`
 }
 
 // action is what one value of the action argument runs: a verb, with the
@@ -91,6 +94,19 @@ var actions = map[string]action{
 			argv = append(argv, "--affects-glob="+g)
 		}
 		return append(withFlag(argv, "--reason", a.Reason), "--", a.ID)
+	}},
+	// propose is add inside a run: the task waits in PROPOSED, discovered
+	// from id (by default the task whose worktree cwd is in).
+	"propose": {"add", verb.Add, []string{"id", "title", "paths", "globs", "reason"}, func(a *args) []string {
+		argv := []string{"--json", "--propose"}
+		for _, p := range a.Paths {
+			argv = append(argv, "--affects="+p)
+		}
+		for _, g := range a.Globs {
+			argv = append(argv, "--affects-glob="+g)
+		}
+		argv = withFlag(withFlag(argv, "--description", a.Reason), "--discovered-from", a.ID)
+		return append(argv, "--", a.Title)
 	}},
 }
 

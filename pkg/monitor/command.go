@@ -106,6 +106,7 @@ func live(w *workflow.Workflow, load func() (*Board, error)) error {
 		}
 		return b, err
 	}, x.C, os.Getenv("NO_COLOR") == "")
+	m.acts.dir = w.Repo.Root
 	// A low frame rate: bubbletea's renderer wakes at every frame even
 	// when nothing changed, and the board changes at most a few times a
 	// second.

@@ -94,7 +94,7 @@ func WriteHTML(out io.Writer, b *Board, evs []events.Event) error { return write
 
 func write(out io.Writer, b *Board, evs []events.Event, st *stats.Report) error {
 	r := report{Board: b, Generated: b.Now.UTC().Format("2006-01-02 15:04:05 UTC"), Worth: worthOf(st)}
-	for _, bk := range workflow.Buckets {
+	for _, bk := range b.lanes() {
 		cs := b.Columns[bk]
 		col := column{Name: string(bk), Cards: cs}
 		if bk == workflow.Done && len(cs) > 50 {

@@ -193,7 +193,7 @@ func height(blocks [][]string) int {
 
 func (b *Board) total() int {
 	n := 0
-	for _, bk := range workflow.Buckets {
+	for _, bk := range b.lanes() {
 		n += b.count(bk)
 	}
 	return n
@@ -236,7 +236,7 @@ func render(b *Board, l layout, st style) []string {
 	if w < 40 {
 		w = 40
 	}
-	n := len(workflow.Buckets)
+	n := len(b.lanes())
 	colW := (w - (n - 1)) / n
 	title := fmt.Sprintf("burl monitor · %d tasks · %d running", b.total(), len(b.Runs))
 	if len(b.Lost) > 0 {
@@ -251,7 +251,7 @@ func render(b *Board, l layout, st style) []string {
 	}
 	out := []string{st.head(fit(title, w))}
 	var heads []string
-	for _, bk := range workflow.Buckets {
+	for _, bk := range b.lanes() {
 		heads = append(heads, st.head(fit(fmt.Sprintf("%s %d", bk, b.count(bk)), colW)))
 	}
 	out = append(out, strings.Join(heads, " "))
@@ -281,7 +281,7 @@ func render(b *Board, l layout, st style) []string {
 	}
 	cols := make([][]string, n)
 	rows := 0
-	for i, bk := range workflow.Buckets {
+	for i, bk := range b.lanes() {
 		sel := -1
 		if l.selecting && i == l.col {
 			sel = l.row

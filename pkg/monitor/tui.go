@@ -43,13 +43,13 @@ type Model struct {
 	detail    []string
 	detailTop int
 	st        style
+	// acts: the keys that run verbs (actions.go).
+	acts acting
 }
-
-const keysHelp = "←→↑↓ select · enter show task · q quit"
 
 // NewModel is the board reading with load, woken by changes.
 func NewModel(load func() (*Board, error), changes <-chan struct{}, color bool) *Model {
-	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true}
+	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true, acts: acting{run: execVerb}}
 }
 
 func tuiStyle(color bool) style {
@@ -120,11 +120,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case tea.KeyMsg:
 		return m.key(msg)
+	case verbDoneMsg:
+		return m, m.verbDone(msg)
 	}
 	return m, nil
 }
 
 func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.acts.asking != nil && k.String() != "ctrl+c" {
+		return m, m.promptKey(k)
+	}
 	switch k.String() {
 	case "q", "ctrl+c":
 		return m, tea.Quit
@@ -144,11 +149,14 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if cmd, ok := m.actionKey(k.String()); ok {
+		return m, cmd
+	}
 	switch k.String() {
 	case "left", "h":
-		m.col = (m.col + len(workflow.Buckets) - 1) % len(workflow.Buckets)
+		m.col = (m.col + len(m.board.lanes()) - 1) % len(m.board.lanes())
 	case "right", "l", "tab":
-		m.col = (m.col + 1) % len(workflow.Buckets)
+		m.col = (m.col + 1) % len(m.board.lanes())
 	case "up", "k":
 		m.row--
 	case "down", "j":
@@ -165,9 +173,13 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // clamp keeps the selection on a card of the selected column.
 func (m *Model) clamp() {
+	// PROPOSED's column goes with its last task.
+	if l := len(m.board.lanes()); m.col >= l {
+		m.col = l - 1
+	}
 	n := 0
 	if m.board != nil {
-		n = len(m.board.Columns[workflow.Buckets[m.col]])
+		n = len(m.board.Columns[m.board.lanes()[m.col]])
 	}
 	if m.row >= n {
 		m.row = n - 1
@@ -182,7 +194,11 @@ func (m *Model) Selected() (Card, bool) {
 	if m.board == nil {
 		return Card{}, false
 	}
-	cs := m.board.Columns[workflow.Buckets[m.col]]
+	lanes := m.board.lanes()
+	if m.col >= len(lanes) {
+		return Card{}, false
+	}
+	cs := m.board.Columns[lanes[m.col]]
 	if m.row < len(cs) {
 		return cs[m.row], true
 	}
@@ -299,7 +315,9 @@ func (m *Model) View() string {
 		return strings.Join(ls, "\n")
 	}
 	footer := keysHelp
-	if m.err != nil {
+	if f, ok := m.actFooter(); ok {
+		footer = f
+	} else if m.err != nil {
 		footer = "error: " + cli.Escape(m.err.Error())
 	}
 	return strings.Join(render(m.board, layout{width: m.width, height: m.height, col: m.col, row: m.row, selecting: true, footer: footer}, m.st), "\n")

@@ -50,6 +50,7 @@ const (
 	WaitsReview State = "waits_review" // QA, its reviewer has not approved the submitted head: watch runs it
 	Approvable  State = "approvable"   // QA: validate and approve
 
+	Proposed    State = "proposed"    // PROPOSED by an agent: a human accepts it (or cancels it)
 	Unblockable State = "unblockable" // BLOCKED: unblock
 	OverBudget  State = "over_budget" // BLOCKED over max_cost_usd: raise it (or cancel)
 )
@@ -161,6 +162,9 @@ func For(f Facts) Step {
 		return qa(f)
 	case workflow.Blocked:
 		return blocked(f)
+	case workflow.Proposed:
+		// No agent claims it: what moves it is a human's word.
+		return Step{State: Proposed, Command: "git burl accept " + id}
 	}
 	return Step{}
 }

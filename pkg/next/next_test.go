@@ -56,6 +56,7 @@ func TestEveryBucketAndState(t *testing.T) {
 		{"QA scope request", Facts{Bucket: workflow.QA, ScopeRequest: "+ affects: b.go"}, WaitsScopeDeal, "", "or refuse it with git burl scope TASK-007 --deny"},
 
 		{"BLOCKED", Facts{Bucket: workflow.Blocked}, Unblockable, "git burl unblock TASK-007", ""},
+		{"PROPOSED", Facts{Bucket: workflow.Proposed}, Proposed, "git burl accept TASK-007", ""},
 		{"BLOCKED its dependencies DONE", Facts{Bucket: workflow.Blocked, Unmet: nil}, Unblockable, "git burl unblock TASK-007", ""},
 		{"BLOCKED waits for work", Facts{Bucket: workflow.Blocked, Unmet: []string{"TASK-001"}}, WaitsDeps, "", "waits for TASK-001 to be DONE (then git burl unblock TASK-007)"},
 		{"BLOCKED waits for a BLOCKED task", Facts{Bucket: workflow.Blocked, Unmet: []string{"TASK-001"}, Blocked: []Dep{blockedDep}}, WaitsBlocked, "", "git burl unblock TASK-001"},

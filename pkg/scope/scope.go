@@ -159,7 +159,7 @@ func Apply(w *workflow.Workflow, q Request, ask bool) (Change, *workflow.Result,
 	}
 	var change Change
 	res, err := w.Run(workflow.Transition{
-		Verb: verb, ID: q.ID, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.Blocked},
+		Verb: verb, ID: q.ID, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.Blocked, workflow.Proposed},
 		Message: verb + " " + q.ID,
 		Apply: func(tx *workflow.Tx) error {
 			t := tx.Task

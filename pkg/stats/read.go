@@ -18,6 +18,7 @@ type event struct {
 	Actor   string    `json:"actor"`
 	Details struct {
 		To         string   `json:"to"`
+		Bucket     string   `json:"bucket"` // add's: PROPOSED for a proposal
 		Resolution string   `json:"resolution"`
 		Agent      string   `json:"agent"`
 		Verdict    string   `json:"verdict"`

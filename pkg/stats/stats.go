@@ -122,7 +122,8 @@ func Compute(dir string, o Options) (Report, error) {
 		d := &e.Details
 		switch e.Action {
 		case "add":
-			if t.ready.IsZero() {
+			// A proposal is ready once accepted (its transition to READY).
+			if t.ready.IsZero() && d.Bucket == "" {
 				t.ready = e.TS
 			}
 		case "claim":

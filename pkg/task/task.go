@@ -85,6 +85,11 @@ const (
 	// range onto main (DESIGN §26).
 	KeyStackedOn = "stacked_on"
 	KeyStackBase = "stack_base"
+	// KeyDiscoveredFrom is the task whose run proposed this one (DESIGN
+	// §27), kept once accepted; KeyProposedBy who proposed it, set only
+	// while the task is PROPOSED (git burl accept clears it).
+	KeyDiscoveredFrom = "discovered_from"
+	KeyProposedBy     = "proposed_by"
 )
 
 // ResolutionCancelled is the resolution of a task ended without landing.

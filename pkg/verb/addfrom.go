@@ -14,18 +14,20 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/intake"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 type addFromOut struct {
-	Tasks []map[string]any `json:"tasks"`
-	lines []string
+	Tasks  []map[string]any `json:"tasks"`
+	lines  []string
+	bucket workflow.Bucket
 }
 
 func (o addFromOut) Human(w io.Writer) {
-	fmt.Fprintf(w, "Created %d task(s) in READY in one commit:\n", len(o.lines))
+	fmt.Fprintf(w, "Created %d task(s) in %s in one commit:\n", len(o.lines), o.bucket)
 	for _, l := range o.lines {
 		fmt.Fprintln(w, "  "+l)
 	}
@@ -61,7 +63,7 @@ func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 	titles := map[string]int{}
 	for i, e := range entries {
 		where := fmt.Sprintf("%s:%d: task %d: ", c.From, e.Line, i+1)
-		if specs[i], err = specOf(e, where); err != nil {
+		if specs[i], err = intake.Check(e, where); err != nil {
 			return nil, nothingAdded(err)
 		}
 		if j, dup := titles[strings.ToLower(specs[i].Title)]; dup {
@@ -70,20 +72,43 @@ func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 		}
 		titles[strings.ToLower(specs[i].Title)] = i
 	}
+	deps, err := bulk.Deps(entries)
+	if err != nil {
+		return nil, errs.New(errs.User, "%s: %v", c.From, err).WithTitle("Cannot add the tasks: nothing was added").
+			WithFix("a task depends on another of the file by its id: or its title (see git-burl-add(1), ADDING MANY TASKS)")
+	}
 	w, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for i := range specs {
-		if specs[i].DependsOn, err = knownDeps(w, specs[i].DependsOn, nil); err != nil {
-			return nil, nothingAdded(err)
+	for i := range deps {
+		for j, d := range deps[i] {
+			if d.Local >= 0 {
+				continue
+			}
+			id, err := intake.KnownDeps(w, []string{d.Ref}, nil)
+			if err != nil {
+				return nil, nothingAdded(err)
+			}
+			deps[i][j].Ref = id[0]
 		}
 	}
-	made, err := createAll(w, specs)
+	prop, err := c.proposer(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	if prop != nil && prop.Out != "" {
+		return nil, errs.New(errs.User, "a sandboxed watch run proposes one task at a time").WithTitle("Cannot propose the tasks: nothing was proposed").
+			WithFix("git burl add \"TITLE\" for each task; watch records them in PROPOSED when the run ends")
+	}
+	made, err := createAll(w, specs, deps, prop)
 	if err != nil {
 		return nil, nothingAdded(errs.Wrap(err, errs.KindOf(err), "Cannot add the tasks"))
 	}
-	out := addFromOut{}
+	out := addFromOut{bucket: workflow.Ready}
+	if prop != nil {
+		out.bucket = workflow.Proposed
+	}
 	for _, e := range made {
 		if granted, err := trust.Implicit(w.Repo, trust.Verify(e.Task, e.Path)...); err != nil {
 			return nil, err
@@ -107,8 +132,15 @@ func nothingAdded(err error) error {
 }
 
 // createAll is create for many tasks: their IDs allocated in a row under
-// the workflow lock, their files and add events in one commit.
-func createAll(w *workflow.Workflow, specs []task.Spec) ([]workflow.Entry, error) {
+// the workflow lock, their files and add events in one commit. A
+// dependency on another task of the batch (deps, as bulk.Deps resolved
+// it) gets that task's ID once the batch's IDs are allocated.
+// With prop they are proposed, in PROPOSED.
+func createAll(w *workflow.Workflow, specs []task.Spec, deps [][]bulk.Dep, prop *intake.Proposer) ([]workflow.Entry, error) {
+	in := workflow.Ready
+	if prop != nil {
+		in = workflow.Proposed
+	}
 	var made []workflow.Entry
 	now := time.Now()
 	err := w.Mutate("add", func(attempt int) (string, []string, error) {
@@ -125,20 +157,41 @@ func createAll(w *workflow.Workflow, specs []task.Spec) ([]workflow.Entry, error
 				_, _ = w.Repo.Git.Run("-C", w.Repo.Worktree, "reset", "-q", "--", p)
 			}
 		}
-		for _, spec := range specs {
+		batch := make([]string, len(specs))
+		for i := range specs {
+			batch[i] = task.NextID(ids)
+			ids = append(ids, batch[i])
+		}
+		for i, spec := range specs {
 			spec.Created = now
-			spec.ID = task.NextID(ids)
-			ids = append(ids, spec.ID)
+			spec.ID = batch[i]
+			spec.DependsOn = nil
+			for _, d := range deps[i] {
+				if d.Local >= 0 {
+					spec.DependsOn = append(spec.DependsOn, batch[d.Local])
+				} else {
+					spec.DependsOn = append(spec.DependsOn, d.Ref)
+				}
+			}
 			t := task.New(spec)
-			p := filepath.Join(w.BucketDir(workflow.Ready), task.FileName(spec.ID, task.Slug(spec.Title)))
+			details := map[string]any{"title": spec.Title, "priority": t.Priority(), "batch": len(specs)}
+			if prop != nil {
+				t.SetStr(task.KeyProposedBy, prop.By)
+				details["bucket"] = string(workflow.Proposed)
+				details["proposed_by"] = prop.By
+				if prop.From != "" {
+					t.SetStr(task.KeyDiscoveredFrom, prop.From)
+					details["discovered_from"] = prop.From
+				}
+			}
+			p := filepath.Join(w.BucketDir(in), task.FileName(spec.ID, task.Slug(spec.Title)))
 			if err := fsx.WriteFile(p, t.Bytes()); err != nil {
 				undo()
 				return "", nil, err
 			}
 			paths = append(paths, p)
-			made = append(made, workflow.Entry{ID: spec.ID, Bucket: workflow.Ready, Path: p, Task: t})
+			made = append(made, workflow.Entry{ID: spec.ID, Bucket: in, Path: p, Task: t})
 			id := spec.ID
-			details := map[string]any{"title": spec.Title, "priority": t.Priority(), "batch": len(specs)}
 			if attempt > 1 {
 				details["attempt"] = attempt
 			}

@@ -34,7 +34,7 @@ func (c *cancelCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return move{verb: "cancel", label: "Cancelled", from: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked}, to: workflow.Done,
+	return move{verb: "cancel", label: "Cancelled", from: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed}, to: workflow.Done,
 		apply: func(w *workflow.Workflow, tx *workflow.Tx) error {
 			t := tx.Task
 			if n := t.Str(task.KeyPRNumber); n != "" {
@@ -68,7 +68,7 @@ func (c *cancelCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 // dependents are the open tasks whose depends_on names id.
 func dependents(w *workflow.Workflow, id string) ([]string, error) {
 	var out []string
-	for _, b := range []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked} {
+	for _, b := range []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed} {
 		es, _, err := w.InBucket(b)
 		if err != nil {
 			return nil, err

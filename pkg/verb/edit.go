@@ -157,7 +157,7 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	var changes []editChange
 	res, err := w.Run(workflow.Transition{
-		Verb: "edit", ID: id, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked},
+		Verb: "edit", ID: id, From: []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed},
 		Message: "edit " + id,
 		Apply: func(tx *workflow.Tx) error {
 			t := tx.Task

@@ -55,7 +55,7 @@ func (o *showOut) Human(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %s\n", "file:", o.rel)
 	fmt.Fprintf(w, "%-14s %s\n", "priority:", t.Priority())
 	for _, k := range []string{task.KeyAssignedTo, task.KeyBranch, task.KeyWorktree, task.KeyBaseSHA, task.KeySubmittedSHA,
-		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyHeldReason, task.KeyResolution, task.KeyCancelledReason, task.KeyScopeRequest, task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead} {
+		task.KeyStartedAt, task.KeySubmittedAt, task.KeyCompletedAt, task.KeyVerify, task.KeyBlockedReason, task.KeyHeldReason, task.KeyResolution, task.KeyCancelledReason, task.KeyScopeRequest, task.KeyPRURL, task.KeyPRNumber, task.KeyPRHead, task.KeyProposedBy, task.KeyDiscoveredFrom} {
 		if v := t.Str(k); v != "" {
 			// A reason is printed whole: it is why a human is needed.
 			fmt.Fprintf(w, "%-14s %s\n", k+":", strings.ReplaceAll(cli.Escape(v), "\\n", "\n"+strings.Repeat(" ", 15)))

@@ -36,7 +36,7 @@ type statusCmd struct {
 	// The filters an agent that polls uses: what it lists, never the
 	// counts, which stay whole.
 	Open    bool     `long:"open" description:"List only the tasks that are not DONE (DONE is still counted): costs what 100 tasks cost, whatever the history"`
-	Buckets []string `long:"bucket" value-name:"BUCKET" description:"List only the tasks in BUCKET: READY, DOING, QA, DONE or BLOCKED (repeatable)"`
+	Buckets []string `long:"bucket" value-name:"BUCKET" description:"List only the tasks in BUCKET: READY, DOING, QA, DONE, BLOCKED or PROPOSED (repeatable)"`
 	Since   string   `long:"since" value-name:"WHEN" description:"List only the tasks created, started, submitted or completed at or after WHEN: RFC 3339, a date (2026-11-24) or a time ago (90m, 24h)"`
 }
 
@@ -168,7 +168,9 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	out.NotOnRemoteMain = integrate.IDs(off)
 	var buildUntrusted bool
 	out.Untrusted, buildUntrusted = untrustedConfig(w)
-	for _, b := range workflow.Buckets {
+	// PROPOSED is counted where it holds a task: the counts of a workflow
+	// without proposals stay the five of PRD 9.1.
+	for _, b := range workflow.Lanes {
 		out.Counts[string(b)] = 0
 	}
 	order := sortEntries(entries)
@@ -326,6 +328,9 @@ func (o *statusOut) Human(out io.Writer) {
 	defer w.Flush()
 	var counts []string
 	for _, b := range workflow.Buckets {
+		if _, ok := o.Counts[string(b)]; !ok {
+			continue
+		}
 		c := fmt.Sprintf("%s %d", b, o.Counts[string(b)])
 		if b == workflow.Done && o.Cancelled > 0 {
 			c += fmt.Sprintf(" (%d landed, %d cancelled)", o.Counts[string(b)]-o.Cancelled, o.Cancelled)

@@ -22,7 +22,7 @@ func (c *statusCmd) filter() (statusFilter, error) {
 		for _, one := range strings.Split(b, ",") {
 			bk := workflow.Bucket(strings.ToUpper(strings.TrimSpace(one)))
 			if !slices.Contains(workflow.Buckets, bk) {
-				return f, usageErr("status", "--bucket "+one+" is not a bucket: READY, DOING, QA, DONE or BLOCKED")
+				return f, usageErr("status", "--bucket "+one+" is not a bucket: READY, DOING, QA, DONE or BLOCKED (or PROPOSED)")
 			}
 			f.buckets = append(f.buckets, bk)
 		}
@@ -32,7 +32,7 @@ func (c *statusCmd) filter() (statusFilter, error) {
 			return f, usageErr("status", "--open leaves DONE out, and --bucket DONE asks for it")
 		}
 		if len(f.buckets) == 0 {
-			f.buckets = []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked}
+			f.buckets = []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed}
 		}
 	}
 	if c.Since != "" {

@@ -20,6 +20,7 @@ var constructors = map[string]func() cli.Command{
 	"hold":       Hold,
 	"inbox":      Inbox,
 	"unhold":     Unhold,
+	"accept":     Accept,
 	"stop":       Stop,
 	"claim":      Claim,
 	"clean":      Clean,

@@ -261,6 +261,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		_, received = box.Receive(succeeded || keep, msg)
 		if !gone {
 			s.scopeRequests(w, actor, id, box)
+			s.proposals(w, actor, id, box)
 		}
 	}
 	if tampered != "" {

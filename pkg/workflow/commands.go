@@ -83,7 +83,7 @@ func (w *Workflow) Commands() ([]trust.Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, b := range []Bucket{Ready, Doing, QA, Blocked} {
+	for _, b := range []Bucket{Ready, Doing, QA, Blocked, Proposed} {
 		good, _, err := w.InBucket(b)
 		if err != nil {
 			return nil, err

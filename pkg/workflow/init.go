@@ -321,7 +321,9 @@ func scaffold(w *Workflow, opts InitOptions, remote string, res *InitResult) (cr
 		created = append(created, w.Rel(p))
 		return nil
 	}
-	for _, b := range Buckets {
+	// PROPOSED is made by the first proposal: a workflow without one looks
+	// as it always did.
+	for _, b := range Lanes {
 		if err := write(filepath.Join(w.BucketDir(b), ".gitkeep"), nil); err != nil {
 			return nil, nil, err
 		}

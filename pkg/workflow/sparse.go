@@ -208,10 +208,12 @@ func (w *Workflow) wantCone(month string) (dirs []string, old []string, err erro
 			}
 		}
 	}
-	// The machine-local folders, whether they exist yet or not: the cone
-	// then does not change when they appear.
+	// The machine-local folders, and PROPOSED, which the first proposal
+	// makes, whether they exist yet or not: the cone then does not change
+	// when they appear.
 	add(".workflow/" + LocksDirName)
 	add(".workflow/" + LogsDirName)
+	add(".workflow/" + string(Proposed))
 	add(".workflow/" + string(Done) + "/" + month)
 	sort.Strings(dirs)
 	sort.Strings(old)

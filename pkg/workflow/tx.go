@@ -177,6 +177,10 @@ func (w *Workflow) checkBucket(tr Transition) (*Entry, error) {
 	for _, b := range tr.From {
 		from = append(from, string(b))
 	}
+	if e.Bucket == Proposed {
+		return e, errs.New(errs.User, "%s is PROPOSED: an agent proposed it, and no one works on it until a human accepts it; %s needs it in %s", tr.ID, tr.Verb, strings.Join(from, " or ")).
+			WithFix("%s", Suggest(e.Bucket, tr.ID))
+	}
 	return e, errs.New(errs.User, "%s is in %s; %s needs it in %s", tr.ID, e.Bucket, tr.Verb, strings.Join(from, " or ")).
 		WithFix("%s", Suggest(e.Bucket, tr.ID))
 }
@@ -323,6 +327,8 @@ func Suggest(b Bucket, id string) string {
 		return "git burl validate " + id + " && git burl approve " + id
 	case Blocked:
 		return "git burl unblock " + id
+	case Proposed:
+		return "git burl accept " + id + " (a human's word: an agent proposed it; or git burl cancel " + id + " --reason \"...\")"
 	}
 	return ""
 }

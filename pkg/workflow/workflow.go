@@ -39,10 +39,19 @@ const (
 	QA      Bucket = "QA"
 	Done    Bucket = "DONE"
 	Blocked Bucket = "BLOCKED"
+	// Proposed holds the tasks agents propose (DESIGN §27): no agent
+	// claims one until a human accepts it into READY. The folder is made
+	// by the first proposal, so a workflow without one has none.
+	Proposed Bucket = "PROPOSED"
 )
 
-// Buckets in lifecycle order.
-var Buckets = []Bucket{Ready, Doing, QA, Done, Blocked}
+// Buckets in lifecycle order, PROPOSED last: the five of PRD 9.1 keep
+// their places in every list and column, and PROPOSED is shown where it
+// holds a task (Shown).
+var Buckets = []Bucket{Ready, Doing, QA, Done, Blocked, Proposed}
+
+// Lanes are the buckets a view shows even when empty: all but PROPOSED.
+var Lanes = Buckets[:5]
 
 // ParseBucket accepts a bucket name in any case.
 func ParseBucket(s string) (Bucket, bool) {
