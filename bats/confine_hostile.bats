@@ -199,7 +199,7 @@ left_nothing() {
 	assert_success
 	left_nothing
 	ran TASK-001
-	git burl add "Hangs" --affects-glob "src/**" >/dev/null
+	git burl add "Hangs" >/dev/null
 	rm -f "$AGENTS/daemon" "$AGENTS/agent"
 	lingerer 'sleep 300'
 	SANDBOX=bwrap TIMEOUT=1s RETRIES=0 one_agent lingerer

@@ -59,7 +59,7 @@ load queue
 
 @test "a non-zero exit is retried with the exit code and the last output lines, then BLOCKED" {
 	watch_repo
-	git burl add "Crashy" --affects-glob "src/**" >/dev/null
+	git burl add "Crashy" >/dev/null
 	agent crashy 'echo "line before the crash"; echo "segfault at attempt $BURL_ATTEMPT" >&2; exit 7'
 	RETRIES=2 one_agent crashy
 	run --separate-stderr git burl watch --once --interval 100ms --json
@@ -73,7 +73,7 @@ load queue
 
 @test "an agent that changes nothing fails its run" {
 	watch_repo
-	git burl add "Lazy" --affects-glob "src/**" >/dev/null
+	git burl add "Lazy" >/dev/null
 	agent lazy 'true'
 	RETRIES=0 one_agent lazy
 	run --separate-stderr git burl watch --once --interval 100ms --json
@@ -84,7 +84,7 @@ load queue
 
 @test "a hung agent and all its children are killed at its timeout, then retried and BLOCKED" {
 	watch_repo
-	git burl add "Hangs" --affects-glob "src/**" >/dev/null
+	git burl add "Hangs" >/dev/null
 	agent hang "sleep 300 & echo $AGENT_BG >>$AGENTS/pids; echo $AGENT_PID >>$AGENTS/pids; wait"
 	TIMEOUT=1s RETRIES=1 one_agent hang
 	run --separate-stderr git burl watch --once --interval 100ms --json
@@ -157,8 +157,8 @@ load queue
 
 @test "SIGTERM: the agents are stopped, their tasks released to READY with the branch kept, and watch exits" {
 	watch_repo
-	git burl add "Slow one" --affects-glob "one/**" >/dev/null
-	git burl add "Slow two" --affects-glob "two/**" >/dev/null
+	git burl add "Slow one" >/dev/null
+	git burl add "Slow two" >/dev/null
 	agent slow "echo $AGENT_PID >>$AGENTS/pids; sleep 300 & echo $AGENT_BG >>$AGENTS/pids; wait"
 	MAXP=2 one_agent slow
 	git burl watch --interval 100ms --json >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
@@ -406,26 +406,4 @@ agents:
 	assert_success
 	assert_output_contains "TASK-001: not claimed: no agent's tags match its tags [docs]"
 	assert_output_contains "TASK-003: not claimed: it depends on TASK-002, which is BLOCKED and waits for a human"
-}
-
-@test "watch never claims a task add warned has no scope (any change would fail its scope gate): it says why once, lands the scoped work, and status shows the task" {
-	watch_repo
-	run git burl add "No scope"
-	assert_output_contains "has no --affects or --affects-glob"
-	git burl add "Scoped" --affects-glob 'src/**' >/dev/null
-	agent good 'mkdir -p src; echo "$BURL_TASK" >"src/$BURL_TASK.txt"'
-	one_agent good
-	run git burl watch --once --interval 100ms
-	assert_success
-	[ "$(bucket_of TASK-002)" = DONE ]
-	[ "$(bucket_of TASK-001)" = READY ]
-	[ ! -e "$AGENTS/prompts/TASK-001-1.md" ]
-	[ "$(grep -c '"action":"claim".*TASK-001\|"task":"TASK-001".*"action":"claim"' <(all_events))" = 0 ]
-	[ "$(grep -c "TASK-001: not claimed: it has no affects or affects_globs" <<<"$output")" = 1 ]
-	assert_output_contains "git burl scope TASK-001 --affects-glob"
-	run git burl status
-	assert_output_contains "TASK-001  medium   No scope  [no scope: no watch claims it; git burl scope TASK-001 --affects-glob"
-	# A human may still take it by hand.
-	run git burl claim TASK-001
-	assert_success
 }

@@ -35,12 +35,6 @@ func (t *Task) BlockedSummary() string {
 // Held is why a human holds the task back from agents, "" when not held.
 func (t *Task) Held() string { return t.Str(KeyHeldReason) }
 
-// Unscoped reports a task with neither affects nor affects_globs: the
-// scope gate fails any change it makes (add warns of it).
-func (t *Task) Unscoped() bool {
-	return len(t.List(KeyAffects))+len(t.List(KeyAffectsGlobs)) == 0
-}
-
 // Cancelled reports whether the task ended without landing.
 func (t *Task) Cancelled() bool { return t.Str(KeyResolution) == ResolutionCancelled }
 

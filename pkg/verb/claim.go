@@ -121,19 +121,6 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		return nil, err
 	}
 	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
-	if os.Getenv("BURL_WATCHER") != "" {
-		// A watch's agent would be paid for a run the scope gate fails
-		// whatever it does: left for a human (claim by hand takes it).
-		kept := cands[:0]
-		for _, t := range cands {
-			if t.Unscoped() {
-				skipped = append(skipped, workflow.Skip{ID: t.ID(), Reason: workflow.UnscopedReason(t.ID())})
-				continue
-			}
-			kept = append(kept, t)
-		}
-		cands = kept
-	}
 	// With max_parallel reached every candidate waits for a slot: said per
 	// task, with the tasks that wait for something else.
 	if full, err := capFull(w); err != nil {
@@ -623,10 +610,6 @@ func heldBy(w *workflow.Workflow, e *workflow.Entry) error {
 
 // claimable checks an explicitly named task the way claimNext filters.
 func claimable(w *workflow.Workflow, t *task.Task) error {
-	if t.Unscoped() && os.Getenv("BURL_WATCHER") != "" {
-		return errs.New(errs.User, "%s: %s", t.ID(), workflow.UnscopedReason(t.ID())).WithTitle("Cannot claim %s under watch", t.ID()).
-			WithFix("git burl scope %s --affects-glob 'GLOB' --reason \"...\"; or claim it by hand, outside watch", t.ID())
-	}
 	done, err := w.DoneSet(t)
 	if err != nil {
 		return err

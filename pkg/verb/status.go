@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -104,9 +102,6 @@ type statusOut struct {
 	// prChecks is the checks' state of each open request as the last
 	// settle round saw it (by number).
 	prChecks map[string]string
-	// watched: agents.yaml is there, so a watch may run, and a READY task
-	// without a scope is one no watch claims.
-	watched bool
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -145,9 +140,6 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	for _, l := range locks {
 		out.locked[l.Name] = l
-	}
-	if _, err := os.Stat(filepath.Join(w.Dir, agents.FileName)); err == nil {
-		out.watched = true
 	}
 	refs := next.ReadRefs(w)
 	tips, local, remote := refs.Tips, refs.Local, refs.Remote
@@ -366,9 +358,6 @@ func (o *statusOut) Human(out io.Writer) {
 		}
 		if e.Held != "" {
 			line += "  [held: " + cli.Escape(e.Held) + "]"
-		}
-		if o.watched && cur == workflow.Ready && len(e.Affects)+len(e.AffectsGlobs) == 0 {
-			line += "  [no scope: no watch claims it; git burl scope " + e.ID + " --affects-glob 'GLOB' --reason \"...\"]"
 		}
 		if e.PRNumber != "" && cur == workflow.QA {
 			state := "open"

@@ -275,8 +275,7 @@ func (s *supervisor) tick() (active, pending bool) {
 }
 
 // idleReasons says, once per task and reason, why a READY task is left
-// alone when it would otherwise look like work: it has no scope (its run
-// could never pass the scope gate), no agent's tags match it,
+// alone when it would otherwise look like work: no agent's tags match it,
 // or it depends on a BLOCKED task (a human must act: what moves it is
 // what status says). Without it a watch --once with work left exits 0
 // saying "0 run(s)".
@@ -300,10 +299,6 @@ func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 		}
 	}
 	for _, t := range open {
-		if t.Unscoped() {
-			s.sayOnce("idle-unscoped:"+t.ID(), "%s: not claimed: %s", t.ID(), workflow.UnscopedReason(t.ID()))
-			continue
-		}
 		if deps := blocked[t.ID()]; len(deps) > 0 {
 			var ids, details []string
 			for _, d := range deps {

@@ -121,12 +121,6 @@ func DepsReason(unmet []string) string {
 	return "waits for " + strings.Join(unmet, ", ") + " to be DONE"
 }
 
-// UnscopedReason is how claim under watch, and watch, say why a task
-// without a scope is left alone: its run could never pass the scope gate.
-func UnscopedReason(id string) string {
-	return fmt.Sprintf("it has no affects or affects_globs, so any change fails its scope gate; no watch claims it until a human gives it a scope: git burl scope %s --affects-glob 'GLOB' --reason \"...\"", id)
-}
-
 // OverlapReason is how claim and status say a task waits for a DOING task
 // whose scope overlaps its own.
 func OverlapReason(doing, why string) string {
