@@ -163,3 +163,43 @@ child_work() {
 	! git cat-file -e main:added.txt 2>/dev/null
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line, reviewed')" ]
 }
+
+@test "stack: cancelling a parent blocks its DOING and QA children, naming it; a READY dependant still refuses the cancel" {
+	stacked_repo
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	git burl add "Later" --affects later.txt --depends-on TASK-001 >/dev/null
+	child_work
+	# TASK-004 is READY and not stacked: the cancel is refused for it.
+	run git burl cancel TASK-001 --reason "not needed after all"
+	assert_failure 1
+	assert_output_contains "TASK-004 depends on TASK-001"
+	[ "$(bucket_of TASK-001)" = QA ]
+	git burl edit TASK-004 --remove-depends-on TASK-001 >/dev/null
+	# The grandchild works on the child's head.
+	git burl claim TASK-003 >/dev/null
+	[ "$(field TASK-003 stacked_on)" = TASK-002 ]
+	run git burl cancel TASK-001 --reason "not needed after all"
+	assert_success
+	assert_output_contains "TASK-002 blocked: it is stacked on TASK-001, which was cancelled: not needed after all"
+	assert_output_contains "TASK-003 blocked: it is stacked on TASK-002, which is BLOCKED"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+	[ "$(bucket_of TASK-003)" = BLOCKED ]
+	grep -q "^blocked_reason: .*it is stacked on TASK-001, which was cancelled: not needed after all" "$(task_file TASK-002)"
+	git burl show TASK-003 | grep -q "stacked on TASK-002, which is BLOCKED"
+	all_events | jq -s -e 'any(.[]; .action == "block" and .task == "TASK-002" and .details.stacked_on == "TASK-001")' >/dev/null
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: a parent that goes to BLOCKED blocks its child, naming it and why" {
+	stacked_repo
+	child_work
+	run git burl block TASK-001 --reason "the API it calls is being redesigned"
+	assert_success
+	assert_output_contains "TASK-002 blocked: it is stacked on TASK-001, which is BLOCKED: the API it calls is being redesigned"
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+	# Nothing lands it meanwhile.
+	run git burl approve TASK-002
+	assert_failure
+}
