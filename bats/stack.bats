@@ -125,24 +125,39 @@ child_work() {
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
-@test "stack: a child whose own commits conflict with main when restacked goes back to READY with the files and the parent's landed commit" {
+@test "stack: a hand-claimed child whose own commits conflict with main when restacked goes to BLOCKED with the files and the parent's landed commit" {
 	stacked_repo
 	wt=$(claim_wt TASK-002)
 	git burl scope TASK-002 --affects src/jump.go --reason "the child changes Jump" >/dev/null
 	(cd "$wt" && printf '%s\n' "$(jump_go 'child()')" >src/jump.go && git commit -q -am "child changes Jump")
 	git burl submit TASK-002 >/dev/null
+	child_head=$(git rev-parse task-002-child)
 	printf '%s\n' "$(jump_go 'main()')" >src/jump.go
 	git commit -q -am "main changes Jump"
 	run git burl approve TASK-001
 	assert_success
-	assert_output_contains "TASK-002 back to READY: restacking it onto main conflicts in src/jump.go"
-	[ "$(bucket_of TASK-002)" = READY ]
+	# No agent works it: nobody would take it from READY, so it waits for
+	# its human in BLOCKED, saying what to do.
+	assert_output_contains "TASK-002 BLOCKED: restacking it onto main conflicts in src/jump.go"
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
 	landed=$(git rev-parse --short=10 main)
 	grep -q "TASK-001 landed as $landed" "$(task_file TASK-002)"
 	grep -q -- "- src/jump.go" "$(task_file TASK-002)"
 	grep -q "git rebase --onto $(git rev-parse main) " "$(task_file TASK-002)"
-	# Nothing was left half done in its worktree.
+	git burl show TASK-002 | grep -q "conflicts in src/jump.go"
+	# Nothing was left half done in its worktree, and its work is kept.
 	[ -z "$(git -C "$wt" status --porcelain)" ]
+	[ "$(git rev-parse task-002-child)" = "$child_head" ]
+	# The human resolves it as told and lands it.
+	(cd "$wt" && ! git rebase -q --onto main "$PARENT_HEAD" >/dev/null 2>&1 && printf '%s\n' "$(jump_go 'both()')" >src/jump.go && git add src/jump.go && GIT_EDITOR=true git rebase --continue >/dev/null)
+	run git burl unblock TASK-002 --claim
+	assert_success
+	run git burl submit TASK-002
+	assert_success
+	run git burl approve TASK-002
+	assert_success
+	[ "$(git show main:src/jump.go)" = "$(jump_go 'both()')" ]
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
 @test "stack: a parent submitted again with a new head restacks its child onto that head" {
