@@ -218,3 +218,37 @@ child_work() {
 	run git burl approve TASK-002
 	assert_failure
 }
+
+@test "stack: status, show, the board and the HTML report draw a stack as a chain" {
+	stacked_repo
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	git burl add "Unstacked" --affects other.txt >/dev/null
+	child_work
+	git burl claim TASK-003 >/dev/null
+	run git burl status
+	assert_success
+	grep -E "^  TASK-002 .*Child.*  ↳ on TASK-001" <<<"$output"
+	grep -E "^  TASK-003 .*Grandchild.*  ↳ on TASK-002" <<<"$output"
+	! grep -E "^  TASK-00[14] .*↳" <<<"$output"
+	# Its next step is its parent's landing, never an approve it refuses.
+	grep -A1 -E "^  TASK-002 " <<<"$output" | grep -q "next: waits for TASK-001, which it is stacked on, to land first (git burl approve TASK-001;"
+	[ "$(state_of TASK-002)" = waits_dependency ]
+	[ "$(suggest_of TASK-002)" = "" ]
+	run git burl show TASK-002
+	assert_success
+	assert_output_contains "stack:         TASK-001 [QA] → TASK-002 [QA] (this) → TASK-003 [DOING]"
+	run git burl show TASK-001
+	assert_output_contains "stack:         TASK-001 [QA] (this) → TASK-002 [QA] → TASK-003 [DOING]"
+	run git burl show TASK-004
+	refute_output_contains "stack:"
+	run git burl monitor --once
+	assert_success
+	assert_output_contains "↳ on TASK-002"
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	grep -q '<div class="meta stack">↳ on TASK-001</div>' "$BATS_TEST_TMPDIR/report.html"
+	grep -q '<div class="meta stack">↳ on TASK-002</div>' "$BATS_TEST_TMPDIR/report.html"
+	# After the parent lands the child is no longer drawn on an open task.
+	git burl approve TASK-001 >/dev/null
+	run git burl show TASK-002
+	assert_output_contains "stack:         TASK-001 [DONE] → TASK-002 [QA] (this) → TASK-003 [DOING]"
+}
