@@ -48,6 +48,10 @@ git add -A && git commit -q -m "$BURL_TASK part"'
 	[ "$(field TASK-003 stack_base)" = "$(field TASK-002 submitted_sha)" ]
 	# Each agent started on the work before it.
 	grep -qx added.txt "$AGENTS/TASK-002-1.files"
+	# ... and was told so in its prompt.
+	grep -q "^## Stacked on TASK-001" "$AGENTS/prompts/TASK-002-1.md"
+	grep -q "git rebase --onto" "$AGENTS/prompts/TASK-002-1.md"
+	! grep -q "^## Stacked on" "$AGENTS/prompts/TASK-001-1.md"
 	grep -qx child.txt "$AGENTS/TASK-003-1.files"
 	! grep -qx added.txt "$AGENTS/TASK-003-1.files"
 	run git burl approve --all --json
