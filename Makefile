@@ -106,6 +106,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/cockpit.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/stack.sh
 
 clean:
 	rm -rf bin libexec dist

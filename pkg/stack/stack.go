@@ -12,10 +12,12 @@ package stack
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -165,6 +167,12 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 	// descends from it holds commits the child lacks.
 	if in, _ := g.Test("merge-base", "--is-ancestor", old, main); old == "" || old == main || in && mv.landed != "" {
 		return fmt.Sprintf("%s is on %s already", id, mv.where)
+	}
+	if e.Bucket == workflow.Doing && t.Str(task.KeyLeaseHolder) != "" && !lease.Of(t, time.Now().UTC(), w.Config.LeaseGrace, w.Host).Gone() {
+		// Its run works on this branch now: moving it under the run
+		// would lose the one or the other. The approve that lands it
+		// replays its own commits with rebase --onto all the same.
+		return fmt.Sprintf("%s not restacked yet: its run is live; approving it replays its own commits onto %s (git rebase --onto)", id, w.Config.MainBranch)
 	}
 	wt := w.WorktreePath(t)
 	if wt == "" {
