@@ -26,7 +26,7 @@ ACTIONLINT ?= $(GO) run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 SHELL_FILES := install.sh .ci/run .ci/foreign-watch $(wildcard hooks/* contrib/*.sh contrib/*/*.sh bats/*.bash bats/doubles/* contrib/completion/git-burl.bash)
 
-.PHONY: all build test deps forge unit cross bats lint install uninstall demo demo-pr bench clean
+.PHONY: all build test deps forge unit cross bats lint install uninstall demo demo-pr demo-stack bench clean
 
 all: build
 
@@ -84,6 +84,10 @@ uninstall:
 demo: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/demo.sh
 
+# The README's Stacks section (bats/readme_stacks.bats checks it).
+demo-stack: build
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/demo-stack.sh
+
 # The pull-request tour against a real Gitea on loopback (built once per
 # machine by contrib/forge/gitea.sh).
 demo-pr: build
@@ -103,6 +107,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/cockpit.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/stack.sh
 
 clean:
 	rm -rf bin libexec dist

@@ -125,24 +125,39 @@ child_work() {
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
-@test "stack: a child whose own commits conflict with main when restacked goes back to READY with the files and the parent's landed commit" {
+@test "stack: a hand-claimed child whose own commits conflict with main when restacked goes to BLOCKED with the files and the parent's landed commit" {
 	stacked_repo
 	wt=$(claim_wt TASK-002)
 	git burl scope TASK-002 --affects src/jump.go --reason "the child changes Jump" >/dev/null
 	(cd "$wt" && printf '%s\n' "$(jump_go 'child()')" >src/jump.go && git commit -q -am "child changes Jump")
 	git burl submit TASK-002 >/dev/null
+	child_head=$(git rev-parse task-002-child)
 	printf '%s\n' "$(jump_go 'main()')" >src/jump.go
 	git commit -q -am "main changes Jump"
 	run git burl approve TASK-001
 	assert_success
-	assert_output_contains "TASK-002 back to READY: restacking it onto main conflicts in src/jump.go"
-	[ "$(bucket_of TASK-002)" = READY ]
+	# No agent works it: nobody would take it from READY, so it waits for
+	# its human in BLOCKED, saying what to do.
+	assert_output_contains "TASK-002 BLOCKED: restacking it onto main conflicts in src/jump.go"
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
 	landed=$(git rev-parse --short=10 main)
 	grep -q "TASK-001 landed as $landed" "$(task_file TASK-002)"
 	grep -q -- "- src/jump.go" "$(task_file TASK-002)"
 	grep -q "git rebase --onto $(git rev-parse main) " "$(task_file TASK-002)"
-	# Nothing was left half done in its worktree.
+	git burl show TASK-002 | grep -q "conflicts in src/jump.go"
+	# Nothing was left half done in its worktree, and its work is kept.
 	[ -z "$(git -C "$wt" status --porcelain)" ]
+	[ "$(git rev-parse task-002-child)" = "$child_head" ]
+	# The human resolves it as told and lands it.
+	(cd "$wt" && ! git rebase -q --onto main "$PARENT_HEAD" >/dev/null 2>&1 && printf '%s\n' "$(jump_go 'both()')" >src/jump.go && git add src/jump.go && GIT_EDITOR=true git rebase --continue >/dev/null)
+	run git burl unblock TASK-002 --claim
+	assert_success
+	run git burl submit TASK-002
+	assert_success
+	run git burl approve TASK-002
+	assert_success
+	[ "$(git show main:src/jump.go)" = "$(jump_go 'both()')" ]
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
 @test "stack: a parent submitted again with a new head restacks its child onto that head" {
@@ -162,4 +177,78 @@ child_work() {
 	assert_success
 	! git cat-file -e main:added.txt 2>/dev/null
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line, reviewed')" ]
+}
+
+@test "stack: cancelling a parent blocks its DOING and QA children, naming it; a READY dependant still refuses the cancel" {
+	stacked_repo
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	git burl add "Later" --affects later.txt --depends-on TASK-001 >/dev/null
+	child_work
+	# TASK-004 is READY and not stacked: the cancel is refused for it.
+	run git burl cancel TASK-001 --reason "not needed after all"
+	assert_failure 1
+	assert_output_contains "TASK-004 depends on TASK-001"
+	[ "$(bucket_of TASK-001)" = QA ]
+	git burl edit TASK-004 --remove-depends-on TASK-001 >/dev/null
+	# The grandchild works on the child's head.
+	git burl claim TASK-003 >/dev/null
+	[ "$(field TASK-003 stacked_on)" = TASK-002 ]
+	run git burl cancel TASK-001 --reason "not needed after all"
+	assert_success
+	assert_output_contains "TASK-002 blocked: it is stacked on TASK-001, which was cancelled: not needed after all"
+	assert_output_contains "TASK-003 blocked: it is stacked on TASK-002, which is BLOCKED"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+	[ "$(bucket_of TASK-003)" = BLOCKED ]
+	grep -q "^blocked_reason: .*it is stacked on TASK-001, which was cancelled: not needed after all" "$(task_file TASK-002)"
+	git burl show TASK-003 | grep -q "stacked on TASK-002, which is BLOCKED"
+	all_events | jq -s -e 'any(.[]; .action == "block" and .task == "TASK-002" and .details.stacked_on == "TASK-001")' >/dev/null
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: a parent that goes to BLOCKED blocks its child, naming it and why" {
+	stacked_repo
+	child_work
+	run git burl block TASK-001 --reason "the API it calls is being redesigned"
+	assert_success
+	assert_output_contains "TASK-002 blocked: it is stacked on TASK-001, which is BLOCKED: the API it calls is being redesigned"
+	[ "$(bucket_of TASK-002)" = BLOCKED ]
+	# Nothing lands it meanwhile.
+	run git burl approve TASK-002
+	assert_failure
+}
+
+@test "stack: status, show, the board and the HTML report draw a stack as a chain" {
+	stacked_repo
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	git burl add "Unstacked" --affects other.txt >/dev/null
+	child_work
+	git burl claim TASK-003 >/dev/null
+	run git burl status
+	assert_success
+	grep -E "^  TASK-002 .*Child.*  ↳ on TASK-001" <<<"$output"
+	grep -E "^  TASK-003 .*Grandchild.*  ↳ on TASK-002" <<<"$output"
+	! grep -E "^  TASK-00[14] .*↳" <<<"$output"
+	# Its next step is its parent's landing, never an approve it refuses.
+	grep -A1 -E "^  TASK-002 " <<<"$output" | grep -q "next: waits for TASK-001, which it is stacked on, to land first (git burl approve TASK-001;"
+	[ "$(state_of TASK-002)" = waits_dependency ]
+	[ "$(suggest_of TASK-002)" = "" ]
+	run git burl show TASK-002
+	assert_success
+	assert_output_contains "stack:         TASK-001 [QA] → TASK-002 [QA] (this) → TASK-003 [DOING]"
+	run git burl show TASK-001
+	assert_output_contains "stack:         TASK-001 [QA] (this) → TASK-002 [QA] → TASK-003 [DOING]"
+	run git burl show TASK-004
+	refute_output_contains "stack:"
+	run git burl monitor --once
+	assert_success
+	assert_output_contains "↳ on TASK-002"
+	git burl monitor --html "$BATS_TEST_TMPDIR/report.html" >/dev/null
+	grep -q '<div class="meta stack">↳ on TASK-001</div>' "$BATS_TEST_TMPDIR/report.html"
+	grep -q '<div class="meta stack">↳ on TASK-002</div>' "$BATS_TEST_TMPDIR/report.html"
+	# After the parent lands the child is no longer drawn on an open task.
+	git burl approve TASK-001 >/dev/null
+	run git burl show TASK-002
+	assert_output_contains "stack:         TASK-001 [DONE] → TASK-002 [QA] (this) → TASK-003 [DOING]"
 }

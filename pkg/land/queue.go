@@ -353,22 +353,32 @@ func (q *queue) stage(id, base string) *stacked {
 
 // releaseDeferred puts back into pending the deferred tasks whose parent
 // has landed meanwhile (reporting true when there are some); the others
-// wait, said as the review gate's waiting tasks are.
+// stay deferred while those may land their parents (a chain lands one
+// link a round), and then wait, said as the review gate's waiting tasks
+// are.
 func (q *queue) releaseDeferred(pending *[]string) bool {
 	held := q.deferred
 	q.deferred = nil
+	type wait struct{ id, why string }
+	var waits []wait
 	for _, id := range held {
 		e, err := q.w.Get(id)
 		if err != nil || e.Bucket != workflow.QA {
 			continue
 		}
 		if why := stack.Waits(q.w, e.Task); why != "" {
-			why = fmt.Sprintf("waits for %s, which it is stacked on and which %s", e.Task.Str(task.KeyStackedOn), why)
-			q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: id, Reason: why})
-			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", id, why))
+			waits = append(waits, wait{id, fmt.Sprintf("waits for %s, which it is stacked on and which %s", e.Task.Str(task.KeyStackedOn), why)})
 			continue
 		}
 		*pending = append(*pending, id)
+	}
+	for _, wt := range waits {
+		if len(*pending) > 0 {
+			q.deferred = append(q.deferred, wt.id)
+			continue
+		}
+		q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: wt.id, Reason: wt.why})
+		q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", wt.id, wt.why))
 	}
 	return len(*pending) > 0
 }

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
-	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
@@ -80,7 +78,7 @@ type author struct {
 func workAuthor(w *workflow.Workflow, t *task.Task) (author, error) {
 	g := w.Repo.Git
 	worker := t.Str(task.KeyAssignedTo)
-	if name := agentOf(w, t, worker); name != "" {
+	if name := w.RunAgent(t, worker); name != "" {
 		if f, err := agents.Load(filepath.Join(w.Dir, agents.FileName)); err == nil {
 			for _, ag := range f.Agents {
 				if ag.Name == name && ag.Author != "" {
@@ -105,23 +103,6 @@ func workAuthor(w *workflow.Workflow, t *task.Task) (author, error) {
 		worker = n
 	}
 	return author{name: n, email: e, agent: worker}, nil
-}
-
-// agentOf is the agent whose run holds t for worker (its last run_start
-// by that actor), or "" when a human claimed it.
-func agentOf(w *workflow.Workflow, t *task.Task, worker string) string {
-	since, err := time.Parse(time.RFC3339, t.Str(task.KeyCreated))
-	if err != nil {
-		since = time.Now().AddDate(0, 0, -1)
-	}
-	evs, _ := events.ForTask(w.EventsDir(), t.ID(), since)
-	name := ""
-	for _, e := range evs {
-		if e.Action == "run_start" && e.Actor == worker {
-			name, _ = e.Details["agent"].(string)
-		}
-	}
-	return name
 }
 
 // splitIdent splits "Name <email> [date]" as git writes an identity.

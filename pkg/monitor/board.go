@@ -73,6 +73,9 @@ type Card struct {
 	// Review is the task's recorded review in one line (escaped) and
 	// ReviewMark its marker (see setReview).
 	Review, ReviewMark string
+	// StackedOn is the open task's parent in a stack (stacked_on,
+	// escaped): its card is drawn as the next link of that chain.
+	StackedOn string
 }
 
 // Markers are the flags drawn after a card's ID: L locked, S stalled, E
@@ -224,6 +227,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		}
 		c.setPR(f)
 		if s.Bucket != workflow.Done {
+			c.StackedOn = cli.Escape(str(task.KeyStackedOn))
 			facts := set.Facts(&s)
 			c.Next = next.For(facts)
 			c.Waiting, c.Holder, c.Stalled = facts.Unmet, facts.Holder, facts.Stalled > 0

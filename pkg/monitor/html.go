@@ -401,7 +401,7 @@ li.lost{color:#cf222e}
 <section class="col"><h3>{{.Name}} ({{len .Cards}}{{if .More}}+{{.More}}{{end}})</h3>
 {{- range .Cards}}
 <div class="card"><span class="id">{{.ID}}</span> <span class="meta">{{.Priority}} · {{age $.Board.Now .Since}}</span>{{with .Markers}}<span class="mark">{{.}}</span>{{end}}
-<div>{{.Title}}</div>{{if .Owner}}<div class="meta">@{{.Owner}}</div>{{end}}
+<div>{{.Title}}</div>{{if .StackedOn}}<div class="meta stack">↳ on {{.StackedOn}}</div>{{end}}{{if .Owner}}<div class="meta">@{{.Owner}}</div>{{end}}
 {{- if .Usage.Runs}}<div class="meta usage">{{.Usage.Runs}} run(s) · {{.Usage.Usage.Short}}</div>{{end}}
 {{- if .Conflicts}}<div class="meta">conflicts with {{range $i, $c := .Conflicts}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}
 {{- if .Waiting}}<div class="meta">waits for {{range $i, $c := .Waiting}}{{if $i}}, {{end}}{{$c}}{{end}}{{if .BlockedDeps}} ({{range $i, $c := .BlockedDeps}}{{if $i}}, {{end}}{{$c}}{{end}} BLOCKED: a human must act){{end}}</div>{{end}}

@@ -119,6 +119,9 @@ func cardLines(c Card, now time.Time, w int) []string {
 		foot += " @" + c.Owner
 	}
 	out := []string{fit(head, w), fit(" "+c.Title, w), fit(foot, w)}
+	if c.StackedOn != "" {
+		out = append(out, fit(" ↳ on "+c.StackedOn, w))
+	}
 	// Why a human is needed, in its summary; the task view has the rest.
 	for _, l := range []struct{ label, text string }{{"blocked", c.Reason}, {"held", c.Held}, {"cancelled", c.Cancelled}} {
 		if l.text != "" {

@@ -75,7 +75,8 @@ type Facts struct {
 	// Held is why a human holds the task back from agents ("" when not
 	// held): git burl hold.
 	Held string
-	// Unmet are the depends_on tasks not DONE; Blocked those of them in
+	// Unmet are the depends_on tasks not DONE (of a QA task: the parent it
+	// is stacked on, which lands first); Blocked those of them in
 	// BLOCKED.
 	Unmet   []string
 	Blocked []Dep
@@ -251,6 +252,9 @@ func qa(f Facts) Step {
 		return Step{State: WaitsReview, Wait: fmt.Sprintf("waits for its review by %s (agents.yaml review:; git burl watch runs it on the submitted head); git burl approve %s lands it without, recorded as overridden", f.Reviewer, id)}
 	case f.BuildUntrusted:
 		return Step{State: Untrusted, Command: "git burl trust", Why: "the build command is not trusted on this machine"}
+	case len(f.Unmet) > 0:
+		// Stacked (DESIGN §26): approve refuses it until its parent landed.
+		return Step{State: WaitsDeps, Wait: fmt.Sprintf("waits for %s, which it is stacked on, to land first (git burl approve %s; approve --all lands both, in order)", f.Unmet[0], f.Unmet[0])}
 	}
 	return Step{State: Approvable, Command: "git burl validate " + id + " && git burl approve " + id}
 }

@@ -92,6 +92,32 @@ type Set struct {
 	// reviewer is agents.yaml's review: agent ("" without one): a QA
 	// task lands only on its approve of the submitted head.
 	reviewer string
+	// open maps each open task to its bucket, made the first time a QA
+	// task with dependencies needs it (stackedWait).
+	open map[string]workflow.Bucket
+}
+
+// stackedWait is the dependency a QA task waits for before it can land:
+// one still open, which only a task stacked on it (DESIGN §26) has.
+func (s *Set) stackedWait(e *workflow.Summary) []string {
+	if len(e.DependsOn) == 0 {
+		return nil
+	}
+	if s.open == nil {
+		s.open = map[string]workflow.Bucket{}
+		for i := range s.in.Tasks {
+			if t := &s.in.Tasks[i]; t.Err == nil && t.Bucket != workflow.Done {
+				s.open[t.ID] = t.Bucket
+			}
+		}
+	}
+	var out []string
+	for _, d := range e.DependsOn {
+		if _, ok := s.open[d]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Gather reads what in leaves out and prepares the decisions.
@@ -229,6 +255,7 @@ func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
 		}
 	case workflow.QA:
 		f.PR, f.PRURL, f.GateFailed, f.BuildUntrusted = e.PRNumber, e.PRURL, e.GateFailed, s.in.BuildUntrusted
+		f.Unmet = s.stackedWait(e)
 		if !e.Reviewed {
 			f.Reviewer = s.reviewer
 		}

@@ -12,10 +12,12 @@ package stack
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -37,11 +39,40 @@ func Parent(w *workflow.Workflow, t *task.Task) (*workflow.Entry, error) {
 	if len(unmet) != 1 {
 		return nil, nil
 	}
-	p, err := w.Get(unmet[0])
+	return submitted(w, unmet[0]), nil
+}
+
+// submitted is task id when it is in QA with a submitted head, a parent
+// to stack on; nil otherwise.
+func submitted(w *workflow.Workflow, id string) *workflow.Entry {
+	p, err := w.Get(id)
 	if err != nil || p.Bucket != workflow.QA || p.Task == nil || p.Task.Str(task.KeySubmittedSHA) == "" {
-		return nil, nil
+		return nil
 	}
-	return p, nil
+	return p
+}
+
+// Unmet is what a READY task still waits for before it can be claimed,
+// for claim's and watch's choice of the next task: its dependencies that
+// are not DONE (done holds those that are), or none when, with stack:
+// true, it can be claimed stacked on the one that is not (Parent).
+func Unmet(w *workflow.Workflow, done map[string]bool) func(*task.Task) []string {
+	parents := map[string]bool{}
+	return func(t *task.Task) []string {
+		unmet := workflow.UnmetDeps(t, done)
+		if len(unmet) != 1 || !w.Config.Stack {
+			return unmet
+		}
+		ok, seen := parents[unmet[0]]
+		if !seen {
+			ok = submitted(w, unmet[0]) != nil
+			parents[unmet[0]] = ok
+		}
+		if ok {
+			return nil
+		}
+		return unmet
+	}
 }
 
 // Claimed records on t, in a claim's Apply, that it starts on parent's
@@ -87,7 +118,9 @@ func Waits(w *workflow.Workflow, t *task.Task) string {
 // commit landed), and
 // moves stack_base (and base_sha) to main; a QA child's submitted_sha
 // follows its branch. A QA child whose commits conflict goes back to
-// READY with the files and the parent's landed commit in its QA report;
+// READY with the files and the parent's landed commit in its QA report,
+// for the agent whose run did it (BLOCKED, saying so, when a human
+// claimed it: nobody would take it from READY with its work);
 // a DOING child with uncommitted changes, or that conflicts, is left for
 // its worker (said in the lines). It returns one line per child.
 func Restack(w *workflow.Workflow, parent, landed string) []string {
@@ -135,6 +168,12 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 	if in, _ := g.Test("merge-base", "--is-ancestor", old, main); old == "" || old == main || in && mv.landed != "" {
 		return fmt.Sprintf("%s is on %s already", id, mv.where)
 	}
+	if e.Bucket == workflow.Doing && t.Str(task.KeyLeaseHolder) != "" && !lease.Of(t, time.Now().UTC(), w.Config.LeaseGrace, w.Host).Gone() {
+		// Its run works on this branch now: moving it under the run
+		// would lose the one or the other. The approve that lands it
+		// replays its own commits with rebase --onto all the same.
+		return fmt.Sprintf("%s not restacked yet: its run is live; approving it replays its own commits onto %s (git rebase --onto)", id, w.Config.MainBranch)
+	}
 	wt := w.WorktreePath(t)
 	if wt == "" {
 		return fmt.Sprintf("%s not restacked: it has no worktree in this clone (git burl worktree --ensure %s, then git -C <it> rebase --onto %s %s)", id, id, gitx.Short(main), gitx.Short(old))
@@ -161,6 +200,12 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 	if conflict != nil && e.Bucket == workflow.Doing {
 		return fmt.Sprintf("%s not restacked: its commits conflict with %s in %s; its worker runs git rebase --onto %s %s and resolves them", id, mv.where, strings.Join(conflict.Files, ", "), gitx.Short(main), gitx.Short(old))
 	}
+	// A conflict goes back to the agent that did the work, in its next
+	// prompt; a task a human claimed has none and waits in BLOCKED.
+	agent := ""
+	if conflict != nil {
+		agent = w.RunAgent(t, t.Str(task.KeyAssignedTo))
+	}
 	newHead := head
 	if conflict == nil {
 		if newHead, err = wg.Run("rev-parse", "HEAD"); err != nil {
@@ -185,6 +230,14 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 					lines = append(lines, "- "+f)
 				}
 				lines = append(lines, fmt.Sprintf("Resolve with: git rebase --onto %s %s (in the task's worktree)", main, old))
+				if agent == "" {
+					// No agent to send it back to: a human resolves it,
+					// in the worktree that still holds the work.
+					tx.To, tx.Action = workflow.Blocked, "block"
+					qa.Block(w, tx, fmt.Sprintf("restacking onto %s conflicts in %s (%s); resolve with git rebase --onto %s %s in its worktree, then git burl unblock %s --claim and submit",
+						mv.where, strings.Join(conflict.Files, ", "), mv.why, gitx.Short(main), gitx.Short(old), id)+"\n"+strings.Join(lines, "\n"))
+					return nil
+				}
 				qa.Reject(w, tx, "restack conflict: "+mv.why, lines)
 				return nil
 			}
@@ -204,8 +257,11 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 		}
 		return fmt.Sprintf("%s not restacked: %v", id, err)
 	}
+	if conflict != nil && agent == "" {
+		return fmt.Sprintf("%s BLOCKED: restacking it onto %s conflicts in %s (no agent works it: resolve it in %s)", id, mv.where, strings.Join(conflict.Files, ", "), w.Rel(wt))
+	}
 	if conflict != nil {
-		return fmt.Sprintf("%s back to READY: restacking it onto %s conflicts in %s", id, mv.where, strings.Join(conflict.Files, ", "))
+		return fmt.Sprintf("%s back to READY for %s: restacking it onto %s conflicts in %s", id, agent, mv.where, strings.Join(conflict.Files, ", "))
 	}
 	return fmt.Sprintf("restacked %s onto %s (git rebase --onto %s %s)", id, mv.where, gitx.Short(main), gitx.Short(old))
 }

@@ -24,7 +24,9 @@ type cancelCmd struct {
 // with resolution: cancelled, and every count, list and report tells it
 // from landed work. Its branch and worktree stay, as release leaves them
 // (git burl clean removes them with those of other DONE tasks). A task
-// others depend on is refused: they would wait for work that never lands.
+// others depend on is refused: they would wait for work that never lands;
+// only the tasks stacked on it that are under way are not (they go to
+// BLOCKED, naming it).
 func (c *cancelCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	id, err := taskArg(args, "cancel")
 	if err != nil {
@@ -65,7 +67,9 @@ func (c *cancelCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}.run(ctx, id)
 }
 
-// dependents are the open tasks whose depends_on names id.
+// dependents are the open tasks whose depends_on names id, but for the
+// DOING and QA tasks stacked on it (DESIGN §26): those have started on its
+// head and are blocked, naming it, when it is cancelled.
 func dependents(w *workflow.Workflow, id string) ([]string, error) {
 	var out []string
 	for _, b := range []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed} {
@@ -74,7 +78,10 @@ func dependents(w *workflow.Workflow, id string) ([]string, error) {
 			return nil, err
 		}
 		for _, e := range es {
-			if e.Task != nil && slices.Contains(e.Task.List(task.KeyDependsOn), id) {
+			if e.Task == nil || (b == workflow.Doing || b == workflow.QA) && e.Task.Str(task.KeyStackedOn) == id {
+				continue
+			}
+			if slices.Contains(e.Task.List(task.KeyDependsOn), id) {
 				out = append(out, e.ID)
 			}
 		}

@@ -120,7 +120,7 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), done, w.Config.ConflictPolicy, overlap)
+	cands, skipped, warnings := workflow.Candidates(tasks(ready), tasks(doing), stack.Unmet(w, done), w.Config.ConflictPolicy, overlap)
 	// With max_parallel reached every candidate waits for a slot: said per
 	// task, with the tasks that wait for something else.
 	if full, err := capFull(w); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/review"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -28,6 +29,8 @@ type showOut struct {
 	rel   string
 	facts next.Facts
 	step  next.Step
+	// chain is the stack the task belongs to (DESIGN §26), root first.
+	chain []stack.Link
 }
 
 func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -45,7 +48,7 @@ func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	f, st := nextOf(w, e)
-	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st}, nil
+	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st, chain: stack.Chain(w, e)}, nil
 }
 
 func (o *showOut) Human(w io.Writer) {
@@ -63,6 +66,9 @@ func (o *showOut) Human(w io.Writer) {
 	}
 	if n := t.Int(task.KeyQAAttempts); n > 0 {
 		fmt.Fprintf(w, "%-14s %d\n", "qa_attempts:", n)
+	}
+	if len(o.chain) > 1 {
+		fmt.Fprintf(w, "%-14s %s\n", "stack:", cli.Escape(stack.Draw(o.chain, o.entry.ID)))
 	}
 	if r := review.Describe(t.Str(task.KeyReviewVerdict), t.Str(task.KeyReviewer), t.Str(task.KeyReviewHead), t.Int(task.KeyReviewRounds)); r != "" {
 		if o.entry.Bucket == workflow.QA && t.Str(task.KeyReviewHead) != t.Str(task.KeySubmittedSHA) {

@@ -20,6 +20,7 @@ import (
 	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/next"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -89,6 +90,9 @@ type statusOut struct {
 	rel   func(string) string
 	// fields reads a task's fields (Workflow.FieldsOf).
 	fields func(*workflow.Summary) json.RawMessage
+	// read reads them also where fields, without --json, does not: for
+	// the few tasks that may be stacked (stack.On).
+	read func(*workflow.Summary) json.RawMessage
 	// relDir maps each bucket's directory (with a trailing separator) to
 	// its path from the root: one filepath.Rel per bucket, not per task.
 	relDir map[string]string
@@ -241,6 +245,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if ctx.JSON {
 		out.fields = w.FieldsOf
 	}
+	out.read = w.FieldsOf
 	out.order = make([]int32, 0, len(order))
 	for _, i := range order {
 		e := &entries[i]
@@ -358,6 +363,10 @@ func (o *statusOut) Human(out io.Writer) {
 		}
 		if e.Held != "" {
 			line += "  [held: " + cli.Escape(e.Held) + "]"
+		}
+		if p := stack.On(e, o.read); p != "" {
+			// The next link of p's chain (DESIGN §26).
+			line += "  ↳ on " + cli.Escape(p)
 		}
 		if e.PRNumber != "" && cur == workflow.QA {
 			state := "open"

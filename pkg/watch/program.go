@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -132,11 +133,12 @@ func (s *supervisor) cannotStart(w *workflow.Workflow) []CannotStart {
 	if err != nil {
 		return out
 	}
+	unmet := stack.Unmet(w, done)
 	for i := range out {
 		out[i].Tasks = []string{}
 		tags := out[i].tags
 		for _, t := range open {
-			if t.Held() == "" && len(workflow.UnmetDeps(t, done)) == 0 && (len(tags) == 0 || tagged(t, tags)) {
+			if t.Held() == "" && len(unmet(t)) == 0 && (len(tags) == 0 || tagged(t, tags)) {
 				out[i].Tasks = append(out[i].Tasks, t.ID())
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -19,6 +20,9 @@ func Prompt(w *workflow.Workflow, e *workflow.Entry, attempt int, failure string
 	fmt.Fprintf(&b, "You are working on task %s in the git worktree %s (branch %s), attempt %d.\n", t.ID(), t.Worktree(), t.Branch(), attempt)
 	b.WriteString("Make the change the task asks for in this worktree. Commit it, or leave it uncommitted and it is committed for you; it is then submitted through the gates below.\n\n")
 
+	if s := stack.Told(t); s != "" {
+		b.WriteString("## Stacked on " + t.Str(task.KeyStackedOn) + "\n\n" + s + "\n")
+	}
 	b.WriteString("## Scope\n\n")
 	b.WriteString(scopeWords(t))
 	b.WriteString("\n## Gates\n\n")

@@ -26,6 +26,7 @@ import (
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -408,9 +409,10 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	if err != nil {
 		return "", false
 	}
+	unmet := stack.Unmet(w, done)
 	var cands []*task.Task
 	for _, t := range open {
-		if tagged(t, a.Tags) && len(workflow.UnmetDeps(t, done)) == 0 {
+		if tagged(t, a.Tags) && len(unmet(t)) == 0 {
 			cands = append(cands, t)
 		}
 	}

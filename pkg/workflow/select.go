@@ -18,12 +18,13 @@ type Skip struct {
 }
 
 // Candidates orders READY tasks for claiming (priority, then created, then
-// ID) and drops those that cannot be claimed now: unmet depends_on, and a
-// declared scope overlapping a DOING task when policy is "fail". overlap
+// ID) and drops those that cannot be claimed now: unmet depends_on (what
+// unmet returns for a task), and a declared scope overlapping a DOING task
+// when policy is "fail". overlap
 // reports whether two tasks' scopes may touch the same files. With policy
 // "warn" an overlapping task stays a candidate and the overlap is returned
 // in warnings.
-func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
+func Candidates(ready, doing []*task.Task, unmet func(*task.Task) []string, policy string,
 	overlap func(a, b *task.Task) (bool, string)) (cands []*task.Task, skipped []Skip, warnings map[string]string) {
 	sorted := append([]*task.Task(nil), ready...)
 	sort.SliceStable(sorted, func(i, j int) bool { return ClaimOrderLess(sorted[i], sorted[j]) })
@@ -33,8 +34,8 @@ func Candidates(ready, doing []*task.Task, done map[string]bool, policy string,
 			skipped = append(skipped, Skip{t.ID(), HeldReason(t.ID(), h)})
 			continue
 		}
-		if unmet := UnmetDeps(t, done); len(unmet) > 0 {
-			skipped = append(skipped, Skip{t.ID(), DepsReason(unmet)})
+		if deps := unmet(t); len(deps) > 0 {
+			skipped = append(skipped, Skip{t.ID(), DepsReason(deps)})
 			continue
 		}
 		if policy != "ignore" {

@@ -104,7 +104,7 @@ func TestCandidates(t *testing.T) {
 	doing := []*task.Task{mk(t, "TASK-008", "file: shared")}
 	done := map[string]bool{"TASK-006": true}
 
-	cands, skipped, warnings := Candidates(ready, doing, done, "fail", sameFile)
+	cands, skipped, warnings := Candidates(ready, doing, unmetIn(done), "fail", sameFile)
 	if want := []string{"TASK-005", "TASK-007", "TASK-001"}; !reflect.DeepEqual(ids(cands), want) {
 		t.Errorf("fail: candidates %v, want %v", ids(cands), want)
 	}
@@ -124,7 +124,7 @@ func TestCandidates(t *testing.T) {
 		t.Errorf("fail: warnings %v", warnings)
 	}
 
-	cands, skipped, warnings = Candidates(ready, doing, done, "warn", sameFile)
+	cands, skipped, warnings = Candidates(ready, doing, unmetIn(done), "warn", sameFile)
 	if want := []string{"TASK-002", "TASK-005", "TASK-007", "TASK-001"}; !reflect.DeepEqual(ids(cands), want) {
 		t.Errorf("warn: candidates %v, want %v", ids(cands), want)
 	}
@@ -135,7 +135,7 @@ func TestCandidates(t *testing.T) {
 		t.Errorf("warn: warnings %v, want one naming TASK-008 for TASK-002", warnings)
 	}
 
-	cands, _, warnings = Candidates(ready, doing, done, "ignore", func(a, b *task.Task) (bool, string) {
+	cands, _, warnings = Candidates(ready, doing, unmetIn(done), "ignore", func(a, b *task.Task) (bool, string) {
 		t.Fatal("conflict_policy ignore must not compute overlaps")
 		return false, ""
 	})
@@ -145,7 +145,11 @@ func TestCandidates(t *testing.T) {
 
 	// A task never conflicts with itself (a re-claim after release).
 	self := mk(t, "TASK-008", "file: shared")
-	if cands, _, _ := Candidates([]*task.Task{self}, doing, nil, "fail", sameFile); len(cands) != 1 {
+	if cands, _, _ := Candidates([]*task.Task{self}, doing, unmetIn(nil), "fail", sameFile); len(cands) != 1 {
 		t.Errorf("a task overlapping only itself was skipped")
 	}
+}
+
+func unmetIn(done map[string]bool) func(*task.Task) []string {
+	return func(t *task.Task) []string { return UnmetDeps(t, done) }
 }

@@ -158,6 +158,11 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		}
 		return fail(err)
 	}
+	if res.Entry.Bucket != first.Bucket {
+		// Released first: a child's block takes its own locks.
+		_ = tl.Release()
+		w.blockStacked(res.Entry)
+	}
 	return res, nil
 }
 
