@@ -147,13 +147,15 @@ parent_tip() {
 @test "stack through Gitea with pr_merge: auto: burl asks the merge of the parent's request only, keeps its branch until the child's request is retargeted, then merges the child's into main" {
 	set_config pr_merge auto
 	git burl trust --yes >/dev/null
-	run git burl approve TASK-001
-	assert_success
-	parent_head=$(field TASK-001 pr_head)
 	child_submitted
-	run git burl approve TASK-002
+	# approve --all opens the parent's request first, then the child's
+	# onto the parent's branch.
+	run git burl approve --all
 	assert_success
-	assert_output_contains "It targets task-001-parent"
+	assert_output_contains "opened pull request #1 for TASK-001"
+	assert_output_contains "opened pull request #2 for TASK-002"
+	parent_head=$(field TASK-001 pr_head)
+	[ "$(pr_field 1 base.ref)" = main ]
 	[ "$(pr_field 2 base.ref)" = task-001-parent ]
 
 	# Both requests' checks pass (none are required): the parent's is
@@ -191,4 +193,25 @@ parent_tip() {
 	run git show origin/main:added.txt
 	assert_failure
 	[ "$(git show origin/main:child.txt)" = child ]
+}
+
+@test "stack through Gitea: a child still in DOING is restacked onto the remote's main when sync finds its parent squash-merged" {
+	run git burl approve TASK-001
+	assert_success
+	CHILD_WT=$(claim_wt TASK-002)
+	(cd "$CHILD_WT" && git rm -q added.txt && git commit -q -m "child deletes the parent's file")
+	gitea_merge 1 squash
+	run git burl sync
+	assert_success
+	assert_output_contains "TASK-001 pull request #1: merged"
+	assert_output_contains "restacked TASK-002 onto origin/main"
+	git fetch -q origin
+	squash=$(git rev-parse origin/main)
+	[ "$(bucket_of TASK-002)" = DOING ]
+	[ "$(field TASK-002 stack_base)" = "$squash" ]
+	[ "$(git -C "$CHILD_WT" rev-parse HEAD~1)" = "$squash" ]
+	[ "$(git -C "$CHILD_WT" log --format=%s "$squash..HEAD")" = "child deletes the parent's file" ]
+	[ ! -e "$CHILD_WT/added.txt" ]
+	# The parent's branch had no request stacked on it: deleted with it.
+	[ -z "$(parent_tip)" ]
 }

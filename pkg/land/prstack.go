@@ -102,19 +102,26 @@ func stackedOnBranch(w *workflow.Workflow, branch string) []string {
 // stacked on when both are in ids: approve --all opens the parent's
 // request first, and the child's then targets it.
 func parentsFirst(w *workflow.Workflow, ids []string) []string {
-	in := map[string]string{} // id → the parent it is stacked on
+	parent := map[string]string{}
 	for _, id := range ids {
-		in[id] = ""
 		if e, err := w.Get(id); err == nil && e.Task != nil {
-			in[id] = e.Task.Str(task.KeyStackedOn)
+			parent[id] = e.Task.Str(task.KeyStackedOn)
 		}
+	}
+	return orderParentsFirst(ids, parent)
+}
+
+// orderParentsFirst is parentsFirst's order: by how many of a task's
+// ancestors (parent maps a task to the one it is stacked on) are in ids,
+// stable otherwise.
+func orderParentsFirst(ids []string, parent map[string]string) []string {
+	in := map[string]bool{}
+	for _, id := range ids {
+		in[id] = true
 	}
 	depth := func(id string) int {
 		d := 0
-		for p := in[id]; p != "" && d <= len(ids); p = in[p] {
-			if _, ok := in[p]; !ok {
-				break
-			}
+		for p := parent[id]; in[p] && d < len(ids); p = parent[p] {
 			d++
 		}
 		return d
@@ -124,16 +131,25 @@ func parentsFirst(w *workflow.Workflow, ids []string) []string {
 	return out
 }
 
-// retargetStacked is a settle round's last step: every open request that
-// targets a parent's branch whose task is DONE now (merged this round,
-// or in an earlier round that did not finish this) is restacked onto the
-// remote's main at target and approved again, which retargets it to
-// main. landed maps the parents merged this round to the commit holding
-// them. Each child's result replaces its line in rep; the parent's branch
-// is deleted once no request targets it any more.
+// retargetStacked is a settle round's last step: the tasks stacked on a
+// parent merged this round (landed maps each to the commit holding it)
+// are restacked onto the remote's main at target, as approve restacks
+// them after a local landing; and every open request that targets a
+// parent's branch whose task is DONE now (merged this round, or in an
+// earlier round that did not finish this) is approved again there, which
+// retargets it to main. Each child's result replaces its line in rep;
+// the parent's branch is deleted once no request targets it any more.
 func retargetStacked(w *workflow.Workflow, rep *SettleReport, open []workflow.Entry, landed map[string]string, target string) {
 	byParent := map[string][]string{}
 	var parents []string
+	if w.Config.Stack {
+		for _, o := range open {
+			if _, ok := landed[o.ID]; ok {
+				parents = append(parents, o.ID)
+				byParent[o.ID] = nil
+			}
+		}
+	}
 	for _, o := range open {
 		if o.Task == nil || !onParent(w, o.Task) {
 			continue
@@ -173,6 +189,9 @@ func retargetStacked(w *workflow.Workflow, rep *SettleReport, open []workflow.En
 		}
 		for _, l := range stack.LandedOn(w, p, at, target, where) {
 			fmt.Fprintf(w.Stderr, "burl: %s\n", l)
+		}
+		if len(byParent[p]) == 0 {
+			continue
 		}
 		all := true
 		for _, id := range byParent[p] {
