@@ -37,15 +37,22 @@ type PR struct {
 	// WasOpen is set by Open when the pull request was open already for
 	// the branch and was updated, not opened (say so: "updated").
 	WasOpen bool `json:"-"`
+	// KeepBranch is the caller's, for Merge: the head branch stays after
+	// the merge (requests stacked on it target it until burl has
+	// retargeted them; a forge that closes the requests of a deleted base
+	// would close them).
+	KeepBranch bool `json:"-"`
 }
 
 // Request is what approve opens a pull request with.
 type Request struct {
 	Branch string // head branch, already pushed
-	Base   string // the main branch
-	Head   string // the commit pushed to Branch (merge only that one)
-	Title  string
-	Body   string
+	// Base is the branch it targets: main, or the parent's branch for a
+	// task stacked on a parent whose request is open (DESIGN §26).
+	Base  string
+	Head  string // the commit pushed to Branch (merge only that one)
+	Title string
+	Body  string
 }
 
 // Feedback is what reviewers said on a pull request.
@@ -63,7 +70,8 @@ type Provider interface {
 	// Name is github, gitlab or gitea.
 	Name() string
 	// Open opens a pull request for r.Branch onto r.Base, or updates the
-	// one already open for that branch (title, body), and returns it
+	// one already open for that branch (title, body, and its base: a
+	// stacked task's request is retargeted to main so), and returns it
 	// (with WasOpen set when it updated one).
 	Open(r Request) (PR, error)
 	// ListOpen lists the repository's open pull requests in one request.

@@ -202,9 +202,11 @@ func (g *gitHub) Open(r Request) (PR, error) {
 	return g.Get(n)
 }
 
+// edit updates pull request n: its title, body and base (a stacked task's
+// request moves from its parent's branch to main so; gh pr edit --base).
 func (g *gitHub) edit(n int, r Request) (PR, error) {
 	if _, err := g.cli.run(r.Body, "pr", "edit", strconv.Itoa(n), "--repo", g.repo,
-		"--title", r.Title, "--body-file", "-"); err != nil {
+		"--title", r.Title, "--base", r.Base, "--body-file", "-"); err != nil {
 		return PR{}, err
 	}
 	p, err := g.Get(n)

@@ -123,7 +123,7 @@ func TestGitHubOpenEditsTheOpenOne(t *testing.T) {
 	calls := f.expectCalls(
 		[]string{"gh", "pr", "list", "--repo", "OWNER/REPO", "--state", "open", "--head", "burl/t7-fix-login",
 			"--json", "number,url,headRefName,headRefOid,updatedAt"},
-		[]string{"gh", "pr", "edit", "12", "--repo", "OWNER/REPO", "--title", "Fix login", "--body-file", "-"},
+		[]string{"gh", "pr", "edit", "12", "--repo", "OWNER/REPO", "--title", "Fix login", "--base", "main", "--body-file", "-"},
 		[]string{"gh", "pr", "view", "12", "--repo", "OWNER/REPO",
 			"--json", "number,url,state,headRefName,headRefOid,mergeCommit,updatedAt"},
 	)

@@ -169,8 +169,11 @@ func (g *gitLab) Open(r Request) (PR, error) {
 	method, endpoint := "POST", g.api()+"/merge_requests"
 	for _, m := range open {
 		if m.SourceBranch == r.Branch && m.State == "opened" {
+			// target_branch too: a stacked task's request moves from its
+			// parent's branch to main so (glab mr update --target-branch's
+			// field).
 			method, endpoint = "PUT", endpoint+"/"+strconv.Itoa(m.IID)
-			body, err = json.Marshal(map[string]string{"title": r.Title, "description": r.Body})
+			body, err = json.Marshal(map[string]string{"title": r.Title, "description": r.Body, "target_branch": r.Base})
 			break
 		}
 	}

@@ -112,7 +112,7 @@ func TestGitLabOpenUpdatesTheOpenOne(t *testing.T) {
 	if err := json.Unmarshal([]byte(calls[1].Stdin), &body); err != nil {
 		t.Fatalf("stdin %q: %v", calls[1].Stdin, err)
 	}
-	if want := map[string]string{"title": glRequest.Title, "description": glRequest.Body}; !reflect.DeepEqual(body, want) {
+	if want := map[string]string{"title": glRequest.Title, "description": glRequest.Body, "target_branch": "main"}; !reflect.DeepEqual(body, want) {
 		t.Errorf("request body = %q\nwant %q", body, want)
 	}
 	// GitLab had not filled sha in yet: the head pushed stands.

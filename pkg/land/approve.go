@@ -160,7 +160,9 @@ func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) 
 		cleanup(w, e.Task)
 		return Result{Entry: *e, Main: w.Config.MainBranch, Recovered: true, AlreadyDone: true}, nil
 	} else if err == nil {
-		if err := stack.Landable(w, e.Task); err != nil && !acceptLanded {
+		// With landing: pr a child's request opens onto its parent's
+		// while the parent's is open (prTarget).
+		if err := stack.Landable(w, e.Task); err != nil && !acceptLanded && parentPR(w, e.Task) == nil {
 			return Result{}, err
 		}
 		if w.Config.MergeStrategy != "manual" {

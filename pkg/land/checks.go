@@ -145,11 +145,16 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 			s.Checks = "success"
 			st.Checks[key] = s.Checks
 			delete(st.CIPending, key)
+			if onParent(w, r.e.Task) {
+				// Never merged into its parent's branch; its head changes
+				// when it is retargeted, and is judged again then.
+				continue
+			}
 			if w.Config.PRMerge != "auto" || askMergeAtOpen(w, p) {
 				st.CIPassed[key] = r.target.Head
 				continue
 			}
-			if err := forge.MergePassed(p, forge.PR{Number: s.Number, URL: s.URL, Branch: r.target.Branch, Head: r.target.Head}, w.Config.PRMergeStyle); err != nil {
+			if err := forge.MergePassed(p, forge.PR{Number: s.Number, URL: s.URL, Branch: r.target.Branch, Head: r.target.Head, KeepBranch: w.Config.Stack}, w.Config.PRMergeStyle); err != nil {
 				fmt.Fprintf(w.Stderr, "burl: %s: the checks of pull request #%d passed, but %s did not take the request to merge it: %v\n", s.Task, s.Number, p.Name(), err)
 				continue
 			}

@@ -33,6 +33,11 @@ type PR struct {
 	// Updated: the pull request was open already (an earlier approve's,
 	// sent back with changes requested) and approve updated it.
 	Updated bool `json:"updated"`
+	// Onto is the parent's branch the request targets, for a task stacked
+	// on a parent whose request is open (DESIGN §26); empty: main.
+	Onto string `json:"onto,omitempty"`
+	// StackedOn is that parent.
+	StackedOn string `json:"stacked_on,omitempty"`
 }
 
 // forgeFor is the provider of landing: pr, once its settings are trusted
@@ -89,10 +94,13 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 	}
 	a := &approval{overridden: overridden}
 	var pr forge.PR
+	// onto: main, or the parent's branch for a task stacked on a parent
+	// whose request is open.
+	var onto string
 	res, err := w.Run(workflow.Transition{
 		Verb: "pr_open", ID: id, From: []workflow.Bucket{workflow.QA}, To: workflow.QA,
 		Message: "pr_open " + id,
-		Prepare: func(tx *workflow.Tx) error { return a.openPR(w, tx, prov, &pr) },
+		Prepare: func(tx *workflow.Tx) error { return a.openPR(w, tx, prov, &pr, &onto) },
 		Apply: func(tx *workflow.Tx) error {
 			if a.conflict != nil || len(a.failed) > 0 {
 				if a.conflict == nil {
@@ -101,7 +109,7 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 				return a.record(w, tx)
 			}
 			recordOverride(w, tx, a.overridden)
-			recordPR(w, tx, a, pr)
+			recordPR(w, tx, a, pr, onto)
 			return nil
 		},
 	})
@@ -111,8 +119,11 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 	if err := a.refusal(w, id, res); err != nil {
 		return Result{}, err
 	}
-	asked := askMergeAtOpen(w, prov)
+	// A request onto the parent's branch is never merged: its work goes
+	// to main after the parent's, through the same request retargeted.
+	asked := onto == w.Config.MainBranch && askMergeAtOpen(w, prov)
 	if asked {
+		pr.KeepBranch = w.Config.Stack
 		if err := prov.Merge(pr, w.Config.PRMergeStyle); err != nil {
 			// The pull request is open and recorded: a human or the next
 			// approve can still merge it.
@@ -120,7 +131,7 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 		}
 	}
 	return Result{Entry: res.Entry, Main: w.Config.MainBranch, Drift: a.drift, Pushed: true, ReviewOverridden: overridden,
-		PR: &PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, PRAuto: w.Config.PRMerge == "auto", PRAskedAtOpen: asked}, nil
+		PR: stackedPR(w, res.Entry.Task, PR{Number: pr.Number, URL: pr.URL, Updated: pr.WasOpen}, onto), PRAuto: w.Config.PRMerge == "auto", PRAskedAtOpen: asked}, nil
 }
 
 // refusal is the error of an approve whose rebase conflicted or whose
@@ -144,13 +155,16 @@ func (a *approval) refusal(w *workflow.Workflow, id string, res *workflow.Result
 }
 
 // openPR is approvePR's git and forge work, under the task lock.
-func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Provider, pr *forge.PR) error {
+func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Provider, pr *forge.PR, onto *string) error {
 	t := tx.Task
 	dir, g, err := approvableBranch(w, t)
 	if err != nil {
 		return err
 	}
 	if a.base, err = integrate.For(w).Base(); err != nil {
+		return err
+	}
+	if *onto, a.base, err = prTarget(w, t, a.base); err != nil {
 		return err
 	}
 	if done, err := a.rebase(w, t, g); err != nil || done {
@@ -172,8 +186,8 @@ func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Prov
 	if err := pushPRBranch(w, t.Branch(), a.merged); err != nil {
 		return err
 	}
-	p, err := prov.Open(forge.Request{Branch: t.Branch(), Base: w.Config.MainBranch, Head: a.merged,
-		Title: t.ID() + ": " + t.Title(), Body: prBody(w, t, a, tx)})
+	p, err := prov.Open(forge.Request{Branch: t.Branch(), Base: *onto, Head: a.merged,
+		Title: t.ID() + ": " + t.Title(), Body: prBody(w, t, a, tx, *onto)})
 	if err != nil {
 		return forgeErr(prov, "open the pull request for "+t.ID(), err)
 	}
@@ -213,9 +227,13 @@ func pushPRBranch(w *workflow.Workflow, branch, head string) error {
 
 // prBody is the pull request's description: the task (its QA report
 // included) and what the gates said on the commits the request holds.
-func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) string {
+func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx, onto string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task **%s** (%s), opened by `git burl approve` (burl).\n\n", t.ID(), t.Title())
+	if onto != w.Config.MainBranch {
+		fmt.Fprintf(&b, "Stacked on **%s**: this request targets its branch `%s` and shows only this task's change. Do not merge it there: once %s merged, burl restacks this one onto `%s` and retargets this request to it.\n\n",
+			t.Str(task.KeyStackedOn), onto, t.Str(task.KeyStackedOn), w.Config.MainBranch)
+	}
 	body, _ := task.StripPlaceholders(t.Body())
 	r := reviewBody(w, t, a.overridden)
 	if e := review.LastEntry(t, "Review: approve"); e != "" && strings.Contains(r, e) {
@@ -230,7 +248,7 @@ func prBody(w *workflow.Workflow, t *task.Task, a *approval, tx *workflow.Tx) st
 		fmt.Fprintf(&b, "## Review\n\n%s\n\n", r)
 	}
 	b.WriteString("## Gate results\n\n")
-	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), w.Config.MainBranch), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
+	b.WriteString(qa.Report(fmt.Sprintf("Gates on %s rebased onto %s", t.Branch(), onto), tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	return b.String()
 }
 
@@ -239,7 +257,7 @@ var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 // recordPR is the task's frontmatter and event once the pull request is
 // open: it stays in QA.
-func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
+func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR, onto string) {
 	t := tx.Task
 	t.SetStr(keyPRURL, pr.URL)
 	t.SetInt(keyPRNumber, pr.Number)
@@ -250,7 +268,16 @@ func recordPR(w *workflow.Workflow, tx *workflow.Tx, a *approval, pr forge.PR) {
 		said = "updated"
 		tx.Details["updated"] = true
 	}
-	t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — pull request #%d %s (%s); rebased onto %s at %s", pr.Number, said, pr.URL, w.Config.MainBranch, gitx.Short(a.base)),
+	if onto != w.Config.MainBranch {
+		t.SetStr(keyPRBase, onto)
+		tx.Details["onto"] = onto
+		said += ", stacked on " + t.Str(task.KeyStackedOn)
+	} else if from := t.Str(keyPRBase); from != "" {
+		t.SetNull(keyPRBase)
+		tx.Details["retargeted_from"] = from
+		said += ", retargeted from " + from
+	}
+	t.AppendToSection("QA Report", qa.Report(fmt.Sprintf("Approved — pull request #%d %s (%s); rebased onto %s at %s", pr.Number, said, pr.URL, onto, gitx.Short(a.base)),
 		tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 	tx.Details["url"] = pr.URL
 	tx.Details["number"] = pr.Number
@@ -288,6 +315,7 @@ func approveAllPR(w *workflow.Workflow) (*QueueResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	pending = parentsFirst(w, pending)
 	if err := w.CheckConfigInput(); err != nil {
 		return nil, err
 	}

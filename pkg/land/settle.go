@@ -27,8 +27,11 @@ type Settled struct {
 	// Result: merged (now DONE), closed (to BLOCKED, or to READY with
 	// pr_closed: ready), changes_requested (back to READY), open (still
 	// waiting), held (merged at another head than approve passed: left in
-	// QA for a human), or skipped (another clone settled it first, or its
-	// lock is held).
+	// QA for a human), skipped (another clone settled it first, or its
+	// lock is held), retargeted (stacked on a parent that merged: restacked
+	// onto main, approved again, its request now onto main) or
+	// not_retargeted (that failed: Reason says why; its request still
+	// targets the parent's branch, which is kept).
 	Result string `json:"result"`
 	// MergedSHA is the commit on the remote's main holding the work, and
 	// How how it was recognised: ancestry, cherry, squash or forge.
@@ -187,6 +190,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 	for _, e := range open {
 		entries[e.ID] = e
 	}
+	landed := map[string]string{} // merged this round: the commit on main
 	for _, e := range open {
 		s, err := judge(w, prov, e.Task, byNumber, &st, target)
 		if err != nil {
@@ -203,9 +207,13 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 			fmt.Fprintf(w.Stderr, "burl: %s: %s\n", e.ID, s.Reason)
 		default:
 			s.Result, s.To = applySettlement(w, e.ID, s)
+			if s.Result == "merged" {
+				landed[e.ID] = s.MergedSHA
+			}
 		}
 		rep.PRs = append(rep.PRs, s)
 	}
+	retargetStacked(w, rep, open, landed, target)
 	if w.Config.CI.Gates() {
 		gateChecks(w, p, rep, entries, byNumber, &st, &prov.n)
 		for i, s := range rep.PRs {
@@ -522,6 +530,11 @@ func cleanupMerged(w *workflow.Workflow, t *task.Task) {
 		if _, err := g.Run("branch", "-D", b); err != nil {
 			fmt.Fprintf(w.Stderr, "burl: warning: could not delete branch %s: %v\n", b, err)
 		}
+	}
+	if len(stackedOnBranch(w, b)) > 0 {
+		// Requests stacked on it still target it: deleted once they
+		// are retargeted (retargetStacked), not before.
+		return
 	}
 	deleteRemoteBranch(w, b, t.Str(keyPRHead))
 }

@@ -52,6 +52,11 @@ func (o approveOut) Human(w io.Writer) {
 			said = "Updated the open"
 		}
 		fmt.Fprintf(w, "%s pull request #%d for %s: %s\n", said, o.PR.Number, o.entry.ID, o.PR.URL)
+		if o.PR.Onto != "" {
+			fmt.Fprintf(w, "It targets %s, the branch of %s, which it is stacked on: burl never merges it there; once %s merged, git burl sync restacks %s onto %s and retargets the request to %s\n",
+				o.PR.Onto, o.PR.StackedOn, o.PR.StackedOn, o.entry.ID, o.Main, o.Main)
+			return
+		}
 		fmt.Fprintf(w, "The gates passed on %s rebased onto %s (drift: %d commit(s)); pushed %s\n", o.entry.Task.Branch(), o.Main, o.Drift, o.entry.Task.Branch())
 		how := "a human merges it on the forge"
 		switch {

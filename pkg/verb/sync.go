@@ -89,6 +89,11 @@ func (o syncOut) Human(w io.Writer) {
 				line += ": " + oneLine(p.Reason)
 			case "checks_failed":
 				line += "; " + p.Task + " → " + p.To + ": " + oneLine(p.Reason)
+			case "retargeted", "not_retargeted":
+				if p.To != "" {
+					line += "; " + p.Task + " → " + p.To
+				}
+				line += ": " + oneLine(p.Reason)
 			case "open":
 				if p.Checks != "" {
 					line += " (checks: " + p.Checks + ")"

@@ -112,8 +112,11 @@ func (g *gitea) Open(r forge.Request) (forge.PR, error) {
 	}
 	for _, p := range open {
 		if p.Branch == r.Branch {
+			// The base too: a stacked task's request moves from its
+			// parent's branch to main so (Gitea changes it only when it
+			// differs).
 			var got giteaPR
-			if err := g.do("PATCH", g.repo+"/pulls/"+strconv.Itoa(p.Number), map[string]any{"title": r.Title, "body": r.Body}, &got); err != nil {
+			if err := g.do("PATCH", g.repo+"/pulls/"+strconv.Itoa(p.Number), map[string]any{"title": r.Title, "body": r.Body, "base": r.Base}, &got); err != nil {
 				return forge.PR{}, err
 			}
 			pr := got.pr()
@@ -315,7 +318,10 @@ func (g *gitea) Merge(pr forge.PR, style string) error { return g.merge(pr, styl
 func (g *gitea) MergeNow(pr forge.PR, style string) error { return g.merge(pr, style, false) }
 
 func (g *gitea) merge(pr forge.PR, style string, whenChecks bool) error {
-	body := map[string]any{"Do": style, "merge_when_checks_succeed": whenChecks, "head_commit_id": pr.Head, "delete_branch_after_merge": true}
+	// A branch other requests are stacked on stays: Gitea closes (or,
+	// by its setting, retargets) the requests whose base it deletes, and
+	// burl deletes it once it has retargeted them itself.
+	body := map[string]any{"Do": style, "merge_when_checks_succeed": whenChecks, "head_commit_id": pr.Head, "delete_branch_after_merge": !pr.KeepBranch}
 	deadline := time.Now().Add(g.wait)
 	for {
 		err := g.do("POST", g.repo+"/pulls/"+strconv.Itoa(pr.Number)+"/merge", body, nil)

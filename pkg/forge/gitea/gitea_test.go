@@ -211,6 +211,60 @@ func TestGiteaOpenUpdatesTheOpenPRForTheBranch(t *testing.T) {
 	}
 }
 
+func TestGiteaOpenRetargetsAStackedRequestToMain(t *testing.T) {
+	// A stacked task's request targets its parent's branch; once the
+	// parent merged, approve opens it again onto main: the same request,
+	// its base changed (DESIGN §26).
+	f := newFakeGitea(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		switch r.Method + " " + r.URL.Path {
+		case "GET /api/v1/repos/owner/repo/pulls":
+			stacked := pr(8, giteaRequest.Branch, giteaOther)
+			stacked["base"] = map[string]any{"ref": "task-001-parent"}
+			writeJSON(w, 200, []any{stacked})
+		case "PATCH /api/v1/repos/owner/repo/pulls/8":
+			writeJSON(w, 201, pr(8, giteaRequest.Branch, giteaHead))
+		default:
+			http.Error(w, "unexpected", http.StatusTeapot)
+		}
+	})
+	got, err := f.provider().Open(giteaRequest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Number != 8 || !got.WasOpen {
+		t.Errorf("Open = %+v, want #8 updated, onto main", got)
+	}
+	reqs := f.requests()
+	if len(reqs) != 2 || reqs[1].Method != "PATCH" {
+		t.Fatalf("requests = %v, want the open list then PATCH #8", reqs)
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(reqs[1].Body), &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["base"] != "main" {
+		t.Errorf("PATCH body = %v, want base main", body)
+	}
+}
+
+func TestGiteaMergeKeepsABranchOthersAreStackedOn(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		f := newFakeGitea(t, func(w http.ResponseWriter, r *http.Request, body string) {
+			w.WriteHeader(200)
+		})
+		if err := f.provider().Merge(forge.PR{Number: 9, Head: giteaHead, KeepBranch: keep}, "squash"); err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		if err := json.Unmarshal([]byte(f.requests()[0].Body), &body); err != nil {
+			t.Fatal(err)
+		}
+		if body["delete_branch_after_merge"] != !keep {
+			t.Errorf("KeepBranch %v: merge body = %v, want delete_branch_after_merge %v", keep, body, !keep)
+		}
+	}
+}
+
 // listing is a forge with total open pull requests, answering pages by
 // limit and page; total < 0 leaves X-Total-Count out.
 func listing(total int, header bool) func(w http.ResponseWriter, r *http.Request, body string) {
