@@ -45,6 +45,10 @@ type Main struct {
 	// lock), which may have advanced local main past the remote's for a
 	// moment.
 	Busy func() bool
+	// Fresh reports that the remote's main was fetched a moment ago with
+	// the workflow branch, by the transition under way: Base does not fetch
+	// it again (DESIGN §28: one fetch per transition).
+	Fresh func() bool
 	// Orphaned, set by ForLanding, names where local main goes back to when
 	// it is ahead of the remote's with commits no DONE stands for ("" to
 	// leave it).
@@ -91,7 +95,7 @@ func For(w *workflow.Workflow) Main {
 		st, err := w.Locks.Stat(lock.Main)
 		return err == nil && !st.Dead && !st.Unreadable
 	}
-	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy}
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy, Fresh: w.FreshMain}
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -152,7 +156,7 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		return local, nil
 	}
-	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
+	if err := m.fetch(); err != nil {
 		// An empty remote, or one without main yet, is not fatal: work from local main.
 		if local == "" {
 			return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s", m.Remote, m.Branch))
@@ -194,6 +198,15 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		local = now
 	}
+}
+
+// fetch updates the remote-tracking ref of main, unless the transition
+// under way fetched it already.
+func (m Main) fetch() error {
+	if m.Fresh != nil && m.Fresh() {
+		return nil
+	}
+	return m.Git.FetchTracking(m.Remote, m.Branch)
 }
 
 // divergenceWait bounds how long a claim waits for an approve in flight on
