@@ -76,8 +76,8 @@ const freshFor = 10 * time.Second
 
 // pulled is a view of the remote's workflow branch this process has: the
 // local tip it left, the refspecs strandedApproves asked to carry along
-// with the next push, when, and whether the remote had moved on from this
-// clone's branch then (busy: other clones are pushing).
+// with the next push, when, and whether that pull brought commits the
+// local branch lacked (busy: another clone pushed since this one did).
 type pulled struct {
 	head  string
 	carry []string
@@ -184,7 +184,7 @@ func (w *Workflow) pullFor(reuse bool) (pre string, carry []string, err error) {
 		}
 		head = pre
 	}
-	w.fresh = &pulled{head: head, carry: carry, at: time.Now(), busy: pr.Remote != "" && pr.Remote != pr.Before}
+	w.fresh = &pulled{head: head, carry: carry, at: time.Now(), busy: pr.Pulled()}
 	return pre, carry, nil
 }
 
