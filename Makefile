@@ -102,6 +102,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/verify.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/cockpit.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/roundtrips.sh
 
 clean:
 	rm -rf bin libexec dist
