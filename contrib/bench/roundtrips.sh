@@ -92,7 +92,7 @@ git -C .burl add -A && git -C .burl commit -q -m agents
 git-burl trust --yes >/dev/null
 counted watch git-burl watch --once --interval "${ROUNDTRIPS_INTERVAL:-200ms}" >/dev/null 2>&1
 git fetch -q origin
-[ -n "$(git ls-tree -r --name-only origin/burl .workflow/DONE | grep TASK-001)" ] || { echo "roundtrips: watch did not land TASK-001 on origin" >&2; exit 2; }
+git ls-tree -r --name-only origin/burl .workflow/DONE | grep TASK-001 >/dev/null || { echo "roundtrips: watch did not land TASK-001 on origin" >&2; exit 2; }
 
 # count LOG VERB KIND: how many KIND (fetch, push) processes of VERB LOG holds.
 count() { awk -v v="$2" -v k="$3" '$2 == v && $3 == k' "$1" | wc -l; }
