@@ -45,6 +45,13 @@ type Main struct {
 	// lock), which may have advanced local main past the remote's for a
 	// moment.
 	Busy func() bool
+	// Pushed: approve pushes main (push_main_on_approve or auto-push), so
+	// the remote's main is where landings go. A claim (Behind) during an
+	// approve on this machine then starts from the remote's main: local
+	// main may hold that approve's fast-forward, not pushed yet, and gone
+	// again if its push loses; a task based on it would carry another
+	// task's work in its range.
+	Pushed bool
 	// Fresh reports that the remote's main was fetched a moment ago with
 	// the workflow branch, by the transition under way: Base does not fetch
 	// it again (DESIGN §28: one fetch per transition).
@@ -95,7 +102,8 @@ func For(w *workflow.Workflow) Main {
 		st, err := w.Locks.Stat(lock.Main)
 		return err == nil && !st.Dead && !st.Unreadable
 	}
-	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy, Fresh: w.FreshMain}
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy, Fresh: w.FreshMain,
+		Pushed: w.Config.PushMainOnApprove || w.AutoPush()}
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -173,6 +181,10 @@ func (m Main) BaseFrom(local string) (string, error) {
 		return local, nil
 	}
 	remote := m.rev(gitx.Tracking(m.Remote, m.Branch))
+	if m.Behind && m.Pushed && remote != "" && remote != local && m.Busy != nil && m.Busy() {
+		// A landing is under way here (see Pushed): local main is its.
+		return remote, nil
+	}
 	deadline := time.Now().Add(divergenceWait)
 	// Concurrent claims all find main behind and race to fast-forward it;
 	// the losers find main moved (usually by that same fast-forward) and
