@@ -108,6 +108,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/cockpit.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/clones.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/stack.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/roundtrips.sh
 
 clean:
 	rm -rf bin libexec dist

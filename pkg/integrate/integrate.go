@@ -45,6 +45,17 @@ type Main struct {
 	// lock), which may have advanced local main past the remote's for a
 	// moment.
 	Busy func() bool
+	// Pushed: approve pushes main (push_main_on_approve or auto-push), so
+	// the remote's main is where landings go. A claim (Behind) during an
+	// approve on this machine then starts from the remote's main: local
+	// main may hold that approve's fast-forward, not pushed yet, and gone
+	// again if its push loses; a task based on it would carry another
+	// task's work in its range.
+	Pushed bool
+	// Fresh reports that the remote's main was fetched a moment ago with
+	// the workflow branch, by the transition under way: Base does not fetch
+	// it again (DESIGN §28: one fetch per transition).
+	Fresh func() bool
 	// Orphaned, set by ForLanding, names where local main goes back to when
 	// it is ahead of the remote's with commits no DONE stands for ("" to
 	// leave it).
@@ -91,7 +102,8 @@ func For(w *workflow.Workflow) Main {
 		st, err := w.Locks.Stat(lock.Main)
 		return err == nil && !st.Dead && !st.Unreadable
 	}
-	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy}
+	return Main{Git: w.Repo.Git, Branch: w.Config.MainBranch, Remote: w.Config.Remote, Repo: w.Repo, Lock: w.LockFastForward, Warn: w.Stderr, Busy: busy, Fresh: w.FreshMain,
+		Pushed: w.Config.PushMainOnApprove || w.AutoPush()}
 }
 
 // HasRemote reports whether the remote is configured in this clone.
@@ -163,7 +175,7 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		return local, nil
 	}
-	if err := m.Git.FetchTracking(m.Remote, m.Branch); err != nil {
+	if err := m.fetch(); err != nil {
 		// An empty remote, or one without main yet, is not fatal: work from local main.
 		if local == "" {
 			return "", errs.Wrap(err, errs.Git, fmt.Sprintf("Cannot fetch %s/%s", m.Remote, m.Branch))
@@ -180,6 +192,10 @@ func (m Main) BaseFrom(local string) (string, error) {
 		return local, nil
 	}
 	remote := m.rev(gitx.Tracking(m.Remote, m.Branch))
+	if m.Behind && m.Pushed && remote != "" && remote != local && m.Busy != nil && m.Busy() {
+		// A landing is under way here (see Pushed): local main is its.
+		return remote, nil
+	}
 	deadline := time.Now().Add(divergenceWait)
 	// Concurrent claims all find main behind and race to fast-forward it;
 	// the losers find main moved (usually by that same fast-forward) and
@@ -205,6 +221,15 @@ func (m Main) BaseFrom(local string) (string, error) {
 		}
 		local = now
 	}
+}
+
+// fetch updates the remote-tracking ref of main, unless the transition
+// under way fetched it already.
+func (m Main) fetch() error {
+	if m.Fresh != nil && m.Fresh() {
+		return nil
+	}
+	return m.Git.FetchTracking(m.Remote, m.Branch)
 }
 
 // divergenceWait bounds how long a claim waits for an approve in flight on

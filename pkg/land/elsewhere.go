@@ -9,6 +9,10 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
+// Elsewhere is elsewhere, for watch, which sets such a task aside before
+// its queue runs.
+func Elsewhere(w *workflow.Workflow, t *task.Task) string { return elsewhere(w, t) }
+
 // elsewhere is why this clone cannot land t, "" when it can try: the
 // commit t was submitted at is neither here nor on the remote's copy of
 // its branch (task branches are not pushed on submit, and another clone's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,8 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		path[e.ID] = e.Path
 	}
 	var lost []string
-	for _, t := range cands {
+	for i := 0; i < len(cands); i++ {
+		t := cands[i]
 		if w.Locks.Held(t.ID()) {
 			lost = append(lost, t.ID()+" (locked)")
 			continue
@@ -167,6 +169,7 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		// next, as a human would.
 		if errs.KindOf(err) == errs.Lock {
 			lost = append(lost, t.ID()+" (locked)")
+			spread(cands[i+1:])
 			continue
 		}
 		// Two files for one ID is no race: no other process will ever
@@ -177,6 +180,7 @@ func claimNext(ctx *cli.Context, w *workflow.Workflow) (cli.Output, error) {
 		}
 		if !stillReady(w, t.ID()) {
 			lost = append(lost, t.ID()+" (claimed meanwhile)")
+			spread(cands[i+1:])
 			continue
 		}
 		return nil, err
@@ -244,6 +248,20 @@ func byID(entries []workflow.Entry, id string) *task.Task {
 		}
 	}
 	return nil
+}
+
+// spread rotates the candidates left after a claim lost its task to
+// another process by a random offset. Clones of one origin read READY in
+// the same order: after one wins a task the losers would all go for the
+// next one together and lose again, each paying for a worktree it then
+// removes. Only a lost race reorders: a lone claimer keeps the claim order.
+func spread(rest []*task.Task) {
+	if len(rest) < 2 {
+		return
+	}
+	k := rand.Intn(len(rest))
+	rotated := append(append([]*task.Task(nil), rest[k:]...), rest[:k]...)
+	copy(rest, rotated)
 }
 
 // branchConflicts predicts where a reused branch's work (its commits past

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -46,40 +47,94 @@ func (s *supervisor) setAside(e *workflow.Entry, why string, retry bool) aside {
 	return a
 }
 
-// approveQueue runs the merge queue, `approve --all`, over the QA tasks:
-// its builds are batched and bisected, conflicts and broken builds are
-// rejected by the queue itself. A task the queue leaves in QA because its
-// own gates failed is rejected here with the queue's reason, so that the
-// next run's prompt carries it. One it could not land for a reason that is
-// not the work's (its lock held, main moved by another clone, a git or
-// remote error, its commits only in another clone) is never rejected
-// (DESIGN §25): a later pass tries again, or the clone that has it lands it.
+// queueRun is the approve queue's run in the background (approveQueue):
+// whether one is under way, and what the last one found, for the next
+// pass to report.
+type queueRun struct {
+	running bool
+	did     bool
+	pending bool
+}
+
+// approveQueue starts the merge queue, `approve --all`, over the QA tasks
+// when some wait for it, in the background: a landing (its rebases, its
+// race for main with other clones) does not keep the free agent slots
+// from their next claims. It reports what the last run did, and pending
+// while one is under way.
 func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
+	s.mu.Lock()
+	if s.queue.running {
+		s.mu.Unlock()
+		return false, true
+	}
+	did, pending = s.queue.did, s.queue.pending
+	s.queue = queueRun{}
+	s.mu.Unlock()
+	inQA, waiting, retry := s.queueWork(w)
+	pending = pending || retry
+	if !waiting || s.stopping() || !s.queueTrusted(w, inQA) {
+		return did, pending
+	}
+	s.mu.Lock()
+	s.queue.running = true
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		d, p := s.runQueue()
+		s.mu.Lock()
+		s.queue = queueRun{did: d, pending: p}
+		s.mu.Unlock()
+		s.wake()
+	}()
+	return did, true
+}
+
+// queueWork reads the QA tasks and says whether one waits for the queue
+// now, and whether one set aside is to be tried again later. A task
+// another clone submitted whose commits this clone lacks is set aside
+// here, before any approve runs for it: only that clone can land it.
+func (s *supervisor) queueWork(w *workflow.Workflow) (inQA []workflow.Entry, waiting, retry bool) {
 	inQA, _, err := w.InBucket(workflow.QA)
 	if err != nil {
-		return false, false
+		return nil, false, false
 	}
-	waiting := false
 	now := time.Now()
-	for _, e := range inQA {
+	for i := range inQA {
+		e := &inQA[i]
 		// A task whose pull request is open waits for the forge, not for
 		// the queue (settlePRs asks about it).
 		// One the reviewer is at waits for it.
 		s.mu.Lock()
-		held := s.held[e.ID]
+		held, ran := s.held[e.ID], s.touch[e.ID]
 		a, set := s.aside[e.ID]
 		s.mu.Unlock()
 		if e.Task == nil || held || e.Task.Str(task.KeyPRNumber) != "" {
 			continue
 		}
 		if set && a.sha == e.Task.Str(task.KeySubmittedSHA) && (!a.retries() || now.Before(a.until)) {
-			pending = pending || a.retries()
+			retry = retry || a.retries()
 			continue
+		}
+		if !ran && w.Config.MergeStrategy != "manual" {
+			if why := land.Elsewhere(w, e.Task); why != "" {
+				a := s.setAside(e, why, false)
+				s.sayOnce("elsewhere:"+e.ID+a.sha, "%s: left in QA: it %s", e.ID, why)
+				continue
+			}
 		}
 		waiting = true
 	}
-	if !waiting || s.stopping() || !s.queueTrusted(w, inQA) {
-		return false, pending
+	return inQA, waiting, retry
+}
+
+// runQueue runs approve --all and reads what it did, on a workflow of its
+// own (it runs beside the next passes).
+func (s *supervisor) runQueue() (did, pending bool) {
+	w, err := workflow.Open(s.opt.Dir)
+	if err != nil {
+		s.logf("%v", err)
+		return false, true
 	}
 	out, errOut, code := s.verb(s.self(), "approve", "--all", "--json")
 	var res struct {

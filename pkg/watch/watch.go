@@ -121,6 +121,8 @@ type supervisor struct {
 	halted []sandbox.Replacement
 	// missing are the agents whose program cannot start (canStart).
 	missing map[string]CannotStart
+	// queue is the approve queue's run in the background.
+	queue queueRun
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -475,13 +477,18 @@ func (s *supervisor) start(a agents.Agent, id string, job func()) {
 		s.busy[a.Name]--
 		delete(s.held, id)
 		s.mu.Unlock()
-		// A wake-up only: one pending is enough, and a full buffer must
-		// never block a finished job (Watch waits for all of them).
-		select {
-		case s.done <- struct{}{}:
-		default:
-		}
+		s.wake()
 	}()
+}
+
+// wake tells the loop that a job or the queue finished.
+func (s *supervisor) wake() {
+	// A wake-up only: one pending is enough, and a full buffer must never
+	// block a finished job (Watch waits for all of them).
+	select {
+	case s.done <- struct{}{}:
+	default:
+	}
 }
 
 // verb runs `git burl <args>` as actor and returns its stdout, stderr and

@@ -66,6 +66,36 @@ func (w *Workflow) remoteRef() string {
 // dropped and change runs again on the new state, up to maxPushAttempts.
 // change must therefore derive everything from the files it reads.
 func (w *Workflow) Mutate(action string, change func(attempt int) (commit string, extra []string, err error)) error {
+	return w.mutate(action, false, change)
+}
+
+// freshFor is how long a pull (or a push that won) stands for the
+// remote's state in a transition that reuses it: the check and prepare of
+// one transition, not a build. Past it the transition pulls again.
+const freshFor = 10 * time.Second
+
+// pulled is a view of the remote's workflow branch this process has: the
+// local tip it left, the refspecs strandedApproves asked to carry along
+// with the next push, when, and whether that pull brought commits the
+// local branch lacked (busy: another clone pushed since this one did).
+type pulled struct {
+	head  string
+	carry []string
+	at    time.Time
+	busy  bool
+}
+
+// mutate is Mutate; with reuse its first attempt stands on this process's
+// view of the remote from a moment ago (fresh) instead of pulling again,
+// when the local branch has not moved since: a transition pulls once for
+// its check and once for its commit otherwise, two round trips where one
+// does (DESIGN §28). The push stays the compare-and-swap: when the remote
+// moved meanwhile it loses, and the next attempt pulls. A busy remote
+// (another clone had pushed since this one last did) is pulled again
+// before the commit: there a view as old as a claim's checkout or a
+// submit's gates loses its push more often than not, and a lost push
+// costs a fetch, a push and the change again.
+func (w *Workflow) mutate(action string, reuse bool, change func(attempt int) (commit string, extra []string, err error)) error {
 	for attempt := 1; ; attempt++ {
 		wl, err := w.LockWorkflow(action)
 		if err != nil {
@@ -75,17 +105,7 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		var pre string
 		var carry []string
 		if push {
-			var pr *PullResult
-			if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err == nil {
-				pr, err = w.PullWorkflow()
-			}
-			if err == nil && pr.Ahead > 0 {
-				carry, err = w.strandedApproves(pr)
-				if err == nil {
-					pre, err = w.gitWT().Run("rev-parse", "HEAD")
-				}
-			}
-			if err != nil {
+			if pre, carry, err = w.pullFor(reuse && attempt == 1); err != nil {
 				wl.Release()
 				return err
 			}
@@ -104,8 +124,12 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 				extra = append(extra, c)
 			}
 		}
+		f0 := w.fresh
+		w.fresh = nil
+		busy := f0 != nil && f0.busy
 		res, perr := w.push(commit, extra)
 		if res == pushWon {
+			w.fresh = &pulled{head: commit, at: time.Now(), busy: busy}
 			wl.Release()
 			w.notify()
 			return nil
@@ -132,6 +156,36 @@ func (w *Workflow) Mutate(action string, change func(attempt int) (commit string
 		// Jitter keeps losers from colliding again in lockstep.
 		time.Sleep(time.Duration(20+rand.Intn(80*attempt)) * time.Millisecond)
 	}
+}
+
+// pullFor brings the local workflow branch up to the remote's for one
+// attempt of a mutation and returns the tip to go back to when its push
+// loses, and the refspecs to carry with that push. With reuse, a fresh
+// view of the remote on an unmoved local branch stands in for the pull.
+func (w *Workflow) pullFor(reuse bool) (pre string, carry []string, err error) {
+	if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err != nil {
+		return "", nil, err
+	}
+	if f := w.fresh; reuse && f != nil && !f.busy && f.head == pre && time.Since(f.at) < freshFor {
+		return pre, f.carry, nil
+	}
+	w.fresh = nil
+	pr, err := w.PullWorkflow()
+	if err != nil {
+		return "", nil, err
+	}
+	head := pr.After
+	if pr.Ahead > 0 {
+		if carry, err = w.strandedApproves(pr); err != nil {
+			return "", nil, err
+		}
+		if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err != nil {
+			return "", nil, err
+		}
+		head = pre
+	}
+	w.fresh = &pulled{head: head, carry: carry, at: time.Now(), busy: pr.Pulled()}
+	return pre, carry, nil
 }
 
 // interruptedApprove is the kind of doctor's repair that records an

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -61,6 +62,31 @@ func (w *Workflow) FetchRemoteBranch(branch string, extra ...string) (string, er
 	return g.Run("rev-parse", tracking)
 }
 
+// fetchWithMain is FetchRemoteBranch(branch) with the landing records and
+// the remote's main in one fetch, and marks main fresh for this process
+// (FreshMain). A remote without main (or without the workflow branch) fails
+// that fetch: the workflow branch is then fetched alone, as before.
+func (w *Workflow) fetchWithMain(branch string) (string, error) {
+	g, remote, main := w.Repo.Git, w.Config.Remote, w.Config.MainBranch
+	specs := []string{"+refs/heads/" + branch + ":" + gitx.Tracking(remote, branch), notes.FetchSpec(remote)}
+	if main != "" && main != branch {
+		specs = append(specs, "+refs/heads/"+main+":"+gitx.Tracking(remote, main))
+		if _, err := g.Run(gitx.Fetch(remote, specs...)...); err == nil {
+			w.mainFetched = time.Now()
+			return g.Run("rev-parse", gitx.Tracking(remote, branch))
+		}
+	}
+	return w.FetchRemoteBranch(branch, notes.FetchSpec(remote))
+}
+
+// FreshMain reports whether this process fetched the remote's main into
+// its remote-tracking ref a moment ago, with the workflow branch: a
+// transition's own fetch, which integrate does not repeat. A remote's main
+// that moved since is found by the atomic push, which then loses.
+func (w *Workflow) FreshMain() bool {
+	return !w.mainFetched.IsZero() && time.Since(w.mainFetched) < freshFor
+}
+
 // PullWorkflow fetches the workflow branch and brings the local one
 // (checked out in the workflow worktree) up to the remote's: fast-forward
 // when behind; local commits the remote lacks are kept (counted in Ahead);
@@ -80,8 +106,10 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 		return nil, err
 	}
 	res := &PullResult{Before: local, After: local}
-	// The landing records travel with the workflow branch (DESIGN §22).
-	if res.Remote, err = w.FetchRemoteBranch(branch, notes.FetchSpec(remote)); err != nil {
+	// The landing records travel with the workflow branch (DESIGN §22),
+	// and main comes in the same round trip (DESIGN §28): the claim or
+	// approve this pull is for needs it next.
+	if res.Remote, err = w.fetchWithMain(branch); err != nil {
 		return res, err
 	}
 	if err := w.mergeNotes(); err != nil {

@@ -113,8 +113,10 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		return fail(err)
 	}
 	defer tl.Release()
+	// With auto-push the check below reads the remote's latest state, and
+	// the commit stands on that same pull (a push that loses pulls again).
 	if w.AutoPush() {
-		if err := w.Mutate(tr.Verb, func(int) (string, []string, error) { return "", nil, nil }); err != nil {
+		if err := w.mutate(tr.Verb, true, func(int) (string, []string, error) { return "", nil, nil }); err != nil {
 			return fail(err)
 		}
 	}
@@ -132,7 +134,7 @@ func (w *Workflow) Run(tr Transition) (*Result, error) {
 		faults.CrashPoint(tr.Verb, "prepare")
 	}
 	var res *Result
-	err = w.Mutate(tr.Verb, func(attempt int) (string, []string, error) {
+	err = w.mutate(tr.Verb, true, func(attempt int) (string, []string, error) {
 		e, err := w.checkBucket(tr)
 		if err != nil {
 			if e != nil && e.Bucket != first.Bucket {

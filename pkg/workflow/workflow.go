@@ -78,6 +78,12 @@ type Workflow struct {
 	// emitted are the events of the Mutate attempt under way: notified
 	// once that attempt's commit stands (see notify.go).
 	emitted []events.Event
+	// fresh is this process's last view of the remote's workflow branch
+	// (a pull, or a push that won), nil when there is none to reuse; and
+	// mainFetched when the remote's main last came with a pull. Both are
+	// read and written under the workflow lock (see Mutate).
+	fresh       *pulled
+	mainFetched time.Time
 }
 
 // LocksDirName, EventsDirName and LogsDirName live beside the buckets;
