@@ -36,6 +36,7 @@ var Verbs = []Verb{
 	{"release", "[ID] [--reason TEXT]", "Give a DOING task back to READY, keeping its branch and worktree"},
 	{"trust", "[--yes] [--json]", "List the commands from the workflow branch not trusted on this machine, and trust them"},
 	{"watch", "[--once] [--interval DURATION] [--json]", "Run the agents of agents.yaml on the backlog: claim, prompt, run, commit, submit, approve"},
+	{"drain", "[--wait] [--json]", "Have every watch of the repository claim nothing new, finish its runs and exit"},
 	{"mcp", "[--dir DIR]", "Serve burl to agents that speak the Model Context Protocol, on stdin and stdout: one tool, burl, and the task files"},
 	{"monitor", "[--once] [--html FILE]", "Show a live board of the workflow (a plain-text snapshot when not on a terminal; --html writes a report)"},
 	{"stats", "[--since WHEN] [--by agent|model|tag] [--json]", "Which agent, which model is worth its money: landed, first-pass yield, rounds, cost per landed task counting all spend, lead times, human touches"},

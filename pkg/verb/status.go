@@ -102,6 +102,7 @@ type statusOut struct {
 	// prChecks is the checks' state of each open request as the last
 	// settle round saw it (by number).
 	prChecks map[string]string
+	cockpit  cockpit
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -160,6 +161,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	out.NotOnRemoteMain = integrate.IDs(off)
 	var buildUntrusted bool
 	out.Untrusted, buildUntrusted = untrustedConfig(w)
+	out.cockpit = readCockpit(w)
 	for _, b := range workflow.Buckets {
 		out.Counts[string(b)] = 0
 	}
@@ -334,6 +336,7 @@ func (o *statusOut) Human(out io.Writer) {
 	if len(o.Untrusted) > 0 {
 		fmt.Fprintf(w, "not trusted on this machine (burl will not run them): %s; git burl trust shows them and asks\n", strings.Join(o.Untrusted, ", "))
 	}
+	o.cockpit.human(w)
 	cur := workflow.Bucket("")
 	for _, i := range o.order {
 		e := &o.all[i]

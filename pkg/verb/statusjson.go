@@ -54,6 +54,7 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.Write(enc(o.Usage))
 	w.WriteString(`,"untrusted":`)
 	w.Write(enc(o.Untrusted))
+	o.cockpit.streamJSON(w)
 }
 
 // taskJSON appends a task object: the frontmatter (kept as JSON in the

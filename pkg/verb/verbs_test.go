@@ -21,6 +21,7 @@ var constructors = map[string]func() cli.Command{
 	"inbox":      Inbox,
 	"unhold":     Unhold,
 	"stop":       Stop,
+	"drain":      Drain,
 	"claim":      Claim,
 	"clean":      Clean,
 	"completion": Completion,
