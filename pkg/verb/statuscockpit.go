@@ -1,7 +1,7 @@
 package verb
 
 // What status adds for the lead's cockpit (DESIGN §27): the watches
-// draining.
+// draining, the day's spend against max_cost_usd_per_day.
 
 import (
 	"bufio"
@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/budget"
 	"github.com/burl-dev/burl/pkg/drain"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -23,6 +25,8 @@ type drainState struct {
 // cockpit is what status reads for the lead besides the tasks.
 type cockpit struct {
 	draining *drainState
+	// budget is there when max_cost_usd_per_day caps the day.
+	budget *budget.State
 }
 
 func readCockpit(w *workflow.Workflow) cockpit {
@@ -30,6 +34,10 @@ func readCockpit(w *workflow.Workflow) cockpit {
 	if m, ok := drain.Requested(w.Repo.BurlDir()); ok {
 		ws, _ := drain.Live(w.Repo.BurlDir())
 		c.draining = &drainState{By: m.By, At: m.At, Watchers: len(ws)}
+	}
+	// An unreadable log is doctor's to report: status still shows the rest.
+	if st, err := budgetToday(w); err == nil && st.LimitUSD > 0 {
+		c.budget = &st
 	}
 	return c
 }
@@ -39,6 +47,9 @@ func (c cockpit) human(w *bufio.Writer) {
 	if d := c.draining; d != nil {
 		fmt.Fprintf(w, "draining: %d watch(es) claim nothing new, finish their runs and exit (git burl drain by %s at %s)\n", d.Watchers, d.By, d.At.Format(time.RFC3339))
 	}
+	if b := c.budget; b != nil && b.Reached {
+		fmt.Fprintf(w, "budget: today's runs cost %s, max_cost_usd_per_day is %s: no watch claims until tomorrow (UTC) or a higher cap (git burl inbox)\n", usage.Dollars(b.SpentUSD), usage.Dollars(b.LimitUSD))
+	}
 }
 
 // streamJSON appends the cockpit's keys to status's document.
@@ -46,6 +57,11 @@ func (c cockpit) streamJSON(w *bufio.Writer) {
 	if c.draining != nil {
 		j, _ := json.Marshal(c.draining)
 		w.WriteString(`,"draining":`)
+		w.Write(j)
+	}
+	if c.budget != nil {
+		j, _ := json.Marshal(c.budget)
+		w.WriteString(`,"budget":`)
 		w.Write(j)
 	}
 }

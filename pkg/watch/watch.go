@@ -125,6 +125,9 @@ type supervisor struct {
 	// draining: git burl drain asked this watch to claim nothing more
 	// and exit once its runs are done (DESIGN §27).
 	draining bool
+	// spentToday: the day's runs reached max_cost_usd_per_day, so this
+	// watch claims nothing (withinBudget).
+	spentToday bool
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -253,7 +256,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.reviews(w, file) || active
 	}
 	var agentList []agents.Agent
-	if claim := s.claiming(w); claim && file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
+	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
 		// The reviewer never claims: it reviews the others' work.
 		agentList = file.Workers()
 	}
