@@ -125,7 +125,7 @@ _git_burl ()
 		status) flags="$flags --open --bucket= --since=" ;;
 		stats) flags="$flags --since= --by=" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
-		approve) flags="$flags --all --accept-landed" ;;
+		approve) flags="$flags --all --dry-run --accept-landed" ;;
 		drain) flags="$flags --wait" ;;
 		monitor) flags="--once --html= --help" ;;
 		mcp) flags="--dir= --help" ;;

@@ -91,6 +91,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from watch" -l print-command -x 
 complete -c git-burl -n __fish_use_subcommand -a drain -d 'Have every watch claim nothing new, finish its runs and exit'
 complete -c git-burl -n "__fish_seen_subcommand_from drain" -l wait -d 'Return once every watch has exited'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
+complete -c git-burl -n "__fish_seen_subcommand_from approve" -l dry-run -d "With --all: show the queue's order and batches, change nothing"
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l accept-landed -d 'Accept work that reached main outside burl: gates run on it, then DONE'
 complete -c git-burl -n __fish_use_subcommand -a mcp -d 'Serve burl to agents that speak the Model Context Protocol'
 complete -c git-burl -n "__fish_seen_subcommand_from mcp" -l dir -r -a '(__fish_complete_directories)' -d 'Act in DIR when a call names no cwd, rather than in the roots of the client'

@@ -22,7 +22,7 @@ var Verbs = []Verb{
 	{"worktree", "[ID] [--ensure]", "Print a task's worktree path (recreate it from its branch with --ensure)"},
 	{"submit", "[ID]", "Check scope and stubs of a DOING task's commits and move it to QA"},
 	{"validate", "[ID]", "Run every gate (scope, stubs, build, verify) on a QA task and record the report"},
-	{"approve", "ID | --all | --accept-landed ID", "Rebase a QA task (or every one, builds batched) onto main, validate again, fast-forward main and move it to DONE"},
+	{"approve", "ID | --all [--dry-run] | --accept-landed ID", "Rebase a QA task (or every one, builds batched) onto main, validate again, fast-forward main and move it to DONE"},
 	{"diff", "ID [GIT-DIFF-OPTION]... [-- PATH...] [--json]", "Show a task's change with git diff: what landed, what was submitted, or what its branch holds past its base"},
 	{"conflicts", "[--json]", "Predict textual conflicts between in-flight tasks, and with main, from their real diffs"},
 	{"reject", "ID --reason TEXT", "Send a QA task back to READY with a reason (BLOCKED after qa_max_attempts)"},

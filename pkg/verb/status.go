@@ -367,6 +367,9 @@ func (o *statusOut) Human(out io.Writer) {
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
 		}
+		if cur == workflow.QA {
+			line += o.cockpit.place(e.ID)
+		}
 		f := o.next.Facts(e)
 		st := next.For(f)
 		if f.Holder.Gone() {

@@ -119,6 +119,9 @@ func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
 		j, _ := json.Marshal(cs)
 		b = append(b, j...)
 	}
+	if s.Bucket == workflow.QA {
+		b = o.cockpit.placeJSON(b, s.ID)
+	}
 	return append(b, '}')
 }
 
