@@ -125,6 +125,20 @@ child_work() {
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
+@test "stack: approve --all --dry-run puts the parent before its child, in a batch of its own after the parent's, as approve --all lands them" {
+	stacked_repo
+	child_work
+	run git burl approve --all --dry-run --json
+	assert_success
+	[ "$(jq -c '.batches' <<<"$output")" = '[["TASK-001"],["TASK-002"]]' ]
+	[ "$(jq -c '.queue[] | select(.id == "TASK-002") | [.position, .batch, .stacked_on, .waits]' <<<"$output")" = '[2,2,"TASK-001","batch"]' ]
+	run git burl approve --all --dry-run
+	assert_output_contains "batch 2: TASK-002 (after TASK-001, which it is stacked on)"
+	[ "$(bucket_of TASK-001)" = QA ]
+	run git burl approve --all --json
+	[ "$(jq -r '.approved | join(",")' <<<"$output")" = TASK-001,TASK-002 ]
+}
+
 @test "stack: a hand-claimed child whose own commits conflict with main when restacked goes to BLOCKED with the files and the parent's landed commit" {
 	stacked_repo
 	wt=$(claim_wt TASK-002)

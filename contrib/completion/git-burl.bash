@@ -12,7 +12,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md), so completing them costs
 # two git calls and a directory listing, never a burl command.
 
-__git_burl_verbs="init add accept status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks completion"
+__git_burl_verbs="init add accept status inbox show claim scope worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch drain mcp monitor stats log lock doctor clean sync verify hook hooks completion"
 
 # __git_burl_workflow_dir: the workflow folder of the repository git would
 # use here (honouring `git -C`); nothing outside a burl repository.
@@ -92,7 +92,7 @@ _git_burl ()
 		return
 		;;
 	--action)
-		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept" "" "$val"
+		__gitcomp "init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept drain" "" "$val"
 		return
 		;;
 	--affects|--affects-glob|--must-not-touch|--remove|--body-file|--from|--description|--ac|--reason|--tags|--verify|--title|--add-ac|--add-tag|--remove-tag|--max-cost-usd|--since|--by|--main-branch|--remote)
@@ -125,7 +125,8 @@ _git_burl ()
 		status) flags="$flags --open --bucket= --since=" ;;
 		stats) flags="$flags --since= --by=" ;;
 		watch) flags="$flags --once --interval= --print-command=" ;;
-		approve) flags="$flags --all --accept-landed" ;;
+		approve) flags="$flags --all --dry-run --accept-landed" ;;
+		drain) flags="$flags --wait" ;;
 		monitor) flags="--once --html= --help" ;;
 		mcp) flags="--dir= --help" ;;
 		esac

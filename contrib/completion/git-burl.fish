@@ -8,7 +8,7 @@
 # (<repo>/.burl/.workflow/<BUCKET>/TASK-001-slug.md): two git calls and a
 # directory listing, never a burl command.
 
-set -l __git_burl_verbs init add accept status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
+set -l __git_burl_verbs init add accept status inbox show claim worktree submit validate approve diff conflicts reject block unblock hold unhold stop edit cancel release trust watch drain mcp monitor stats log lock doctor clean sync verify hook hooks scope completion
 
 # The workflow folder of the repository here; nothing outside a burl repository.
 function __git_burl_workflow_dir
@@ -90,7 +90,10 @@ complete -c git-burl -n __fish_use_subcommand -a watch -d 'Run the agents of age
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l once -d 'Exit when nothing is left to do'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'How often to look for work'
 complete -c git-burl -n "__fish_seen_subcommand_from watch" -l print-command -x -d 'Print the command line watch runs for an agent'
+complete -c git-burl -n __fish_use_subcommand -a drain -d 'Have every watch claim nothing new, finish its runs and exit'
+complete -c git-burl -n "__fish_seen_subcommand_from drain" -l wait -d 'Return once every watch has exited'
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l all -d 'Approve every QA task in queue order, builds batched'
+complete -c git-burl -n "__fish_seen_subcommand_from approve" -l dry-run -d "With --all: show the queue's order and batches, change nothing"
 complete -c git-burl -n "__fish_seen_subcommand_from approve" -l accept-landed -d 'Accept work that reached main outside burl: gates run on it, then DONE'
 complete -c git-burl -n __fish_use_subcommand -a mcp -d 'Serve burl to agents that speak the Model Context Protocol'
 complete -c git-burl -n "__fish_seen_subcommand_from mcp" -l dir -r -a '(__fish_complete_directories)' -d 'Act in DIR when a call names no cwd, rather than in the roots of the client'
@@ -156,7 +159,7 @@ complete -c git-burl -n "__fish_seen_subcommand_from status" -l open -d 'List on
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l bucket -x -a 'READY DOING QA DONE BLOCKED' -d 'List only tasks in this bucket'
 complete -c git-burl -n "__fish_seen_subcommand_from status" -l since -x -d 'List only tasks changed since (RFC 3339, date, 2h)'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l task -x -a "(__git_burl_tasks READY DOING QA DONE BLOCKED)" -d 'Only events of this task'
-complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept' -d 'Only events of this action'
+complete -c git-burl -n "__fish_seen_subcommand_from log" -l action -x -a 'init add claim submit validate approve reject block unblock hold unhold edit cancel release lock_clear lock_cleared clean repair sync scope scope_request scope_denied stop run_start run_end lease lease_expired pr_open pr_merged pr_closed pr_changes_requested review review_start checks_failed run_tampered restack accept drain' -d 'Only events of this action'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l since -x -d 'Only events since a time, a date or a duration ago'
 complete -c git-burl -n "__fish_seen_subcommand_from log" -l follow -d 'Keep printing new events'
 

@@ -7,6 +7,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"regexp"
@@ -57,6 +58,9 @@ type Config struct {
 	LogMaxBytes int
 	// QueueBatch is how many tasks approve --all stacks under one build.
 	QueueBatch int
+	// MaxCostUSDPerDay is the project's budget (DESIGN §27): once the
+	// day's runs (UTC) cost this much, no watch claims; 0 is no cap.
+	MaxCostUSDPerDay float64
 	// WorktreeSetup, PortRange and Notify are a team's day (DESIGN §18).
 	WorktreeSetup WorktreeSetup
 	PortRange     PortRange
@@ -292,6 +296,15 @@ var fields = map[string]field{
 	"ci_max_rounds":   intField(1, func(c *Config) *int { return &c.CI.MaxRounds }),
 	"ci_log_command":  ciLogCommandField,
 	"queue_ci":        strField([]string{"none", "forge"}, func(c *Config) *string { return &c.CI.Queue }),
+
+	"max_cost_usd_per_day": {func(c *Config, v *yaml.Node) error {
+		f, err := strconv.ParseFloat(v.Value, 64)
+		if v.Kind != yaml.ScalarNode || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("must be an amount in US dollars, 0 (no cap) or more, such as 25 or 7.5, not %q", v.Value)
+		}
+		c.MaxCostUSDPerDay = f
+		return nil
+	}},
 }
 
 // waitField is a duration that may be 0 (no wait); examples are shown
@@ -462,6 +475,10 @@ conflict_policy: %s            # fail | warn | ignore
 # approve --all stacks up to this many QA tasks under one build_command run
 queue_batch: %d
 
+# No watch claims once the day's (UTC) agent runs cost this much, in US
+# dollars (0 = no cap)
+max_cost_usd_per_day: %s
+
 # Each DOING task gets a free TCP port from this range in BURL_PORT
 port_range: %s
 # Files a new task worktree needs that git does not track, and a command
@@ -477,6 +494,7 @@ port_range: %s
 `, c.MaxParallel, c.WorkflowBranch, q(c.WorkflowWorktree), c.WorkflowAutoCommit, c.WorkflowAutoPush,
 		c.MainBranch, c.Remote, c.MergeStrategy, c.PushMainOnApprove, c.PushTaskBranchOnSubmit,
 		c.LockStaleMinutes, c.UseGlobalClaimLock, c.QAMaxAttempts, c.AutoPriorityBoost,
-		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch, c.PortRange)
+		q(c.BuildCommand), c.BuildTimeout, list(c.StubPatterns), strings.Join(c.StubCheckExtensions, ", "), c.ConflictPolicy, c.QueueBatch,
+		strconv.FormatFloat(c.MaxCostUSDPerDay, 'f', -1, 64), c.PortRange)
 	return b.Bytes()
 }

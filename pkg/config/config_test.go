@@ -98,6 +98,10 @@ func TestInvalidValues(t *testing.T) {
 		{"qa_max_attempts", "0"},
 		{"queue_batch", "0"},
 		{"queue_batch", "two"},
+		{"max_cost_usd_per_day", "-1"},
+		{"max_cost_usd_per_day", "$20"},
+		{"max_cost_usd_per_day", "[20]"},
+		{"max_cost_usd_per_day", ".inf"},
 		{"auto_priority_boost_on_retry", "often"},
 		{"build_command", "[make, test]"},
 		{"build_timeout", "soon"},
@@ -291,5 +295,15 @@ func TestCIKeys(t *testing.T) {
 	c, err = Parse(file, []byte("checks: all\n"))
 	if err != nil || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], file+":1: checks: all waits for nothing") {
 		t.Fatalf("checks without pr or queue_ci: %v %q", err, c.Warnings)
+	}
+}
+
+func TestMaxCostUSDPerDay(t *testing.T) {
+	c, err := Parse("config.yaml", []byte("max_cost_usd_per_day: 7.5\n"))
+	if err != nil || c.MaxCostUSDPerDay != 7.5 {
+		t.Fatalf("got %v, %v", c, err)
+	}
+	if Default().MaxCostUSDPerDay != 0 {
+		t.Error("the default must be no cap")
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/budget"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -31,9 +33,10 @@ const (
 	DeadLock     Kind = "dead_lock"     // a lock whose owner is gone
 	Held         Kind = "held"          // held back from agents by a human
 	Untrusted    Kind = "untrusted"     // commands of the workflow burl will not run here
+	Budget       Kind = "budget"        // the day's runs reached max_cost_usd_per_day: no watch claims
 )
 
-var rank = map[Kind]int{Blocked: 0, Review: 1, ScopeRequest: 2, Proposed: 3, PullRequest: 4, DeadLock: 5, Held: 6, Untrusted: 7}
+var rank = map[Kind]int{Blocked: 0, Review: 1, ScopeRequest: 2, Proposed: 3, PullRequest: 4, DeadLock: 5, Held: 6, Untrusted: 7, Budget: 8}
 
 // Item is one thing that waits for a human.
 type Item struct {
@@ -58,6 +61,10 @@ type Inputs struct {
 	// PRMerge is config pr_merge: with "none" a person merges every
 	// pull request.
 	PRMerge string
+	// Budget is the day's spend against max_cost_usd_per_day, and
+	// RaiseBudget the command that raises the cap.
+	Budget      budget.State
+	RaiseBudget string
 }
 
 // Items is what waits for a human, most urgent kind first, then by task.
@@ -84,6 +91,11 @@ func Items(in Inputs) []Item {
 	if len(in.Untrusted) > 0 {
 		items = append(items, Item{Kind: Untrusted, Command: "git burl trust",
 			Summary: "not trusted on this machine, so burl will not run them: " + strings.Join(in.Untrusted, ", ") + "; read them, then trust them"})
+	}
+	if b := in.Budget; b.Reached {
+		items = append(items, Item{Kind: Budget, Command: in.RaiseBudget,
+			Summary: fmt.Sprintf("today's runs (%s, UTC) cost %s, max_cost_usd_per_day is %s: no watch claims until tomorrow (UTC) or a higher cap; the command raises it to %s",
+				b.Day, usage.Dollars(b.SpentUSD), usage.Dollars(b.LimitUSD), usage.Dollars(budget.Raise(b)))})
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		if rank[items[i].Kind] != rank[items[j].Kind] {

@@ -3,7 +3,6 @@ package land
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -225,24 +224,19 @@ func (q *queue) order() ([]string, error) {
 		if e.Task == nil {
 			continue
 		}
-		if r := e.Task.Str(task.KeyScopeRequest); r != "" {
+		waits, why := holdOf(e.Task, gate, func(t *task.Task) string { return elsewhere(w, t) })
+		switch waits {
+		case "":
+			ts = append(ts, e.Task)
+		case WaitsScopeRequest:
 			// An agent asked for more scope: a human decides, not the queue.
-			fmt.Fprintf(w.Stderr, "approve --all: %s left in QA: it waits for a human to grant or refuse its scope request (%s): git burl scope %s ...\n", e.ID, r, e.ID)
-			continue
+			fmt.Fprintf(w.Stderr, "approve --all: %s left in QA: it %s\n", e.ID, why)
+		default:
+			q.res.Waiting = append(q.res.Waiting, QueueFailure{ID: e.ID, Reason: why, Elsewhere: waits == WaitsElsewhere})
+			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", e.ID, why))
 		}
-		left := QueueFailure{ID: e.ID, Reason: gate.Wait(e.Task)}
-		if left.Reason == "" {
-			left.Reason = elsewhere(w, e.Task)
-			left.Elsewhere = left.Reason != ""
-		}
-		if left.Reason != "" {
-			q.res.Waiting = append(q.res.Waiting, left)
-			q.res.Lines = append(q.res.Lines, fmt.Sprintf("left %s in QA: it %s", e.ID, left.Reason))
-			continue
-		}
-		ts = append(ts, e.Task)
 	}
-	sort.SliceStable(ts, func(i, j int) bool { return task.QueueLess(ts[i], ts[j]) })
+	queueOrder(ts)
 	ids := make([]string, len(ts))
 	for i, t := range ts {
 		ids[i] = t.ID()

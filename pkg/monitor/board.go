@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/reason"
@@ -76,6 +77,9 @@ type Card struct {
 	// StackedOn is the open task's parent in a stack (stacked_on,
 	// escaped): its card is drawn as the next link of that chain.
 	StackedOn string
+	// Queue is a QA task's place in the merge queue, or what it waits
+	// for (land.Place.Label).
+	Queue string
 }
 
 // Markers are the flags drawn after a card's ID: L locked, S stalled, E
@@ -192,6 +196,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		return nil, err
 	}
 	conflicts := predicted(w)
+	places := land.QueuePlaces(w)
 	doing := map[string]workflow.Summary{}
 	for _, s := range sums {
 		if s.Err != nil {
@@ -252,6 +257,10 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 			doing[s.ID] = s
 		case workflow.QA:
 			c.Since = parseTime(str(task.KeySubmittedAt))
+			// An open pull request's card says it waits for the forge.
+			if p, ok := places[s.ID]; ok && c.PRNumber == 0 {
+				c.Queue = p.Label()
+			}
 		case workflow.Done:
 			c.Since = c.Completed
 		default:

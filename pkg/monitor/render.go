@@ -107,6 +107,9 @@ func cardLines(c Card, now time.Time, w int) []string {
 	if !c.Since.IsZero() {
 		foot = " " + Age(now.Sub(c.Since))
 	}
+	if c.Queue != "" {
+		foot += " " + c.Queue
+	}
 	if pr := c.PR(); pr != "" && c.PRState == PROpen {
 		// Before the cost and owner: what the task waits for (the
 		// forge) matters more than what is cut off at the right.

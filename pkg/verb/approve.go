@@ -24,6 +24,7 @@ type approveCmd struct {
 	// AcceptLanded is the human's answer to work that reached main
 	// without burl's approve (DESIGN §15).
 	AcceptLanded bool `long:"accept-landed" description:"Accept a QA task whose work reached main outside burl (a hand merge): the gates run on its commits and main's tree, then DONE"`
+	DryRun       bool `long:"dry-run" description:"With --all: show the queue's order and batches, and what each task left out waits for; change nothing"`
 }
 
 type approveOut struct {
@@ -105,6 +106,9 @@ func (o *queueOut) Human(w io.Writer) {
 }
 
 func (c *approveCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
+	if c.DryRun {
+		return c.dryRun(ctx, args)
+	}
 	if c.All {
 		if len(args) > 0 {
 			return nil, usageErr("approve", "takes no task ID with --all")

@@ -70,5 +70,10 @@ func (c *inboxCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return inboxOut{Items: inbox.Items(inbox.Inputs{Tasks: entries, Next: set, Locks: locks, Untrusted: untrusted, PRMerge: w.Config.PRMerge})}, nil
+	in := inbox.Inputs{Tasks: entries, Next: set, Locks: locks, Untrusted: untrusted, PRMerge: w.Config.PRMerge}
+	if in.Budget, err = budgetToday(w); err != nil {
+		return nil, err
+	}
+	in.RaiseBudget = raiseBudgetCommand(ctx, w, in.Budget)
+	return inboxOut{Items: inbox.Items(in)}, nil
 }

@@ -112,7 +112,7 @@ func humanEvent(e events.Event) string {
 
 // actions are the event actions burl writes (DESIGN §9).
 var actions = []string{"init", "add", "claim", "submit", "validate", "approve", "reject", "block", "unblock",
-	"hold", "unhold", "edit", "cancel", "release", "lock_clear", "lock_cleared", "clean", "repair", "sync", "scope", "scope_request", "scope_denied", "stop", "run_start", "run_end", "lease", "lease_expired", "pr_open", "pr_merged", "pr_closed", "pr_changes_requested", "review", "review_start", "checks_failed", "run_tampered", "restack", "accept"}
+	"hold", "unhold", "edit", "cancel", "release", "lock_clear", "lock_cleared", "clean", "repair", "sync", "scope", "scope_request", "scope_denied", "stop", "run_start", "run_end", "lease", "lease_expired", "pr_open", "pr_merged", "pr_closed", "pr_changes_requested", "review", "review_start", "checks_failed", "run_tampered", "restack", "accept", "drain"}
 
 func knownAction(a string) bool {
 	for _, k := range actions {

@@ -106,6 +106,7 @@ type statusOut struct {
 	// prChecks is the checks' state of each open request as the last
 	// settle round saw it (by number).
 	prChecks map[string]string
+	cockpit  cockpit
 }
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
@@ -164,6 +165,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	out.NotOnRemoteMain = integrate.IDs(off)
 	var buildUntrusted bool
 	out.Untrusted, buildUntrusted = untrustedConfig(w)
+	out.cockpit = readCockpit(w)
 	// PROPOSED is counted where it holds a task: the counts of a workflow
 	// without proposals stay the five of PRD 9.1.
 	for _, b := range workflow.Lanes {
@@ -344,6 +346,7 @@ func (o *statusOut) Human(out io.Writer) {
 	if len(o.Untrusted) > 0 {
 		fmt.Fprintf(w, "not trusted on this machine (burl will not run them): %s; git burl trust shows them and asks\n", strings.Join(o.Untrusted, ", "))
 	}
+	o.cockpit.human(w)
 	cur := workflow.Bucket("")
 	for _, i := range o.order {
 		e := &o.all[i]
@@ -377,6 +380,9 @@ func (o *statusOut) Human(out io.Writer) {
 		}
 		for _, c := range o.conflicts[e.ID] {
 			line += "  [conflicts with " + c.With + ": " + cli.Escape(strings.Join(c.Files, ", ")) + "]"
+		}
+		if cur == workflow.QA {
+			line += o.cockpit.place(e.ID)
 		}
 		f := o.next.Facts(e)
 		st := next.For(f)

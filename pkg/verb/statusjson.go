@@ -54,6 +54,7 @@ func (o *statusOut) StreamJSON(w *bufio.Writer) {
 	w.Write(enc(o.Usage))
 	w.WriteString(`,"untrusted":`)
 	w.Write(enc(o.Untrusted))
+	o.cockpit.streamJSON(w)
 }
 
 // taskJSON appends a task object: the frontmatter (kept as JSON in the
@@ -117,6 +118,9 @@ func (o *statusOut) taskJSON(b []byte, s *workflow.Summary) []byte {
 		b = append(b, `,"conflicts":`...)
 		j, _ := json.Marshal(cs)
 		b = append(b, j...)
+	}
+	if s.Bucket == workflow.QA {
+		b = o.cockpit.placeJSON(b, s.ID)
 	}
 	return append(b, '}')
 }

@@ -22,6 +22,7 @@ var constructors = map[string]func() cli.Command{
 	"unhold":     Unhold,
 	"accept":     Accept,
 	"stop":       Stop,
+	"drain":      Drain,
 	"claim":      Claim,
 	"clean":      Clean,
 	"completion": Completion,

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/drain"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
@@ -61,6 +62,8 @@ type Summary struct {
 	Runs     []Run    `json:"runs"`
 	// Stopped: watch was stopped by a signal before it was done.
 	Stopped bool `json:"stopped"`
+	// Drained: git burl drain ended this watch once its runs were done.
+	Drained bool `json:"drained,omitempty"`
 	// Halted is why watch ran nothing at the end: a run replaced a
 	// directory of burl's state (DESIGN §19); "" otherwise.
 	Halted string `json:"halted,omitempty"`
@@ -123,6 +126,12 @@ type supervisor struct {
 	missing map[string]CannotStart
 	// queue is the approve queue's run in the background.
 	queue queueRun
+	// draining: git burl drain asked this watch to claim nothing more
+	// and exit once its runs are done (DESIGN §27).
+	draining bool
+	// spentToday: the day's runs reached max_cost_usd_per_day, so this
+	// watch claims nothing (withinBudget).
+	spentToday bool
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -151,6 +160,11 @@ func Watch(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer s.pin.Close()
+	unregister, err := drain.Register(w.Repo.BurlDir(), w.Repo.Toplevel)
+	if err != nil {
+		return nil, err
+	}
+	defer unregister()
 	s.sweep(w)
 	stopped := false
 	for !stopped {
@@ -158,7 +172,7 @@ func Watch(opt Options) (*Summary, error) {
 		s.mu.Lock()
 		running := len(s.held)
 		s.mu.Unlock()
-		if opt.Once && !active && !pending && running == 0 {
+		if (opt.Once || s.draining) && !active && !pending && running == 0 {
 			// A job that ended while this pass read the buckets left
 			// work it did not see (a task just in QA, to review or land):
 			// one more pass.
@@ -184,7 +198,12 @@ func Watch(opt Options) (*Summary, error) {
 	}
 	close(s.stop)
 	s.wg.Wait()
-	return s.summary(stopped), nil
+	sum := s.summary(stopped)
+	if s.draining && !stopped {
+		sum.Drained = true
+		s.logf("drained: every run finished; exiting")
+	}
+	return sum, nil
 }
 
 // sweep ends the runs of watchers that are gone (sandbox.Sweep) and says
@@ -241,7 +260,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.reviews(w, file) || active
 	}
 	var agentList []agents.Agent
-	if file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
+	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
 		// The reviewer never claims: it reviews the others' work.
 		agentList = file.Workers()
 	}
