@@ -78,6 +78,8 @@ type Config struct {
 	// Stack: a task whose one unfinished dependency is submitted can be
 	// claimed on that parent's submitted head (DESIGN §26).
 	Stack bool
+	// Gate is what config.yaml says of the gate box (gatebox.go).
+	Gate GateBox
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -292,6 +294,10 @@ var fields = map[string]field{
 	"ci_max_rounds":   intField(1, func(c *Config) *int { return &c.CI.MaxRounds }),
 	"ci_log_command":  ciLogCommandField,
 	"queue_ci":        strField([]string{"none", "forge"}, func(c *Config) *string { return &c.CI.Queue }),
+	// The gate box (gatebox.go).
+	"sandbox":       strField([]string{"", "auto", "bwrap", "none"}, func(c *Config) *string { return &c.Gate.Sandbox }),
+	"gate_network":  boolField(func(c *Config) *bool { return &c.Gate.Network }),
+	"sandbox_write": listField(func(c *Config) *[]string { return &c.Gate.Write }),
 }
 
 // waitField is a duration that may be 0 (no wait); examples are shown
