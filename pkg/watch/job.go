@@ -493,9 +493,7 @@ func (s *supervisor) renew(id, actor string, seconds int, quit <-chan struct{}, 
 			return
 		case <-t.C:
 		}
-		// The repository as watch resolved it at start: a look each
-		// round reads the task file and runs no git.
-		w, err := workflow.Load(s.w.Repo)
+		w, err := workflow.Open(s.opt.Dir)
 		if err != nil {
 			continue
 		}

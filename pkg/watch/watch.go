@@ -208,10 +208,7 @@ func (s *supervisor) stopping() bool {
 // start runs on free slots. It reports whether it did anything, and
 // whether the approve queue still holds work for a later pass.
 func (s *supervisor) tick() (active, pending bool) {
-	// The repository as watch resolved it at start: a pass reads the
-	// workflow's files again, and runs no git to find the repository (two
-	// processes a pass, every --interval).
-	w, err := workflow.Load(s.w.Repo)
+	w, err := workflow.Open(s.opt.Dir)
 	if err != nil {
 		s.logf("%v", err)
 		return false, false
