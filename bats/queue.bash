@@ -7,8 +7,14 @@
 # tracked file says BROKEN.
 queue_setup() {
 	new_burl_repo
-	BUILDS="$BATS_TEST_TMPDIR/builds"
+	# The build runs in its gate box (DESIGN §24), which writes only the
+	# checkout and sandbox_write: the count lives in a folder of its own
+	# there.
+	mkdir -p "$BATS_TEST_TMPDIR/builds.d"
+	BUILDS="$BATS_TEST_TMPDIR/builds.d/builds"
 	: >"$BUILDS"
+	printf 'sandbox_write: ["%s"]\n' "$BATS_TEST_TMPDIR/builds.d" >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -q -m "config: sandbox_write" -- .workflow/config.yaml
 	cat >"$BATS_TEST_TMPDIR/build.sh" <<EOF
 #!/bin/sh
 echo "\$BURL_TASK" >>"$BUILDS"

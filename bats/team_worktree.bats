@@ -106,18 +106,20 @@ echo "$BURL_PORT" >$d/port.txt'
 
 @test "an untrusted worktree_setup command refuses the claim before anything runs" {
 	new_burl_repo
-	printf 'worktree_setup:\n  command: [touch, %s]\n' "$BATS_TEST_TMPDIR/ran" >>.burl/.workflow/config.yaml
+	# It marks the new worktree: it runs in its gate box, whose /tmp
+	# (where the test's own folder lies) is private (DESIGN §24).
+	printf 'worktree_setup:\n  command: [touch, ran]\n' >>.burl/.workflow/config.yaml
 	git -C .burl commit -q -am "config: setup"
 	git burl add "One" --affects src/one.txt >/dev/null
 	run git burl claim TASK-001
 	assert_failure 1
 	assert_output_contains 'worktree_setup.command'
 	assert_output_contains 'git burl trust'
-	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	[ -z "$(find "$REPO" -name ran)" ]
 	[ "$(bucket_of TASK-001)" = READY ]
 	git burl trust --yes >/dev/null
 	git burl claim TASK-001 >/dev/null
-	[ -e "$BATS_TEST_TMPDIR/ran" ]
+	[ -e "$(git burl worktree TASK-001)/ran" ]
 }
 
 @test "worktree_setup paths stay inside the repository: a .. is refused at load with file:line, a symlink out at use; no secret reaches the agent" {

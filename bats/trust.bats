@@ -41,10 +41,18 @@ mallory_pushes() {
 	return 1
 }
 
-# pwned_script NAME: a script that leaves $BATS_TEST_TMPDIR/pwned-NAME.
+# pwned_script NAME: a script that leaves $BATS_TEST_TMPDIR/pwned-NAME
+# and says pwned-NAME: a gate runs it in its box, whose /tmp is private
+# (DESIGN §24), and its log shows that it ran.
 pwned_script() {
-	printf '#!/bin/sh\ntouch %s/pwned-%s\n' "$BATS_TEST_TMPDIR" "$1" >"$BATS_TEST_TMPDIR/$1.sh"
+	printf '#!/bin/sh\necho pwned-%s\ntouch %s/pwned-%s\n' "$1" "$BATS_TEST_TMPDIR" "$1" >"$BATS_TEST_TMPDIR/$1.sh"
 	chmod +x "$BATS_TEST_TMPDIR/$1.sh"
+}
+
+# pwned NAME: the script of pwned_script NAME ran, unconfined or in a
+# gate box.
+pwned() {
+	[ -e "$BATS_TEST_TMPDIR/pwned-$1" ] || grep -rqsx "pwned-$1" "$REPO/.burl/.workflow/logs"
 }
 
 @test "init trusts the build_command it writes; a clone attaching to that workflow branch trusts nothing" {
@@ -96,7 +104,7 @@ pwned_script() {
 		assert_output_contains "  - true"
 		assert_output_contains "  + $BATS_TEST_TMPDIR/build.sh"
 		assert_output_contains "Fix: git burl trust"
-		[ ! -e "$BATS_TEST_TMPDIR/pwned-build" ]
+		! pwned build || false
 		[ "$(bucket_of TASK-001)" = QA ]
 	done
 	[ "$(git rev-list --count main)" = 1 ]
@@ -127,7 +135,7 @@ pwned_script() {
 	[ "$(jq -r '.untrusted | length' <<<"$output")" = 0 ]
 	run git burl approve TASK-001
 	assert_success
-	[ -e "$BATS_TEST_TMPDIR/pwned-build" ]
+	pwned build
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
 
@@ -155,13 +163,13 @@ pwned_script() {
 	run git burl validate TASK-001
 	assert_failure 1
 	assert_output_contains "Not trusted on this machine: build_command in config.yaml"
-	[ ! -e "$BATS_TEST_TMPDIR/pwned-build" ]
+	! pwned build || false
 	# The same line in the user's own store is what trust is.
 	mkdir -p "$HOME/.local/state/burl"
 	printf '%s\n' "$line" >"$HOME/.local/state/burl/trust"
 	run git burl validate TASK-001
 	assert_success
-	[ -e "$BATS_TEST_TMPDIR/pwned-build" ]
+	pwned build
 }
 
 @test "XDG_STATE_HOME moves the trust store" {
@@ -295,7 +303,7 @@ worktree_setup:
 	assert_output_contains "by Mallory <mallory@evil.invalid>"
 	[ "$(bucket_of TASK-001)" = READY ]
 	[ -z "$(task_branches)" ]
-	[ ! -e "$BATS_TEST_TMPDIR/pwned-setup" ]
+	! pwned setup || false
 	# A notifier never fails its transition: it is skipped, with a warning.
 	run --separate-stderr git burl block TASK-001 --reason "waiting"
 	assert_success
@@ -306,7 +314,7 @@ worktree_setup:
 
 	git burl trust --yes >/dev/null
 	git burl claim TASK-001 >/dev/null
-	[ -e "$BATS_TEST_TMPDIR/pwned-setup" ]
+	pwned setup
 	[ -e "$BATS_TEST_TMPDIR/pwned-notify" ]
 }
 

@@ -82,6 +82,8 @@ type Config struct {
 	// Stack: a task whose one unfinished dependency is submitted can be
 	// claimed on that parent's submitted head (DESIGN §26).
 	Stack bool
+	// Gate is what config.yaml says of the gate box (gatebox.go).
+	Gate GateBox
 
 	// Warnings are unknown keys and other things worth telling the user.
 	Warnings []string
@@ -305,6 +307,10 @@ var fields = map[string]field{
 		c.MaxCostUSDPerDay = f
 		return nil
 	}},
+	// The gate box (gatebox.go).
+	"sandbox":       strField([]string{"", "auto", "bwrap", "none"}, func(c *Config) *string { return &c.Gate.Sandbox }),
+	"gate_network":  boolField(func(c *Config) *bool { return &c.Gate.Network }),
+	"sandbox_write": listField(func(c *Config) *[]string { return &c.Gate.Write }),
 }
 
 // waitField is a duration that may be 0 (no wait); examples are shown

@@ -86,7 +86,7 @@ func (r RunResult) Violation() (v Violation, ok bool) {
 		all := strings.ToLower(strings.Join(r.Tail, "\n"))
 		for _, h := range offlineHints {
 			if strings.Contains(all, h) {
-				msg += "; it ran without the network (its gate box has none): if it needs one (a module download, a registry), set gate_network: true in agents.yaml and trust it (git burl trust)"
+				msg += "; it ran without the network (its gate box has none): if it needs one (a module download, a registry), set gate_network: true in agents.yaml (or, without one, config.yaml) and trust it (git burl trust)"
 				break
 			}
 		}

@@ -67,10 +67,10 @@ func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ..
 	if err := trust.Check(w.Repo, Commands(w, t, "", names...)...); err != nil {
 		return nil, nil, err
 	}
-	box, err := GateBox(w, dir, w.Config.BuildCommand, t.Str(task.KeyVerify))
-	if err != nil {
-		return nil, nil, err
-	}
+	// The box is made (bubblewrap probed) only when a command runs: a
+	// project without a build costs no bwrap start per approve.
+	var box gate.Box
+	boxed := false
 	var results []gate.RunResult
 	var vs gate.Violations
 	// Milliseconds: a validate and the approve after it often start in
@@ -83,6 +83,13 @@ func Run(w *workflow.Workflow, t *task.Task, dir string, now time.Time, names ..
 	} {
 		if strings.TrimSpace(c.cmd) == "" || !slices.Contains(names, c.name) {
 			continue
+		}
+		if !boxed {
+			var err error
+			if box, err = GateBox(w, dir, w.Config.BuildCommand, t.Str(task.KeyVerify)); err != nil {
+				return nil, nil, err
+			}
+			boxed = true
 		}
 		logPath := filepath.Join(w.LogsDir(), t.ID(), stamp+"-"+c.name+".log")
 		env := []string{"BURL_TASK=" + t.ID(), "BURL_BASE_SHA=" + t.BaseSHA()}

@@ -33,7 +33,16 @@ func (s *supervisor) agentBox(a agents.Agent) *sandbox.Box {
 			see = append(see, d)
 		}
 	}
-	return sandbox.AgentBox(write, see...)
+	b := sandbox.AgentBox(write, see...)
+	// Every agent's program, read-only in every box, even where its
+	// directory is writable (sandbox_write): no run rewrites what a later
+	// run starts, its reviewer's above all, whose verdict lands the task.
+	for _, o := range append([]agents.Agent{a}, s.file.Agents...) {
+		if p := s.resolved(o); filepath.IsAbs(p) {
+			b.Read(p, "an agent's program: no run rewrites what a later run (a reviewer's) starts")
+		}
+	}
+	return b
 }
 
 // resolved is agent a's program as an absolute path, when PATH finds it
@@ -128,6 +137,9 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 			return err
 		}
 	}
+	if err := s.checkAgentPrograms(w); err != nil {
+		return err
+	}
 	for _, tool := range []string{"gh", "glab"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
@@ -140,6 +152,37 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 			return err
 		}
 		forge.Pin(tool, p)
+	}
+	return nil
+}
+
+// checkAgentPrograms refuses an agent's program that lies where a run
+// writes what burl later checks out or reads (the worktrees, the runs
+// folder: a reviewer started from there runs the author's code), or, with
+// the sandbox on, in a sandbox_write path that its boxes could not keep
+// read-only. Elsewhere in a sandbox_write path every box holds it
+// read-only (agentBox). With sandbox: none a run can write whatever the
+// user can, and burl says so at start.
+func (s *supervisor) checkAgentPrograms(w *workflow.Workflow) error {
+	burls := []string{w.Repo.WorktreesDir(), w.Repo.RunsDir(), w.Repo.CommonDir}
+	for _, a := range s.file.Agents {
+		p := s.resolved(a)
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if d := inWritable(p, burls); d != "" {
+			return errs.New(errs.User, "agent %s's program %s lies in %s, which runs write: watch starts no agent from there", a.Name, p, d).
+				WithFix("install the agent's program outside the repository's worktrees and .git (e.g. ~/.local/bin), and name it in agents.yaml")
+		}
+		if s.file.Sandbox == agents.SandboxNone {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != filepath.Clean(p) {
+			if d := inWritable(r, s.runWritable(w, s.file)); d != "" {
+				return errs.New(errs.User, "agent %s's program %s links to %s, in %s, which an agent's run can write: watch starts no agent from there", a.Name, p, r, d).
+					WithFix("name the program's real path in agents.yaml, or install it outside every sandbox_write path")
+			}
+		}
 	}
 	return nil
 }

@@ -54,6 +54,24 @@ func (w *Workflow) SetupCommands() []trust.Command {
 	return trust.ConfigArgv(w.Dir, "worktree_setup.command", w.Config.WorktreeSetup.Command)
 }
 
+// GateBoxCommands are what of config.yaml widens the gate box (DESIGN
+// §24), each trusted like a command: sandbox: none (no box), gate_network:
+// true, sandbox_write.
+func (w *Workflow) GateBoxCommands() []trust.Command {
+	var out []trust.Command
+	g := w.Config.Gate
+	if g.Sandbox == "none" {
+		out = append(out, trust.Config(w.Dir, "sandbox", g.Sandbox))
+	}
+	if g.Network {
+		out = append(out, trust.Config(w.Dir, "gate_network", "true"))
+	}
+	if len(g.Write) > 0 {
+		out = append(out, trust.ConfigArgv(w.Dir, "sandbox_write", g.Write)...)
+	}
+	return out
+}
+
 // notifyCommand is one notifier's command. The place is the notify list,
 // not an index in it: reordering the list needs no new trust.
 func (w *Workflow) notifyCommand(argv []string) []trust.Command {
@@ -128,6 +146,7 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out = append(out, w.SetupCommands()...)
 	out = append(out, w.ForgeCommands()...)
 	out = append(out, w.CILogCommands()...)
+	out = append(out, w.GateBoxCommands()...)
 	for _, n := range w.Config.Notify {
 		out = append(out, w.notifyCommand(n.Command)...)
 	}

@@ -468,7 +468,7 @@ func (r *InitResult) String() string {
 		if r.BuildCommand != "" {
 			fmt.Fprintf(&b, "build_command: %s (guessed from %s); every task's work must pass it: change it in %s\n", r.BuildCommand, r.BuildFrom, r.configPath)
 			if r.BuildFetches {
-				fmt.Fprintf(&b, "%s names dependencies %s downloads: under git burl watch the gates run without the network, so warm the cache first or say gate_network: true in agents.yaml (then git burl trust)\n", r.BuildFrom, r.BuildCommand)
+				fmt.Fprintf(&b, "%s names dependencies %s downloads: the gates run in their box without the network (in watch and by hand alike), so warm the cache first or say gate_network: true in agents.yaml or config.yaml (then git burl trust)\n", r.BuildFrom, r.BuildCommand)
 			}
 		} else {
 			fmt.Fprintf(&b, "build_command: none (no go.mod, Cargo.toml, package.json or Makefile test target): approve builds nothing until you set it in %s\n", r.configPath)
