@@ -72,6 +72,9 @@ touch "$BATS_TEST_TMPDIR/raced"
 cd "$B" && echo theirs >theirs.txt && git add theirs.txt && git commit -q -m "theirs, pushed meanwhile" && git push -q origin HEAD:main
 SH
 	chmod +x "$BATS_TEST_TMPDIR/race.sh"
+	# The build stands for another clone at work: burl's gate box would keep
+	# it from that clone and the test's files, so it runs unconfined.
+	printf 'sandbox: none\n' >>"$REPO/.burl/.workflow/config.yaml"
 	set_config build_command "\"$BATS_TEST_TMPDIR/race.sh\""
 	git burl add "Mine" --affects f1.txt >/dev/null
 	wt=$(submitted TASK-001 f1.txt mine)
@@ -102,6 +105,9 @@ SH
 cd "$B" && git pull -q --ff-only origin main && date +%s%N >>theirs.txt && git add theirs.txt && git commit -q -m "theirs, pushed meanwhile" && git push -q origin HEAD:main
 SH
 	chmod +x "$BATS_TEST_TMPDIR/race.sh"
+	# The build stands for another clone at work: burl's gate box would keep
+	# it from that clone and the test's files, so it runs unconfined.
+	printf 'sandbox: none\n' >>"$REPO/.burl/.workflow/config.yaml"
 	set_config build_command "\"$BATS_TEST_TMPDIR/race.sh\""
 	git burl add "Mine" --affects f1.txt >/dev/null
 	wt=$(submitted TASK-001 f1.txt mine)

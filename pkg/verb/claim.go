@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -640,7 +641,12 @@ func claimable(w *workflow.Workflow, t *task.Task) error {
 		// human, not for work: say which, and what moves it.
 		if blocked := blockedBehind(w, unmet); len(blocked) > 0 {
 			first := blocked[0]
-			return errs.New(errs.Lock, "%s depends on %s, which is not DONE; %s", t.ID(), strings.Join(unmet, ", "), blockedSaid(w, unmet, blocked)).
+			which := "is not DONE"
+			if len(blocked) == len(unmet) && !slices.ContainsFunc(blocked, func(e *workflow.Entry) bool { return !slices.Contains(unmet, e.ID) }) {
+				// Each dependency is BLOCKED itself: said as claim always has.
+				which = "is BLOCKED: it waits for a human, not for work"
+			}
+			return errs.New(errs.Lock, "%s depends on %s, which %s; %s", t.ID(), strings.Join(unmet, ", "), which, blockedSaid(w, unmet, blocked)).
 				WithFix("git burl show %s says why it is BLOCKED; once that is settled: %s", first.ID, unblocking(w, first))
 		}
 		return errs.New(errs.Lock, "%s depends on %s, which is not DONE", t.ID(), strings.Join(unmet, ", ")).
