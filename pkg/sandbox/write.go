@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -22,24 +23,55 @@ var PresetWrite = map[string][]string{
 // DefaultWrite are the language caches every box keeps writable, agents'
 // and gates' alike, so that go test, npm and pip keep their speed and
 // work offline. A cache is shared by every run: the README says what that
-// allows.
+// allows. The cache of a tool on PATH is made when missing, parents
+// included, as the tool itself would on first use: in a fresh HOME (no
+// ~/.cache yet) the box could not hold it writable otherwise, and the
+// read-only HOME would fail the tool's first go test or npm install.
 func DefaultWrite() []string {
-	out := []string{"~/.npm/", "~/.cache/pip/", "~/.cargo/registry/", "~/.cache/yarn/", "~/.cache/pnpm/"}
+	type cache struct {
+		entry string
+		tools []string
+	}
+	caches := []cache{{"~/.npm/", []string{"npm"}}, {"~/.cache/pip/", []string{"pip", "pip3"}},
+		{"~/.cargo/registry/", []string{"cargo"}}, {"~/.cache/yarn/", []string{"yarn"}}, {"~/.cache/pnpm/", []string{"pnpm"}}}
+	goTool := []string{"go"}
 	if c := os.Getenv("GOCACHE"); filepath.IsAbs(c) {
-		out = append(out, c+"/")
+		caches = append(caches, cache{c + "/", goTool})
 	} else if x := os.Getenv("XDG_CACHE_HOME"); filepath.IsAbs(x) {
-		out = append(out, filepath.Join(x, "go-build")+"/")
+		caches = append(caches, cache{filepath.Join(x, "go-build") + "/", goTool})
 	} else {
-		out = append(out, "~/.cache/go-build/")
+		caches = append(caches, cache{"~/.cache/go-build/", goTool})
 	}
 	if m := os.Getenv("GOMODCACHE"); filepath.IsAbs(m) {
-		out = append(out, m+"/")
+		caches = append(caches, cache{m + "/", goTool})
 	} else if g := os.Getenv("GOPATH"); filepath.IsAbs(g) {
-		out = append(out, filepath.Join(strings.Split(g, string(os.PathListSeparator))[0], "pkg", "mod")+"/")
+		caches = append(caches, cache{filepath.Join(strings.Split(g, string(os.PathListSeparator))[0], "pkg", "mod") + "/", goTool})
 	} else {
-		out = append(out, "~/go/pkg/mod/")
+		caches = append(caches, cache{"~/go/pkg/mod/", goTool})
+	}
+	home, _ := os.UserHomeDir()
+	out := make([]string, 0, len(caches))
+	for _, c := range caches {
+		out = append(out, c.entry)
+		p := expandHome(strings.TrimSuffix(c.entry, "/"), home)
+		if !filepath.IsAbs(p) || !onPath(c.tools) {
+			continue
+		}
+		if _, err := os.Lstat(p); err != nil {
+			_ = os.MkdirAll(p, 0o755)
+		}
 	}
 	return out
+}
+
+// onPath reports whether one of tools is a program on PATH.
+func onPath(tools []string) bool {
+	for _, t := range tools {
+		if _, err := exec.LookPath(t); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // WritePaths resolves sandbox_write entries (~/path or /path, a trailing
