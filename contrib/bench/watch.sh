@@ -70,8 +70,17 @@ watch_per_task() {
 	cd "$W/$1"
 	local t0
 	t0=$(now)
-	git burl watch --once --interval 50ms 2>/dev/null >/dev/null
-	echo "($(now) - $t0) * 1000 / $N1" | bc -l
+	git burl watch --once --interval 50ms 2>"$W/$1.err" >/dev/null
+	local t1 landed
+	t1=$(now)
+	# A run that failed fast would pass for a fast one: every task must land.
+	landed=$(git burl status --json | jq .counts.DONE)
+	if [ "$landed" != "$N1" ]; then
+		echo "watch.sh: $1 landed $landed of $N1 tasks; watch said:" >&2
+		tail -n 20 "$W/$1.err" >&2
+		exit 1
+	fi
+	echo "($t1 - $t0) * 1000 / $N1" | bc -l
 }
 # By hand before and after the watch runs, the mean its floor: on a shared
 # machine the load drifts between the measurements.
