@@ -52,14 +52,7 @@ func marker(burlDir string) string { return filepath.Join(burlDir, markerFile) }
 
 // alive reports whether the process w registered is still the one
 // running: a watch killed by SIGKILL leaves its file behind.
-func (w Watcher) alive() bool {
-	start, zombie, ok := osx.ProcessStart(w.PID)
-	if !ok {
-		// Where the OS cannot say (not Linux), the pid alone decides.
-		return osx.ProcessAlive(w.PID) && w.Start == ""
-	}
-	return !zombie && start == w.Start && w.Boot == osx.BootID()
-}
+func (w Watcher) alive() bool { return osx.GoneWhy(w.PID, w.Start, w.Boot) == "" }
 
 // Register records this process as a watch of the repository whose
 // burl folder is burlDir, working in dir. The returned function ends the

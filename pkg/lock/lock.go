@@ -344,25 +344,7 @@ func (d Dir) Stat(name string) (Status, error) {
 
 // deadWhy decides whether a lock's owner on this host is gone, and says
 // how; "" while it lives.
-func deadWhy(in Info) string {
-	if in.BootID != "" {
-		if now := osx.BootID(); now != "" && now != in.BootID {
-			return "that process is no longer running (the machine has rebooted since)"
-		}
-	}
-	start, zombie, ok := osx.ProcessStart(in.PID)
-	switch {
-	case zombie:
-		return "that process has exited (a zombie not yet reaped)"
-	case !osx.ProcessAlive(in.PID):
-		return "that process is no longer running"
-	case !ok:
-		return ""
-	case in.StartTime != "" && start != in.StartTime:
-		return fmt.Sprintf("that process is no longer running (pid %d now belongs to another process)", in.PID)
-	}
-	return ""
-}
+func deadWhy(in Info) string { return osx.GoneWhy(in.PID, in.StartTime, in.BootID) }
 
 // List reads every lock in the directory, sorted by name.
 func (d Dir) List() ([]Status, error) {
