@@ -1,9 +1,7 @@
 package intake
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,17 +142,9 @@ func RecordDeferred(w *workflow.Workflow, out, actor, from string, retry func(fu
 }
 
 func readProposal(dir, name string) ([]bulk.Entry, error) {
-	f, err := osx.OpenInside(dir, name, false)
+	data, err := osx.ReadInside(dir, name, maxProposal)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxProposal+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxProposal {
-		return nil, errors.New("too large")
 	}
 	return bulk.Parse(name, data)
 }

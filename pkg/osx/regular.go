@@ -1,7 +1,9 @@
 package osx
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -16,4 +18,23 @@ func regular(f *os.File) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// ReadInside reads the regular file rel under dir as OpenInside opens it
+// (no symlink followed on the way), refusing one over max bytes: what a
+// run left in its out folder is read this way, never trusted for size.
+func ReadInside(dir, rel string, max int64) ([]byte, error) {
+	f, err := OpenInside(dir, rel, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, errors.New("too large")
+	}
+	return data, nil
 }

@@ -6,9 +6,7 @@ package scope
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -275,17 +273,9 @@ func Requests(out string) (reqs []Request, bad []string) {
 
 func readRequest(dir, name string) (Request, error) {
 	var q Request
-	f, err := osx.OpenInside(dir, name, false)
+	data, err := osx.ReadInside(dir, name, maxRequest)
 	if err != nil {
 		return q, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRequest+1))
-	if err != nil {
-		return q, err
-	}
-	if len(data) > maxRequest {
-		return q, errors.New("too large")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
