@@ -275,8 +275,8 @@ func (g Git) Has(name string) bool {
 // revParse answers the plain forms of rev-parse burl asks ("rev-parse
 // NAME...", "rev-parse -q --verify NAME") through the process's one
 // cat-file instead of another git (DESIGN §28), with rev-parse's output
-// and exit codes: 1 for a name -q --verify finds nothing for, else 128. ok is false for every other form, which
-// runs git as asked.
+// and exit codes: 1 for a name -q --verify finds nothing for, else 128.
+// ok is false for every other form, which runs git as asked.
 func (g Git) revParse(args []string) (out []byte, err error, ok bool) {
 	if len(args) < 2 || args[0] != "rev-parse" {
 		return nil, nil, false
