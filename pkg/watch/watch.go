@@ -423,7 +423,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 // claim takes the next task for agent a, as a.Name@host.
 func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) {
 	actor := a.Name + "@" + s.host
-	if len(a.Tags) == 0 {
+	if len(a.Tags) == 0 && !s.endingInReady(w) {
 		return s.claimOne(actor, "")
 	}
 	open, done, err := readyTasks(w)
@@ -432,11 +432,13 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	}
 	unmet := stack.Unmet(w, done)
 	var cands []*task.Task
+	s.mu.Lock()
 	for _, t := range open {
-		if tagged(t, a.Tags) && len(unmet(t)) == 0 {
+		if !s.held[t.ID()] && (len(a.Tags) == 0 || tagged(t, a.Tags)) && len(unmet(t)) == 0 {
 			cands = append(cands, t)
 		}
 	}
+	s.mu.Unlock()
 	sort.SliceStable(cands, func(i, j int) bool { return workflow.ClaimOrderLess(cands[i], cands[j]) })
 	for _, t := range cands {
 		if id, ok := s.claimOne(actor, t.ID()); ok {
@@ -444,6 +446,31 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 		}
 	}
 	return "", false
+}
+
+// endingInReady says whether a task this watch still runs is back in
+// READY (a stop, a release) while its run ends: such a task is not
+// claimed again until that run has kept its work, as two runs of one task
+// would race on its branch.
+func (s *supervisor) endingInReady(w *workflow.Workflow) bool {
+	s.mu.Lock()
+	var ids []string
+	for id := range s.held {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		found, err := w.Locate(id)
+		if err != nil {
+			return true
+		}
+		for _, e := range found {
+			if e.Bucket == workflow.Ready {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func tagged(t *task.Task, want []string) bool {
