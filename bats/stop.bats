@@ -95,3 +95,36 @@ at_work() { [ "$(wc -l <"$AGENTS/pids-$1" 2>/dev/null)" = 2 ]; }
 	run git burl stop TASK-009
 	assert_failure 1
 }
+
+@test "a stopped run that takes its time to end keeps its work before the watch claims its task again: one run at a time" {
+	watch_repo
+	git burl add "Slow to end" --affects-glob 'TASK-001/**' >/dev/null 2>&1
+	# The first run commits part of its work and, told to end, takes three
+	# seconds to do so; the next run only records that it started.
+	agent slow "echo start >>$AGENTS/runs-\$BURL_TASK
+if [ \"\$BURL_ATTEMPT\" = 1 ]; then
+	mkdir -p \$BURL_TASK && echo part >\$BURL_TASK/part.txt && git add \$BURL_TASK && git commit -qm part
+	trap 'sleep 3; echo ended >>$AGENTS/runs-\$BURL_TASK; exit 0' TERM
+	echo at-work >$AGENTS/at-work
+	while :; do sleep 0.1; done
+fi
+echo second >$AGENTS/second
+sleep 300"
+	MAXP=2 TIMEOUT=10m one_agent slow
+	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
+	WATCH_PID=$!
+	wait_until 30 test -e "$AGENTS/at-work"
+	git burl stop TASK-001 >/dev/null
+	wait_until 30 test -e "$AGENTS/second"
+	# The first run had ended, and its work was kept, before the second
+	# was claimed: never two runs of one task.
+	[ "$(sed -n 2p "$AGENTS/runs-TASK-001")" = ended ]
+	grep -q "TASK-001: run 1 of bot: lost " "$BATS_TEST_TMPDIR/watch.out"
+	grep -q "TASK-001: the run's work so far is kept on" "$BATS_TEST_TMPDIR/watch.out"
+	! grep -q "tampered" "$BATS_TEST_TMPDIR/watch.out" || false
+	[ -z "$(all_events | jq -c 'select(.action == "run_tampered")')" ]
+	[ "$(grep -c "TASK-001: claimed by" "$BATS_TEST_TMPDIR/watch.out")" = 2 ]
+	kill -TERM "$WATCH_PID"
+	wait "$WATCH_PID" || true
+	WATCH_PID=
+}
