@@ -14,7 +14,6 @@ package land
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -93,8 +92,10 @@ type approval struct {
 	builtOn string
 	// overridden: a human approved past the review gate (why it held).
 	overridden string
-	// squashed: merge_strategy squash made the task one commit, merged.
+	// squashed: merge_strategy squash made the task one commit, merged,
+	// of the rebased commits ending at rebased.
 	squashed bool
+	rebased  string
 	// redChecks names the forge's checks that failed on the candidate a
 	// single approve pushed (queue_ci: forge); its run is the last of runs.
 	redChecks string
@@ -497,11 +498,7 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	t := tx.Task
 	// The intent first: only an approve that recorded it is finished by
 	// the next one if this one dies after moving main.
-	in := integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
-		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}
-	if a.squashed {
-		in.Style = integrate.StyleSquash
-	}
+	in := a.intent(w, t, tx.Now)
 	if err := integrate.RecordIntent(w.Repo.CommonDir, in); err != nil {
 		return fmt.Errorf("recording the approve's intent: %w", err)
 	}
