@@ -601,6 +601,9 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 		}
 		tx.Task.AppendToSection("QA Report", qa.Report(title, tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		tx.Details["result"] = "fail"
+		// The head they failed on: a sync retargets a stacked request
+		// again only on a new one (gatesFailedOn).
+		tx.Details["submitted_sha"] = tx.Task.Str(task.KeySubmittedSHA)
 	default:
 		t := tx.Task
 		// Landed here, not through the pull request an earlier
