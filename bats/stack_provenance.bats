@@ -14,7 +14,7 @@ load helpers
 load lifecycle
 load watch
 
-@test "stack, sandbox: none: a child whose run ends while the queue has its parent staged is not run_tampered, and both land in one watch" {
+@test "stack, sandbox: none: a child whose run ends while the queue has its parent staged, and a grandchild whose run spans the child's restack and staging, are not run_tampered; all land in one watch" {
 	watch_repo
 	set_config merge_strategy squash
 	# The queue's build outlasts the child's run: the ref check after
@@ -29,10 +29,13 @@ load watch
 	git burl add "Early" --affects early.txt >/dev/null
 	git burl add "Parent" --affects parent.txt >/dev/null
 	git burl add "Child" --affects child.txt --depends-on TASK-002 >/dev/null
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-003 >/dev/null
 	submitted TASK-001 early.txt early >/dev/null
 	# The child waits until the queue has moved its parent's branch (the
 	# refs of the repository, not of its run's git dir), says what it
-	# saw, and ends.
+	# saw, and ends. The grandchild, claimed while the parent builds,
+	# waits until the child, restacked after the parent landed, is
+	# squashed by the queue.
 	# shellcheck disable=SC2016 # expanded by the agent
 	agent stacked 'case $BURL_TASK in
 TASK-002) echo parent >parent.txt ;;
@@ -45,17 +48,28 @@ TASK-003)
 	done
 	echo "$b moved from $base" >'"$AGENTS"'/saw
 	echo child >child.txt ;;
+TASK-004)
+	c=$(sed -n "s/^branch: //p" '"$REPO"'/.burl/.workflow/QA/TASK-003-*.md)
+	n=0
+	until [ "$(git --git-dir='"$REPO"'/.git log -1 --format=%s "refs/heads/$c")" = "Child (TASK-003)" ]; do
+		n=$((n+1)); [ $n -lt 600 ] || exit 9; sleep 0.1
+	done
+	echo "$c squashed" >>'"$AGENTS"'/saw
+	echo grand >grand.txt ;;
 esac
 git add -A && git commit -q -m "$BURL_TASK part"'
-	SANDBOX=none MAXP=2 RETRIES=1 one_agent stacked
+	SANDBOX=none MAXP=3 RETRIES=1 TIMEOUT=90s one_agent stacked
 	run --separate-stderr git burl watch --once --interval 100ms
 	echo "$output"
 	assert_success
-	[ -s "$AGENTS/saw" ]
+	[ "$(wc -l <"$AGENTS/saw")" = 2 ]
 	[ "$(field TASK-003 stacked_on)" = TASK-002 ]
+	[ "$(field TASK-004 stacked_on)" = TASK-003 ]
+	all_events | jq -e -s '[.[] | select(.action == "restack" and .task == "TASK-003")] | length == 1' >/dev/null
 	! grep -q '"action":"run_tampered"' <(all_events) || { all_events | grep run_tampered >&2; false; }
-	# One run each: the child was not failed and retried.
+	# One run each: the children were not failed and retried.
 	[ ! -e "$AGENTS/prompts/TASK-003-2.md" ]
-	for id in TASK-001 TASK-002 TASK-003; do [ "$(bucket_of "$id")" = DONE ]; done
-	[ "$(git log -3 --format=%s main | paste -sd,)" = "Child (TASK-003),Parent (TASK-002),Early (TASK-001)" ]
+	[ ! -e "$AGENTS/prompts/TASK-004-2.md" ]
+	for id in TASK-001 TASK-002 TASK-003 TASK-004; do [ "$(bucket_of "$id")" = DONE ]; done
+	[ "$(git log -4 --format=%s main | paste -sd,)" = "Grandchild (TASK-004),Child (TASK-003),Parent (TASK-002),Early (TASK-001)" ]
 }

@@ -250,7 +250,7 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 		if !ok {
 			return false
 		}
-		if b != own && stagedMove(w, b, c) {
+		if b != own && stagedMove(w, b, c, values[b]) {
 			return true
 		}
 		if acted[b] == nil {
