@@ -215,3 +215,31 @@ parent_tip() {
 	# The parent's branch had no request stacked on it: deleted with it.
 	[ -z "$(parent_tip)" ]
 }
+
+@test "stack through Gitea: a retarget whose gates fail runs them once per head, not again on every sync" {
+	# The build fails on a main that holds marker.txt, as the child's
+	# retarget onto main will.
+	set_config build_command "test ! -e marker.txt"
+	run git burl approve TASK-001
+	assert_success
+	child_submitted
+	run git burl approve TASK-002
+	assert_success
+	[ "$(pr_field 2 base.ref)" = task-001-parent ]
+	gitea_merge 1 squash
+	git fetch -q origin && git merge -q --ff-only origin/main
+	commit_file marker.txt "marker" "main gains a marker"
+	git push -q origin main
+	fails() { all_events | jq -s '[.[] | select(.action == "approve" and .task == "TASK-002" and .details.result == "fail")] | length'; }
+	run git burl sync
+	assert_output_contains "TASK-001 pull request #1: merged"
+	[ "$(fails)" = 1 ]
+	[ "$(pr_field 2 base.ref)" = task-001-parent ]
+	# The next syncs do not run the gates again on the same head.
+	run git burl sync
+	assert_output_contains "its gates failed on its head $(field TASK-002 submitted_sha | cut -c1-10)"
+	run git burl sync
+	[ "$(fails)" = 1 ]
+	[ "$(bucket_of TASK-002)" = QA ]
+	[ "$(pr_field 2 base.ref)" = task-001-parent ]
+}

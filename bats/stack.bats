@@ -266,3 +266,17 @@ child_work() {
 	run git burl show TASK-002
 	assert_output_contains "stack:         TASK-001 [DONE] → TASK-002 [QA] (this) → TASK-003 [DOING]"
 }
+
+@test "stack: show --json carries the chain the text view draws, each task with the one it is stacked on" {
+	stacked_repo
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	git burl add "Unstacked" --affects other.txt >/dev/null
+	child_work
+	git burl claim TASK-003 >/dev/null
+	run git burl show TASK-002 --json
+	assert_success
+	[ "$(jq -c '.stack' <<<"$output")" = '[{"id":"TASK-001","bucket":"QA","stacked_on":""},{"id":"TASK-002","bucket":"QA","stacked_on":"TASK-001"},{"id":"TASK-003","bucket":"DOING","stacked_on":"TASK-002"}]' ]
+	# Its children: the tasks stacked on it.
+	[ "$(git burl show TASK-001 --json | jq -r '[.stack[] | select(.stacked_on == "TASK-001") | .id] | join(",")')" = TASK-002 ]
+	[ "$(git burl show TASK-004 --json | jq -c '.stack')" = null ]
+}

@@ -49,6 +49,9 @@ func (c *checker) intents() error {
 			continue
 		}
 		why := "it does not parse"
+		if in.Staging() {
+			why = fmt.Sprintf("the approve --all or restack that was moving %s's branch was stopped", in.Task)
+		}
 		if es := c.byID[in.Task]; in.Merged != "" {
 			switch {
 			case len(es) == 0:

@@ -27,10 +27,13 @@ import (
 
 // Intent is what an approve is about to do to main.
 type Intent struct {
-	Task      string    `json:"task"`
-	Submitted string    `json:"submitted_sha"`
-	Base      string    `json:"base"`       // main before
-	Merged    string    `json:"merged_sha"` // main after
+	Task      string `json:"task"`
+	Submitted string `json:"submitted_sha"`
+	Base      string `json:"base"`       // main before
+	Merged    string `json:"merged_sha"` // main after
+	// Rebased is the task branch between its rebase and its squash
+	// (merge_strategy squash): a head burl moved the branch through.
+	Rebased   string    `json:"rebased_sha,omitempty"`
 	Actor     string    `json:"actor"`
 	Host      string    `json:"host"`
 	PID       int       `json:"pid"`

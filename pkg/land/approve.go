@@ -14,7 +14,6 @@ package land
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -93,8 +92,10 @@ type approval struct {
 	builtOn string
 	// overridden: a human approved past the review gate (why it held).
 	overridden string
-	// squashed: merge_strategy squash made the task one commit, merged.
+	// squashed: merge_strategy squash made the task one commit, merged,
+	// of the rebased commits ending at rebased.
 	squashed bool
+	rebased  string
 	// redChecks names the forge's checks that failed on the candidate a
 	// single approve pushed (queue_ci: forge); its run is the last of runs.
 	redChecks string
@@ -497,11 +498,7 @@ func (a *approval) land(w *workflow.Workflow, tx *workflow.Tx, m integrate.Main)
 	t := tx.Task
 	// The intent first: only an approve that recorded it is finished by
 	// the next one if this one dies after moving main.
-	in := integrate.Intent{Task: t.ID(), Submitted: t.Str(task.KeySubmittedSHA), Base: a.base, Merged: a.merged,
-		Actor: w.Actor, Host: w.Host, PID: os.Getpid(), CreatedAt: tx.Now}
-	if a.squashed {
-		in.Style = integrate.StyleSquash
-	}
+	in := a.intent(w, t, tx.Now)
 	if err := integrate.RecordIntent(w.Repo.CommonDir, in); err != nil {
 		return fmt.Errorf("recording the approve's intent: %w", err)
 	}
@@ -604,6 +601,9 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 		}
 		tx.Task.AppendToSection("QA Report", qa.Report(title, tx.Now, w.Actor, a.base, a.merged, a.diff, a.runs))
 		tx.Details["result"] = "fail"
+		// The head they failed on: a sync retargets a stacked request
+		// again only on a new one (gatesFailedOn).
+		tx.Details["submitted_sha"] = tx.Task.Str(task.KeySubmittedSHA)
 	default:
 		t := tx.Task
 		// Landed here, not through the pull request an earlier

@@ -219,6 +219,12 @@ func retargetOne(w *workflow.Workflow, id, parent string) Settled {
 	}
 	s := Settled{Task: id, Number: PRNumber(e.Task), URL: e.Task.Str(keyPRURL), Result: "not_retargeted"}
 	from := e.Task.Str(keyPRBase)
+	if head := e.Task.Str(task.KeySubmittedSHA); gatesFailedOn(w, id, head) {
+		s.Reason = fmt.Sprintf("not retargeted to %s after %s merged: its gates failed on its head %s, and run again on a new head (or git burl approve %s after a fix elsewhere)",
+			w.Config.MainBranch, parent, gitx.Short(head), id)
+		fmt.Fprintf(w.Stderr, "burl: %s: %s\n", id, s.Reason)
+		return s
+	}
 	err = reapprove(w, e)
 	if err != nil {
 		s.Reason = fmt.Sprintf("not retargeted to %s after %s merged: %s", w.Config.MainBranch, parent, qa.OneLine(err.Error()))

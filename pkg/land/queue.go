@@ -177,7 +177,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 			// Ctrl-C stopped a build: it proves nothing about the stack,
 			// which goes back to where it was, nothing landed or rejected.
 			for _, s := range stack {
-				if err := restoreBranch(s.g, s.e.Task); err != nil {
+				if err := unstage(w, s.g, s.e.Task); err != nil {
 					return nil, err
 				}
 			}
@@ -197,7 +197,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		}
 		var ids []string
 		for _, s := range append(again, after...) {
-			if err := restoreBranch(s.g, s.e.Task); err != nil {
+			if err := unstage(w, s.g, s.e.Task); err != nil {
 				return nil, err
 			}
 			ids = append(ids, s.e.ID)
@@ -321,21 +321,34 @@ func (q *queue) stage(id, base string) *stacked {
 		return nil
 	}
 	a := &approval{base: base, onMain: q.main, stackedOn: append([]string(nil), q.stacked...)}
+	// The move is recorded before it is made (stageIntent), its heads
+	// once it is.
+	if err := stageIntent(w, t, base); err != nil {
+		q.fail(id, err)
+		return nil
+	}
 	if _, err := a.rebase(w, t, g); err != nil {
+		_ = unstage(w, g, t)
 		q.fail(id, err)
 		return nil
 	}
 	if a.conflict != nil {
+		dropIntent(w, id)
 		q.record(*e, a, fmt.Sprintf("rebase conflict in %s", strings.Join(a.conflict.Files, ", ")), int(errs.Git))
 		return nil
 	}
+	if err := integrate.RecordIntent(w.Repo.CommonDir, a.intent(w, t, time.Now().UTC())); err != nil {
+		_ = unstage(w, g, t)
+		q.fail(id, err)
+		return nil
+	}
 	if err := a.check(w, t, g, dir, time.Now().UTC(), false); err != nil {
-		_ = restoreBranch(g, t)
+		_ = unstage(w, g, t)
 		q.fail(id, err)
 		return nil
 	}
 	if len(a.failed) > 0 {
-		if err := restoreBranch(g, t); err != nil {
+		if err := unstage(w, g, t); err != nil {
 			q.fail(id, err)
 			return nil
 		}
@@ -519,7 +532,7 @@ func (q *queue) land(s *stacked) landing {
 		// not to strand the clone's other tasks).
 		q.undoLocalMain(a)
 		// Every approve that does not land leaves the branch as submitted.
-		if rerr := restoreBranch(s.g, s.e.Task); rerr != nil {
+		if rerr := unstage(w, s.g, s.e.Task); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		var moved *mainMoved
@@ -559,6 +572,8 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 			a.rejectRed(w, tx, title, why)
 			return nil
 		}})
+	// Its branch stays where the build failed, for its worker.
+	dropIntent(w, s.e.ID)
 	if err != nil {
 		q.fail(s.e.ID, err)
 		return

@@ -45,7 +45,7 @@ func (a *approval) squash(w *workflow.Workflow, t *task.Task, g gitx.Git) error 
 		return err
 	}
 	faults.CrashPoint("approve", "squash")
-	a.squashed = true
+	a.squashed, a.rebased = true, head
 	return nil
 }
 

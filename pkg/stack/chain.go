@@ -15,6 +15,8 @@ import (
 type Link struct {
 	ID     string
 	Bucket workflow.Bucket
+	// On is the task it is stacked on ("" for the root, or unknown).
+	On string
 }
 
 // Chain is the stack id belongs to, root first: the tasks it is stacked
@@ -22,23 +24,25 @@ type Link struct {
 // the open tasks stacked on it and on those, depth first. A task in no
 // stack is a chain of one.
 func Chain(w *workflow.Workflow, e *workflow.Entry) []Link {
-	chain := []Link{{e.ID, e.Bucket}}
+	chain := []Link{{ID: e.ID, Bucket: e.Bucket}}
 	if e.Task == nil || e.Task.Str(task.KeyStackedOn) == "" && !w.Config.Stack {
 		return chain
 	}
+	chain[0].On = e.Task.Str(task.KeyStackedOn)
 	seen := map[string]bool{e.ID: true}
 	for p := e.Task.Str(task.KeyStackedOn); p != "" && !seen[p]; {
 		seen[p] = true
 		pe, err := w.Get(p)
 		if err != nil {
-			chain = append([]Link{{p, ""}}, chain...)
+			chain = append([]Link{{ID: p}}, chain...)
 			break
 		}
-		chain = append([]Link{{p, pe.Bucket}}, chain...)
+		chain = append([]Link{{ID: p, Bucket: pe.Bucket}}, chain...)
 		if pe.Task == nil {
 			break
 		}
 		p = pe.Task.Str(task.KeyStackedOn)
+		chain[0].On = p
 	}
 	children := map[string][]Link{}
 	for _, b := range []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked} {
@@ -49,7 +53,7 @@ func Chain(w *workflow.Workflow, e *workflow.Entry) []Link {
 		for _, c := range es {
 			if c.Task != nil {
 				if p := c.Task.Str(task.KeyStackedOn); p != "" {
-					children[p] = append(children[p], Link{c.ID, b})
+					children[p] = append(children[p], Link{ID: c.ID, Bucket: b, On: p})
 				}
 			}
 		}

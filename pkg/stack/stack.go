@@ -189,6 +189,8 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 	if e.Bucket == workflow.QA && head != t.Str(task.KeySubmittedSHA) {
 		return fmt.Sprintf("%s not restacked: its branch moved after submit", id)
 	}
+	rec := recordMove(w, id, head, main)
+	defer rec.drop()
 	var conflict *integrate.Conflict
 	if err := integrate.RebaseOnto(wg, main, old); err != nil {
 		c, ok := err.(*integrate.Conflict)
@@ -211,6 +213,7 @@ func restackOne(w *workflow.Workflow, e workflow.Entry, parent string, mv move) 
 		if newHead, err = wg.Run("rev-parse", "HEAD"); err != nil {
 			return fmt.Sprintf("%s not restacked: %v", id, err)
 		}
+		rec.moved(newHead)
 	}
 	_, err = w.Run(workflow.Transition{Verb: "restack", ID: id, From: []workflow.Bucket{e.Bucket}, Message: "restack " + id,
 		Apply: func(tx *workflow.Tx) error {

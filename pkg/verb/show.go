@@ -22,9 +22,12 @@ type showCmd struct {
 }
 
 type showOut struct {
-	Task  map[string]any `json:"task"`
-	Body  string         `json:"body"`
-	Next  stepOut        `json:"next"`
+	Task map[string]any `json:"task"`
+	Body string         `json:"body"`
+	Next stepOut        `json:"next"`
+	// Stack is the chain the text view draws, root first, when the task
+	// is in one of two or more.
+	Stack []stackLink `json:"stack,omitempty"`
 	entry *workflow.Entry
 	rel   string
 	facts next.Facts
@@ -48,7 +51,21 @@ func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, err
 	}
 	f, st := nextOf(w, e)
-	return &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st, chain: stack.Chain(w, e)}, nil
+	o := &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st, chain: stack.Chain(w, e)}
+	if len(o.chain) > 1 {
+		for _, l := range o.chain {
+			o.Stack = append(o.Stack, stackLink{ID: l.ID, Bucket: string(l.Bucket), StackedOn: l.On})
+		}
+	}
+	return o, nil
+}
+
+// stackLink is one task of show --json's stack: its bucket ("" for one
+// not found) and the task it is stacked on ("" for the root).
+type stackLink struct {
+	ID        string `json:"id"`
+	Bucket    string `json:"bucket"`
+	StackedOn string `json:"stacked_on"`
 }
 
 func (o *showOut) Human(w io.Writer) {

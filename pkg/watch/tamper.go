@@ -134,7 +134,8 @@ func (s *supervisor) haltReason() string {
 // records first); a task branch created by its claim, moved by its
 // approve's rebase or its submit, deleted by approve, clean or a merged
 // pull request, or any of these while its lock is held (a transition
-// under way); the workflow branch fast-forwarded; the landing records'
+// under way), or moved exactly as its intent recorded before the move
+// (approve --all's staging, a restack: stagedMove); the workflow branch fast-forwarded; the landing records'
 // notes ref created by a landing or moved forward; a remote-tracking ref
 // set to what the remote has; and the branches of the other tasks this
 // watcher runs. Everything else is the run's, its own branch included
@@ -187,8 +188,12 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 			b = branchOf(e.TaskID())
 		}
 		// The commits a task branch may move to: what submit recorded,
-		// what approve landed.
-		note(b, e.TaskID(), e.Action, str("submitted_sha"), str("merged_sha"))
+		// what approve landed, where a restack replayed it.
+		heads := []string{str("submitted_sha"), str("merged_sha")}
+		if e.Action == "restack" {
+			heads = append(heads, str("head"))
+		}
+		note(b, e.TaskID(), e.Action, heads...)
 	}
 	// An approve under way moved main before its event: its intent,
 	// recorded first, names where to (DESIGN §15).
@@ -244,6 +249,9 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 		b, ok := strings.CutPrefix(c.Name, "refs/heads/")
 		if !ok {
 			return false
+		}
+		if b != own && stagedMove(w, b, c, values[b]) {
+			return true
 		}
 		if acted[b] == nil {
 			// A claim under way creates its branch under its task's lock
