@@ -149,7 +149,12 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, ""
 	}
 	var used runUsage
-	defer func() { s.runEnd(w, a.Name, id, &r, details, began, used) }()
+	ended := false // run_end went with the submit
+	defer func() {
+		if !ended {
+			s.runEnd(w, a.Name, id, &r, details, began, used)
+		}
+	}()
 
 	e, err := w.Get(id)
 	if err != nil {
@@ -303,7 +308,13 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, why
 	}
-	out, errOut, code := s.verbRetry(actor, "submit", "--json", id)
+	r.Result = ResultSubmitted
+	d, u, uerr := s.endDetails(&r, details, began, used)
+	end := endEnv(a.Name, d, u)
+	out, errOut, code := s.verbRetryEnv(actor, end, "submit", "--json", id)
+	if ended = code == 0 && end != nil; ended && uerr != nil {
+		s.logf("%s: usage not recorded: %v", id, uerr)
+	}
 	if code != 0 && !s.stillHeld(w, id, actor) {
 		// Paused past the lease, the task was taken over (and maybe
 		// finished) meanwhile: the run is void, not a gate failure to
@@ -382,7 +393,10 @@ func (s *supervisor) scopeRequests(w *workflow.Workflow, actor, id string, box *
 	}
 }
 
-func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, used runUsage) {
+// endDetails are the details of r's run_end, the usage to add to the
+// task's sums (nil when the run reported none), and why the usage the run
+// reported was not taken (nil when it was, or it reported none).
+func (s *supervisor) endDetails(r *Run, details map[string]any, began time.Time, used runUsage) (map[string]any, *usage.Usage, error) {
 	r.DurationMS = time.Since(began).Milliseconds()
 	d := map[string]any{"exit": r.Exit, "duration_ms": r.DurationMS, "result": r.Result}
 	for k, v := range details {
@@ -393,12 +407,25 @@ func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, deta
 	case err == nil:
 		d["usage"] = u
 	case !errors.Is(err, usage.ErrNone):
-		s.logf("%s: usage not recorded: %v", id, err)
 		if !u.Zero() {
 			d["usage"] = u
 		}
+	default:
+		err = nil
 	}
 	if _, ok := d["usage"]; ok {
+		return d, &u, err
+	}
+	return d, nil, err
+}
+
+func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, used runUsage) {
+	d, su, err := s.endDetails(r, details, began, used)
+	if err != nil {
+		s.logf("%s: usage not recorded: %v", id, err)
+	}
+	if su != nil {
+		u := *su
 		// The task keeps the sums (status and the budget read them without
 		// the event log); wherever the run left it, unless it is DONE.
 		err = retryLocked(func() error {
@@ -582,8 +609,13 @@ func retryLocked(f func() error) error {
 // verbRetry is verb, run again while it exits 4 (locked, or a race lost
 // to another machine): contention is not the agent's failure.
 func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []byte, code int) {
+	return s.verbRetryEnv(actor, nil, args...)
+}
+
+// verbRetryEnv is verbRetry with env added to the verb's environment.
+func (s *supervisor) verbRetryEnv(actor string, env []string, args ...string) (stdout, stderr []byte, code int) {
 	for i := 0; ; i++ {
-		stdout, stderr, code = s.verb(actor, args...)
+		stdout, stderr, code = s.verbEnv(actor, env, args...)
 		if code != int(errs.Lock) || i == lockRetries-1 {
 			return stdout, stderr, code
 		}

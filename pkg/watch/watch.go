@@ -541,13 +541,18 @@ func (s *supervisor) wake() {
 // exit code. The verb binary beside this one is preferred, so a watch runs
 // the verbs of its own installation.
 func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, code int) {
+	return s.verbEnv(actor, nil, args...)
+}
+
+// verbEnv is verb with env added to the verb's environment.
+func (s *supervisor) verbEnv(actor string, env []string, args ...string) (stdout, stderr []byte, code int) {
 	if why := s.haltReason(); why != "" {
 		// Every verb reads the trust store, and may run what it trusts.
 		return nil, []byte("watch runs nothing: " + why), 1
 	}
 	cmd := verbCommand(args)
 	cmd.Dir = s.opt.Dir
-	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+lease.Holder(actor))
+	cmd.Env = append(append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+lease.Holder(actor)), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# DESIGN §25 (issue 40.11): with workflow_auto_push every workflow commit is
+# a push to the one branch all clones race for. watch logs a run's run_end
+# in the commit of the submit that ends it: a task under watch costs one
+# push fewer, its events the same, in the same order.
+
+load helpers
+load lifecycle
+load watch
+
+@test "watch with auto-push logs a submitted run's run_end in its submit's commit: the events and their details unchanged, one push fewer" {
+	new_repo
+	git burl init >/dev/null
+	sed -i -e 's/^workflow_auto_push: false/workflow_auto_push: true/' -e 's/^max_parallel: .*/max_parallel: 0/' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "auto-push"
+	git -C .burl push -q origin burl
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	agent work 'n=$(expr "${BURL_TASK#TASK-}" + 0); echo "$BURL_TASK" >"f$n.txt"; printf "{\"input_tokens\": 7, \"output_tokens\": 3, \"cost_usd\": 0.25}" >"$BURL_USAGE_FILE"'
+	git burl add "task 1" --affects f1.txt >/dev/null
+	git burl add "task 2" --affects f2.txt >/dev/null
+	agents_yaml "agents:
+  - name: bot
+    command: [\"$AGENTS/work\"]
+    max_parallel: 2
+    timeout: 60s"
+	git -C .burl push -q origin burl
+	run git burl watch --once --interval 200ms
+	[ "$status" -eq 0 ]
+	git fetch -q origin
+	local id sha end
+	for id in TASK-001 TASK-002; do
+		# The task's events on the remote, in the log's order.
+		[ "$(remote_events | jq -r --arg id "$id" 'select(.task == $id) | .action' | tr '\n' ' ')" = "add claim run_start submit run_end " ]
+		end=$(remote_events | jq -c --arg id "$id" 'select(.task == $id and .action == "run_end")')
+		jq -e --arg id "$id" '.details | .result == "submitted" and .exit == 0 and .attempt == 1 and .agent == "bot"
+			and (.duration_ms | type) == "number" and (.holder | startswith("bot@")) and (.log | startswith(".burl/.workflow/logs/" + $id + "/"))
+			and .usage.input_tokens == 7 and .usage.cost_usd == 0.25' <<<"$end" >/dev/null
+		# One commit holds the submit and the run_end.
+		sha=$(git log --format=%H -S"\"task\":\"$id\",\"action\":\"run_end\"" origin/burl -- .workflow/events | head -n 1)
+		[ -n "$sha" ]
+		git show "$sha" -- .workflow/events | grep -q "^+.*\"task\":\"$id\",\"action\":\"submit\""
+		# The task's usage sums went with it.
+		git show "origin/burl:$(git ls-tree -r --name-only origin/burl .workflow/QA | grep "$id")" | grep -q 'cost_usd: 0.25'
+	done
+	! git log --format=%s origin/burl | grep -q '^burl: run_end '
+}
