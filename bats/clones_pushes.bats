@@ -1,14 +1,15 @@
 #!/usr/bin/env bats
 # DESIGN §25 (issue 40.11): with workflow_auto_push every workflow commit is
-# a push to the one branch all clones race for. watch logs a run's run_end
-# in the commit of the submit that ends it: a task under watch costs one
-# push fewer, its events the same, in the same order.
+# a push to the one branch all clones race for. watch starts a task's first
+# run in the commit of its claim (run_start behind claim) and logs a run's
+# run_end in the commit of the submit that ends it: a task under watch
+# costs three pushes, not five, its events the same, in the same order.
 
 load helpers
 load lifecycle
 load watch
 
-@test "watch with auto-push logs a submitted run's run_end in its submit's commit: the events and their details unchanged, one push fewer" {
+@test "watch with auto-push logs run_start in its claim's commit and a submitted run's run_end in its submit's commit: the events and their details unchanged, two pushes fewer" {
 	new_repo
 	git burl init >/dev/null
 	sed -i -e 's/^workflow_auto_push: false/workflow_auto_push: true/' -e 's/^max_parallel: .*/max_parallel: 0/' .burl/.workflow/config.yaml
@@ -36,6 +37,14 @@ load watch
 		jq -e --arg id "$id" '.details | .result == "submitted" and .exit == 0 and .attempt == 1 and .agent == "bot"
 			and (.duration_ms | type) == "number" and (.holder | startswith("bot@")) and (.log | startswith(".burl/.workflow/logs/" + $id + "/"))
 			and .usage.input_tokens == 7 and .usage.cost_usd == 0.25' <<<"$end" >/dev/null
+		jq -e '.details | .attempt == 1 and .agent == "bot" and (.holder | startswith("bot@")) and (.lease_expires | length > 0)' \
+			<<<"$(remote_events | jq -c --arg id "$id" 'select(.task == $id and .action == "run_start")')" >/dev/null
+		# The run's log is where run_start says.
+		[ -e "$(remote_events | jq -r --arg id "$id" 'select(.task == $id and .action == "run_start") | .details.log')" ]
+		# One commit holds the claim and the run_start.
+		sha=$(git log --format=%H -S"\"task\":\"$id\",\"action\":\"run_start\"" origin/burl -- .workflow/events | head -n 1)
+		[ -n "$sha" ]
+		git show "$sha" -- .workflow/events | grep -q "^+.*\"task\":\"$id\",\"action\":\"claim\""
 		# One commit holds the submit and the run_end.
 		sha=$(git log --format=%H -S"\"task\":\"$id\",\"action\":\"run_end\"" origin/burl -- .workflow/events | head -n 1)
 		[ -n "$sha" ]
@@ -44,4 +53,5 @@ load watch
 		git show "origin/burl:$(git ls-tree -r --name-only origin/burl .workflow/QA | grep "$id")" | grep -q 'cost_usd: 0.25'
 	done
 	! git log --format=%s origin/burl | grep -q '^burl: run_end '
+	! git log --format=%s origin/burl | grep -q '^burl: run_start '
 }

@@ -5,7 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/lease"
+	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -73,4 +79,94 @@ func FoldRunEnd(tx *workflow.Tx) error {
 	}
 	tx.After = append(tx.After, workflow.Step{Action: "run_end", Details: d})
 	return nil
+}
+
+// envRunStart asks the claim watch runs for a free slot to start the
+// claimed task's first run in the claim's own commit, run_start logged
+// behind claim (one push a task fewer, as envRunEnd), when nothing stands
+// between the claim and that run: no backoff to wait out, no scope
+// request, no budget spent. Otherwise the claim logs claim alone and watch
+// starts the run as before.
+const envRunStart = "BURL_RUN_START"
+
+// foldedStart is envRunStart's value: who runs, and its budget.
+type foldedStart struct {
+	Agent      string  `json:"agent"`
+	Preset     string  `json:"preset,omitempty"`
+	MaxCostUSD float64 `json:"max_cost_usd,omitempty"`
+}
+
+// startEnv is the environment that asks a claim to start a's run.
+func startEnv(a agents.Agent) []string {
+	v, err := json.Marshal(foldedStart{Agent: a.Name, Preset: a.Preset, MaxCostUSD: a.MaxCostUSD})
+	if err != nil {
+		return nil
+	}
+	return []string{envRunStart + "=" + string(v)}
+}
+
+// FoldRunStart is claim's side of envRunStart: run by a watcher's claim
+// that has just set the lease (expiring at exp), it logs run_start behind
+// claim with the details watch's own run_start would have, when the run
+// can start at once. Without envRunStart it does nothing.
+func FoldRunStart(tx *workflow.Tx, exp time.Time) {
+	v, holder := os.Getenv(envRunStart), os.Getenv("BURL_WATCHER")
+	var f foldedStart
+	if v == "" || holder == "" || json.Unmarshal([]byte(v), &f) != nil || f.Agent == "" {
+		return
+	}
+	w, t, id := tx.W, tx.Task, tx.Entry.ID
+	if t.Str(task.KeyScopeRequest) != "" || budgetSpent(t, f.MaxCostUSD, f.Agent, id) != "" {
+		return
+	}
+	h := taskRounds(w, id)
+	if h.wait(w.Config.RetryBackoff, tx.Now) > 0 {
+		return
+	}
+	attempt := 1 + h.runs
+	d := map[string]any{"agent": f.Agent, "attempt": attempt, "log": w.Rel(runBase(w, id, tx.Now, f.Agent, attempt) + ".log"),
+		"holder": holder, "lease_expires": exp.Format(time.RFC3339)}
+	if f.Preset != "" {
+		d["preset"] = f.Preset
+	}
+	tx.After = append(tx.After, workflow.Step{Action: "run_start", Details: d})
+}
+
+// runBase is a run's log and prompt path without the extension.
+func runBase(w *workflow.Workflow, id string, at time.Time, agent string, attempt int) string {
+	stamp := at.UTC().Format("20060102T150405.000Z")
+	return filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, agent, attempt))
+}
+
+// startedRun is the run the claim of id started for actor (FoldRunStart):
+// its run_start details, nil when the claim started none.
+func startedRun(w *workflow.Workflow, id, actor string) map[string]any {
+	var evs []events.Event
+	newestFirst(w, id, func(e events.Event) bool {
+		evs = append(evs, e)
+		return len(evs) < 2
+	})
+	if len(evs) < 2 {
+		return nil
+	}
+	rs, c := evs[0], evs[1]
+	if rs.Action != "run_start" || c.Action != "claim" || rs.Actor != actor || c.Actor != actor || !rs.TS.Equal(c.TS) {
+		return nil
+	}
+	if h, _ := rs.Details["holder"].(string); h != lease.Holder(actor) {
+		return nil
+	}
+	return rs.Details
+}
+
+// detailInt is an event detail that is a whole number.
+func detailInt(d map[string]any, k string) (int, bool) {
+	switch n := d[k].(type) {
+	case float64:
+		return int(n), n == float64(int(n))
+	case json.Number:
+		i, err := n.Int64()
+		return int(i), err == nil
+	}
+	return 0, false
 }

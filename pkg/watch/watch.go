@@ -424,7 +424,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) {
 	actor := a.Name + "@" + s.host
 	if len(a.Tags) == 0 && !s.endingInReady(w) {
-		return s.claimOne(actor, "")
+		return s.claimOne(a, actor, "")
 	}
 	open, done, err := readyTasks(w)
 	if err != nil {
@@ -441,7 +441,7 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	s.mu.Unlock()
 	sort.SliceStable(cands, func(i, j int) bool { return workflow.ClaimOrderLess(cands[i], cands[j]) })
 	for _, t := range cands {
-		if id, ok := s.claimOne(actor, t.ID()); ok {
+		if id, ok := s.claimOne(a, actor, t.ID()); ok {
 			return id, true
 		}
 	}
@@ -484,12 +484,12 @@ func tagged(t *task.Task, want []string) bool {
 	return false
 }
 
-func (s *supervisor) claimOne(actor, id string) (string, bool) {
+func (s *supervisor) claimOne(a agents.Agent, actor, id string) (string, bool) {
 	args := []string{"claim", "--json"}
 	if id != "" {
 		args = append(args, id)
 	}
-	out, _, code := s.verb(actor, args...)
+	out, _, code := s.verbEnv(actor, startEnv(a), args...)
 	if code != 0 {
 		return "", false
 	}
