@@ -55,3 +55,45 @@ load watch
 	! git log --format=%s origin/burl | grep -q '^burl: run_end '
 	! git log --format=%s origin/burl | grep -q '^burl: run_start '
 }
+
+@test "watch's rounds pull the workflow branch at most once a second with auto-push, whatever --interval: every claim, submit and landing pulls for itself" {
+	new_repo
+	git burl init >/dev/null
+	sed -i -e 's/^workflow_auto_push: false/workflow_auto_push: true/' .burl/.workflow/config.yaml
+	git -C .burl commit -q -am "auto-push"
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	agent slow 'sleep 5; echo done >f1.txt'
+	git burl add "task 1" --affects f1.txt >/dev/null
+	agents_yaml "agents:
+  - name: bot
+    command: [\"$AGENTS/slow\"]
+    timeout: 60s"
+	git -C .burl push -q origin burl
+	# A git first on PATH that notes each fetch watch itself runs (not
+	# its verbs'); git-burl is run directly, as git would put its own
+	# directory first on PATH.
+	local real bin t0 t1
+	real=$(command -v git)
+	bin="$BATS_TEST_TMPDIR/gitbin"
+	mkdir -p "$bin"
+	cat >"$bin/git" <<SH
+#!/bin/sh
+case " \$* " in
+*" fetch "*) tr '\\0' ' ' </proc/\$PPID/cmdline | grep -q git-burl-watch && echo fetch >>"$BATS_TEST_TMPDIR/fetches" ;;
+esac
+exec "$real" "\$@"
+SH
+	chmod +x "$bin/git"
+	: >"$BATS_TEST_TMPDIR/fetches"
+	t0=$(date +%s)
+	PATH="$bin:$PATH" run git-burl watch --once --interval 100ms
+	t1=$(date +%s)
+	[ "$status" -eq 0 ]
+	[ "$(bucket_of TASK-001)" = QA ]
+	local n
+	n=$(wc -l <"$BATS_TEST_TMPDIR/fetches")
+	echo "# $n fetches by watch's rounds in $((t1 - t0)) s" >&3
+	[ "$n" -ge 1 ]
+	[ "$n" -le $((t1 - t0 + 3)) ]
+}

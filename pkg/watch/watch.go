@@ -132,6 +132,8 @@ type supervisor struct {
 	// spentToday: the day's runs reached max_cost_usd_per_day, so this
 	// watch claims nothing (withinBudget).
 	spentToday bool
+	// poll is when the rounds last pulled the workflow branch (pullDue).
+	poll poll
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -180,6 +182,11 @@ func Watch(opt Options) (*Summary, error) {
 			case <-s.done:
 				continue
 			default:
+			}
+			if !s.pulledNow() {
+				// Nothing left as of a pull a moment ago: look once
+				// more at the remote's latest before leaving.
+				continue
 			}
 			break
 		}
@@ -236,7 +243,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		s.logf("%v", err)
 		return false, false
 	}
-	if w.AutoPush() {
+	if s.pullDue() && w.AutoPush() {
 		if err := w.Mutate("sync", func(int) (string, []string, error) { return "", nil, nil }); err != nil {
 			s.logf("cannot pull the workflow branch: %v", err)
 		}
