@@ -77,8 +77,10 @@ stopped() { [ "$(ps -o stat= -p "$1" | cut -c1)" = T ]; }
 	A=$(pgrep -P "$agit" -f git-burl-watch)
 	[ -n "$A" ]
 	wait_until 10 stopped "$A"
-	# Frozen before its run: no run_start, yet a lease from the claim.
-	! run_started TASK-001 || false
+	# Frozen before its run: its run_start went with the claim (one push,
+	# DESIGN §25), yet no agent ran (no log), and the lease is the claim's.
+	run_started TASK-001
+	! [ -e "$(all_events | jq -r 'select(.task == "TASK-001" and .action == "run_start") | .details.log')" ] || false
 	grep -q '^lease_expires: 20' "$(task_file TASK-001)"
 	grep -q '^lease_holder: bot@' "$(task_file TASK-001)"
 	sleep 2.5

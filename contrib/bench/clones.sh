@@ -83,7 +83,8 @@ run() {
 	rm -rf "$d"
 }
 
-one=() three=() worst=$N rejections=0
+one=() three=() ratios=() worst=$N rejections=0
+load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 for i in $(seq 1 "$RUNS"); do
 	read -r s d r < <(run 3)
 	three+=("$s")
@@ -93,9 +94,11 @@ for i in $(seq 1 "$RUNS"); do
 	read -r s d r < <(run 1)
 	one+=("$s")
 	printf '| run %d: 1 clone | %.1f s | %d/%d DONE | %d rejection(s) |\n' "$i" "$s" "$d" "$N" "$r"
+	ratios+=("$(echo "${three[i - 1]} / $s" | bc -l)")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 m3=$(median "${three[@]}")
 m1=$(median "${one[@]}")
-printf '| watch --once, 3 clones against one origin, %d tasks of a %d s agent (median of %d) | %.1f s | 1 clone: %.1f s | %.2f× | fewest DONE in a 3-clone run: %d/%d; rejections: %d |\n' \
-	"$N" "$SECS" "$RUNS" "$m3" "$m1" "$(echo "$m3 / $m1" | bc -l)" "$worst" "$N" "$rejections"
+printf '| watch --once, 3 clones against one origin, %d tasks of a %d s agent (median of %d) | %.1f s | 1 clone: %.1f s | %.2f× (median of the runs'"'"' ratios %.2f×, worst %.2f×) | fewest DONE in a 3-clone run: %d/%d; rejections: %d; load average %s → %s |\n' \
+	"$N" "$SECS" "$RUNS" "$m3" "$m1" "$(echo "$m3 / $m1" | bc -l)" "$(median "${ratios[@]}")" "$(printf '%s\n' "${ratios[@]}" | sort -n | tail -n 1)" \
+	"$worst" "$N" "$rejections" "$load0" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")"

@@ -22,6 +22,7 @@ import (
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/watch"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -549,8 +550,11 @@ func claim(ctx *cli.Context, w *workflow.Workflow, id string, how claimHow) (cli
 			// expire instead of holding the task forever. A hand claim has
 			// none, and no lease of an earlier claim survives this one (§25).
 			if me := os.Getenv("BURL_WATCHER"); me != "" {
+				exp := tx.Now.Add(time.Duration(w.Config.LeaseSeconds) * time.Second)
 				t.SetStr(task.KeyLeaseHolder, me)
-				t.SetTime(task.KeyLeaseExpires, tx.Now.Add(time.Duration(w.Config.LeaseSeconds)*time.Second))
+				t.SetTime(task.KeyLeaseExpires, exp)
+				// Its first run starts in this commit when it can (one push).
+				watch.FoldRunStart(tx, exp)
 			} else {
 				for _, k := range []string{task.KeyLeaseHolder, task.KeyLeaseExpires} {
 					if t.Has(k) {

@@ -14,6 +14,7 @@ import (
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskgate"
+	"github.com/burl-dev/burl/pkg/watch"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
@@ -106,6 +107,10 @@ func (c *submitCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 					return errs.New(errs.Lock, "%s is no longer held by this watcher (%s): it is %s's now (lease_holder %s)", id, me,
 						orNobody(tx.Task.Str(task.KeyAssignedTo)), orNobody(h)).
 						WithTitle("Cannot submit %s", id).WithFix("nothing to do: its lease expired and the task was taken over; this watcher's run is void")
+				}
+				// The run this submit ends is logged with it (one push).
+				if err := watch.FoldRunEnd(tx); err != nil {
+					return err
 				}
 			}
 			tx.Task.SetTime(task.KeySubmittedAt, tx.Now)

@@ -38,33 +38,46 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	// count this claim's failures only (a run stopped or taken over failed
 	// nothing). Every run after a failed round waits out retry_backoff.
 	var h rounds
+	// started is the run the claim started (FoldRunStart), which nothing
+	// stood in front of when the claim checked.
+	var started map[string]any
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
 		h = taskRounds(w, id)
+		started = startedRun(w, id, actor)
+	}
+	first := 1 + h.runs
+	if n, ok := detailInt(started, "attempt"); ok {
+		first = n
+	} else {
+		started = nil
 	}
 	failures := 0
-	for attempt := 1 + h.runs; ; attempt++ {
-		if !s.backoff(actor, id, attempt, &h) {
-			return
-		}
-		cur, why := s.current(a.Name)
-		if why != "" {
-			if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch: "+why); rc != 0 {
-				s.logf("%s: cannot release: %s", id, firstLine(e))
-			} else {
-				s.logf("%s: released: %s", id, why)
+	for attempt := first; ; attempt++ {
+		if started == nil {
+			if !s.backoff(actor, id, attempt, &h) {
+				return
 			}
-			return
-		}
-		a = cur
-		if reason := s.stopReason(a, id); reason != "" {
-			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
-				s.logf("%s: cannot block: %s", id, firstLine(e))
-			} else {
-				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+			cur, why := s.current(a.Name)
+			if why != "" {
+				if _, e, rc := s.verbRetry(actor, "release", id, "--reason", "watch: "+why); rc != 0 {
+					s.logf("%s: cannot release: %s", id, firstLine(e))
+				} else {
+					s.logf("%s: released: %s", id, why)
+				}
+				return
 			}
-			return
+			a = cur
+			if reason := s.stopReason(a, id); reason != "" {
+				if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
+					s.logf("%s: cannot block: %s", id, firstLine(e))
+				} else {
+					s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+				}
+				return
+			}
 		}
-		r, fail := s.run(a, actor, id, attempt, failure, &h)
+		r, fail := s.run(a, actor, id, attempt, failure, &h, started)
+		started = nil
 		s.mu.Lock()
 		s.runs = append(s.runs, r)
 		s.mu.Unlock()
@@ -116,7 +129,7 @@ func (s *supervisor) releaseStopped(actor, id string) {
 // prompt, the agent under a renewed lease in its sandbox, its work taken
 // in, submit, run_end. It returns the run and, when it failed, what the
 // next prompt must say.
-func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *rounds) (r Run, failure string) {
+func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *rounds, started map[string]any) (r Run, failure string) {
 	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
 	began := time.Now()
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
@@ -126,19 +139,30 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, err.Error()
 	}
 	w.Actor = actor
-	stamp := began.UTC().Format("20060102T150405.000Z")
-	base := filepath.Join(w.LogsDir(), id, fmt.Sprintf("%s-watch-%s-%d", stamp, a.Name, attempt))
-	logPath, promptPath := base+".log", base+".prompt.md"
-	r.Log = w.Rel(logPath)
+	base := runBase(w, id, began, a.Name, attempt)
 	leaseSecs := w.Config.LeaseSeconds
 	// The holder ties the run to the lease: the board shows it running
 	// only while that watcher lives (DESIGN §20).
-	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": r.Log, "holder": lease.Holder(actor)}
+	details := map[string]any{"agent": a.Name, "attempt": attempt, "log": w.Rel(base + ".log"), "holder": lease.Holder(actor)}
 	if a.Preset != "" {
 		// The landing record names the tool, not only the entry's name.
 		details["preset"] = a.Preset
 	}
-	err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", leaseSecs, details) })
+	if started != nil {
+		// The claim started it (FoldRunStart): its run_start is logged.
+		details = map[string]any{}
+		for k, v := range started {
+			if k != "lease_expires" {
+				details[k] = v
+			}
+		}
+		log, _ := details["log"].(string)
+		base = strings.TrimSuffix(filepath.Join(w.Repo.Root, filepath.FromSlash(log)), ".log")
+	} else {
+		err = retryLocked(func() error { return leaseTx(w, id, actor, "run_start", leaseSecs, details) })
+	}
+	logPath, promptPath := base+".log", base+".prompt.md"
+	r.Log = w.Rel(logPath)
 	if err != nil {
 		r.Result = ResultLost
 		s.logf("%s: cannot start run: %v", id, err)
@@ -149,7 +173,12 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, ""
 	}
 	var used runUsage
-	defer func() { s.runEnd(w, a.Name, id, &r, details, began, used) }()
+	ended := false // run_end went with the submit
+	defer func() {
+		if !ended {
+			s.runEnd(w, a.Name, id, &r, details, began, used)
+		}
+	}()
 
 	e, err := w.Get(id)
 	if err != nil {
@@ -303,7 +332,13 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, why
 	}
-	out, errOut, code := s.verbRetry(actor, "submit", "--json", id)
+	r.Result = ResultSubmitted
+	d, u, uerr := s.endDetails(&r, details, began, used)
+	end := endEnv(a.Name, d, u)
+	out, errOut, code := s.verbRetryEnv(actor, end, "submit", "--json", id)
+	if ended = code == 0 && end != nil; ended && uerr != nil {
+		s.logf("%s: usage not recorded: %v", id, uerr)
+	}
 	if code != 0 && !s.stillHeld(w, id, actor) {
 		// Paused past the lease, the task was taken over (and maybe
 		// finished) meanwhile: the run is void, not a gate failure to
@@ -382,7 +417,10 @@ func (s *supervisor) scopeRequests(w *workflow.Workflow, actor, id string, box *
 	}
 }
 
-func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, used runUsage) {
+// endDetails are the details of r's run_end, the usage to add to the
+// task's sums (nil when the run reported none), and why the usage the run
+// reported was not taken (nil when it was, or it reported none).
+func (s *supervisor) endDetails(r *Run, details map[string]any, began time.Time, used runUsage) (map[string]any, *usage.Usage, error) {
 	r.DurationMS = time.Since(began).Milliseconds()
 	d := map[string]any{"exit": r.Exit, "duration_ms": r.DurationMS, "result": r.Result}
 	for k, v := range details {
@@ -393,12 +431,25 @@ func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, deta
 	case err == nil:
 		d["usage"] = u
 	case !errors.Is(err, usage.ErrNone):
-		s.logf("%s: usage not recorded: %v", id, err)
 		if !u.Zero() {
 			d["usage"] = u
 		}
+	default:
+		err = nil
 	}
 	if _, ok := d["usage"]; ok {
+		return d, &u, err
+	}
+	return d, nil, err
+}
+
+func (s *supervisor) runEnd(w *workflow.Workflow, agent, id string, r *Run, details map[string]any, began time.Time, used runUsage) {
+	d, su, err := s.endDetails(r, details, began, used)
+	if err != nil {
+		s.logf("%s: usage not recorded: %v", id, err)
+	}
+	if su != nil {
+		u := *su
 		// The task keeps the sums (status and the budget read them without
 		// the event log); wherever the run left it, unless it is DONE.
 		err = retryLocked(func() error {
@@ -454,11 +505,16 @@ func (s *supervisor) overBudget(a agents.Agent, id string) string {
 	if err != nil {
 		return ""
 	}
-	limit, whose := e.Task.Budget(a.MaxCostUSD), "agent "+a.Name
-	if e.Task.MaxCostUSD() > 0 {
+	return budgetSpent(e.Task, a.MaxCostUSD, a.Name, id)
+}
+
+// budgetSpent is overBudget for task t and an agent's budget.
+func budgetSpent(t *task.Task, agentMax float64, agent, id string) string {
+	limit, whose := t.Budget(agentMax), "agent "+agent
+	if t.MaxCostUSD() > 0 {
 		whose = "task " + id
 	}
-	tb := e.Task.Usage()
+	tb := t.Usage()
 	spent := tb.Total()
 	if limit == 0 || spent.CostUSD <= limit {
 		return ""
@@ -582,8 +638,13 @@ func retryLocked(f func() error) error {
 // verbRetry is verb, run again while it exits 4 (locked, or a race lost
 // to another machine): contention is not the agent's failure.
 func (s *supervisor) verbRetry(actor string, args ...string) (stdout, stderr []byte, code int) {
+	return s.verbRetryEnv(actor, nil, args...)
+}
+
+// verbRetryEnv is verbRetry with env added to the verb's environment.
+func (s *supervisor) verbRetryEnv(actor string, env []string, args ...string) (stdout, stderr []byte, code int) {
 	for i := 0; ; i++ {
-		stdout, stderr, code = s.verb(actor, args...)
+		stdout, stderr, code = s.verbEnv(actor, env, args...)
 		if code != int(errs.Lock) || i == lockRetries-1 {
 			return stdout, stderr, code
 		}

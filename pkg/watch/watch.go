@@ -132,6 +132,8 @@ type supervisor struct {
 	// spentToday: the day's runs reached max_cost_usd_per_day, so this
 	// watch claims nothing (withinBudget).
 	spentToday bool
+	// poll is when the rounds last pulled the workflow branch (pullDue).
+	poll poll
 }
 
 // Watch runs the supervisor until --once finds nothing left, or Stop.
@@ -180,6 +182,11 @@ func Watch(opt Options) (*Summary, error) {
 			case <-s.done:
 				continue
 			default:
+			}
+			if !s.pulledNow() {
+				// Nothing left as of a pull a moment ago: look once
+				// more at the remote's latest before leaving.
+				continue
 			}
 			break
 		}
@@ -236,7 +243,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		s.logf("%v", err)
 		return false, false
 	}
-	if w.AutoPush() {
+	if s.pullDue() && w.AutoPush() {
 		if err := w.Mutate("sync", func(int) (string, []string, error) { return "", nil, nil }); err != nil {
 			s.logf("cannot pull the workflow branch: %v", err)
 		}
@@ -424,7 +431,7 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) {
 	actor := a.Name + "@" + s.host
 	if len(a.Tags) == 0 && !s.endingInReady(w) {
-		return s.claimOne(actor, "")
+		return s.claimOne(a, actor, "")
 	}
 	open, done, err := readyTasks(w)
 	if err != nil {
@@ -441,7 +448,7 @@ func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) 
 	s.mu.Unlock()
 	sort.SliceStable(cands, func(i, j int) bool { return workflow.ClaimOrderLess(cands[i], cands[j]) })
 	for _, t := range cands {
-		if id, ok := s.claimOne(actor, t.ID()); ok {
+		if id, ok := s.claimOne(a, actor, t.ID()); ok {
 			return id, true
 		}
 	}
@@ -484,12 +491,12 @@ func tagged(t *task.Task, want []string) bool {
 	return false
 }
 
-func (s *supervisor) claimOne(actor, id string) (string, bool) {
+func (s *supervisor) claimOne(a agents.Agent, actor, id string) (string, bool) {
 	args := []string{"claim", "--json"}
 	if id != "" {
 		args = append(args, id)
 	}
-	out, _, code := s.verb(actor, args...)
+	out, _, code := s.verbEnv(actor, startEnv(a), args...)
 	if code != 0 {
 		return "", false
 	}
@@ -541,13 +548,18 @@ func (s *supervisor) wake() {
 // exit code. The verb binary beside this one is preferred, so a watch runs
 // the verbs of its own installation.
 func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, code int) {
+	return s.verbEnv(actor, nil, args...)
+}
+
+// verbEnv is verb with env added to the verb's environment.
+func (s *supervisor) verbEnv(actor string, env []string, args ...string) (stdout, stderr []byte, code int) {
 	if why := s.haltReason(); why != "" {
 		// Every verb reads the trust store, and may run what it trusts.
 		return nil, []byte("watch runs nothing: " + why), 1
 	}
 	cmd := verbCommand(args)
 	cmd.Dir = s.opt.Dir
-	cmd.Env = append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+lease.Holder(actor))
+	cmd.Env = append(append(os.Environ(), "BURL_ACTOR="+actor, "BURL_WATCHER="+lease.Holder(actor)), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -51,14 +51,18 @@ type Tx struct {
 	// time and in its commit: one transition that reads as two steps
 	// (unblock --claim logs unblock, then claim).
 	Before []Step
-	undo   []func() error
-	moved  bool
+	// After are events logged behind the transition's own, with its time
+	// and in its commit: a watcher's submit that also ends its run logs
+	// submit, then run_end, in one push instead of two.
+	After []Step
+	undo  []func() error
+	moved bool
 	// ahead is the read of HEAD made while Prepare runs, for the first
 	// attempt's commit.
 	ahead func() *ahead
 }
 
-// Step is one event of Tx.Before.
+// Step is one event of Tx.Before or Tx.After.
 type Step struct {
 	Action  string
 	Details map[string]any
@@ -90,7 +94,7 @@ func (tx *Tx) begin(tr Transition, e *Entry) {
 	if tx.To == "" {
 		tx.To = e.Bucket
 	}
-	tx.Action, tx.Details, tx.PushRefs, tx.Before, tx.moved = tr.Verb, map[string]any{}, nil, nil, false
+	tx.Action, tx.Details, tx.PushRefs, tx.Before, tx.After, tx.moved = tr.Verb, map[string]any{}, nil, nil, nil, false
 }
 
 // Result is what Run leaves behind.
@@ -262,6 +266,11 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 	shard, err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: tx.Action, Actor: w.Actor, Details: tx.Details})
 	if err != nil {
 		return &Result{Entry: entry}, w.afterMove(tr, err)
+	}
+	for _, st := range tx.After {
+		if _, err := w.log(events.Event{TS: tx.Now, Task: &tid, Action: st.Action, Actor: w.Actor, Details: st.Details}); err != nil {
+			return &Result{Entry: entry}, w.afterMove(tr, err)
+		}
 	}
 	faults.CrashPoint(tr.Verb, "log")
 	read := tx.ahead
