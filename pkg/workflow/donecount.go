@@ -112,16 +112,6 @@ func countCancelled(dir string, ns []string) int {
 	return c
 }
 
-func countNames(ns []string) int {
-	n := 0
-	for _, name := range ns {
-		if _, ok := task.IDFromFileName(name); ok {
-			n++
-		}
-	}
-	return n
-}
-
 type doneCount struct {
 	stamp        string
 	n, cancelled int

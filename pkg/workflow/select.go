@@ -217,20 +217,20 @@ func (w *Workflow) InBucket(b Bucket) (good []Entry, bad []Entry, err error) {
 		return nil, nil, err
 	}
 	for _, f := range fs {
-		for _, n := range f.names {
+		for _, n := range f.Names {
 			id, ok := task.IDFromFileName(n)
 			if !ok {
 				// A markdown file someone put in a bucket by hand: report it, so
 				// it is never silently ignored (it has no ID to act on).
 				if strings.HasSuffix(n, ".md") {
-					p := filepath.Join(f.dir, n)
+					p := filepath.Join(f.Dir, n)
 					bad = append(bad, Entry{Bucket: b, Path: p, Err: errs.New(errs.User,
 						"%s is not a task file name (expected TASK-001-<slug>.md); burl ignores it", w.Rel(p)).
-						WithFix("rename it, or move it out of %s", w.Rel(f.dir))})
+						WithFix("rename it, or move it out of %s", w.Rel(f.Dir))})
 				}
 				continue
 			}
-			e := Entry{ID: id, Bucket: b, Path: filepath.Join(f.dir, n)}
+			e := Entry{ID: id, Bucket: b, Path: filepath.Join(f.Dir, n)}
 			w.Read(&e)
 			if e.Err != nil {
 				bad = append(bad, e)

@@ -186,7 +186,7 @@ func (w *Workflow) listed(buckets []Bucket, list func(Bucket) ([]folder, error))
 		}
 		all[i] = fs
 		for _, f := range fs {
-			total += len(f.names)
+			total += len(f.Names)
 		}
 	}
 	return all, total, nil
@@ -206,14 +206,14 @@ func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		fs := []folder{{dir: dir, names: top}}
+		fs := []folder{{Dir: dir, Names: top}}
 		n := countNames(top)
 		for i := len(shards) - 1; i >= 0 && n < min; i-- {
 			ns, err := names(shards[i])
 			if err != nil {
 				return nil, err
 			}
-			fs = append(fs, folder{dir: shards[i], names: ns})
+			fs = append(fs, folder{Dir: shards[i], Names: ns})
 			n += countNames(ns)
 		}
 		return fs, nil
@@ -245,7 +245,7 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 	total := 0
 	for _, fs := range all {
 		for _, f := range fs {
-			total += len(f.names)
+			total += len(f.Names)
 		}
 	}
 	var (
@@ -258,15 +258,15 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 
 	for bi, b := range buckets {
 		for _, f := range all[bi] {
-			ns := f.names
+			ns := f.Names
 			// The folder within the bucket, once per folder.
 			dir := ""
-			if rel := w.inBucket(b, f.dir); rel != "." {
+			if rel := w.inBucket(b, f.Dir); rel != "." {
 				dir = rel + "/"
 			}
-			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
+			for i, k := range osx.StatNames(f.Dir, ns, forChunks) {
 				n := ns[i]
-				p := f.dir + string(filepath.Separator) + n
+				p := f.Dir + string(filepath.Separator) + n
 				if s, ok := cache.lookup(entryKey{b, dir, n}, k); ok {
 					s.Bucket, s.Path = b, p
 					out = append(out, s)
