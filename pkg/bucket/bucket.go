@@ -11,6 +11,15 @@ import (
 	"github.com/burl-dev/burl/pkg/task"
 )
 
+// LocksDirName, EventsDirName and LogsDirName live beside the buckets;
+// locks/ and logs/ are machine-local (gitignored).
+const (
+	LocksDirName  = "locks"
+	EventsDirName = "events"
+	LogsDirName   = "logs"
+	ConfigName    = "config.yaml"
+)
+
 // Bucket is a status folder.
 type Bucket string
 

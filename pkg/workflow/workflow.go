@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
@@ -54,10 +55,10 @@ type Workflow struct {
 // LocksDirName, EventsDirName and LogsDirName live beside the buckets;
 // locks/ and logs/ are machine-local (gitignored).
 const (
-	LocksDirName  = "locks"
-	EventsDirName = "events"
-	LogsDirName   = "logs"
-	ConfigName    = "config.yaml"
+	LocksDirName  = bucket.LocksDirName
+	EventsDirName = bucket.EventsDirName
+	LogsDirName   = bucket.LogsDirName
+	ConfigName    = bucket.ConfigName
 )
 
 // Open resolves the repository from dir and loads its workflow.
