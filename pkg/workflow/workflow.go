@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/user"
@@ -19,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
@@ -28,40 +28,6 @@ import (
 	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
-
-// Bucket is a status folder.
-type Bucket string
-
-// The buckets of PRD 9.1.
-const (
-	Ready   Bucket = "READY"
-	Doing   Bucket = "DOING"
-	QA      Bucket = "QA"
-	Done    Bucket = "DONE"
-	Blocked Bucket = "BLOCKED"
-	// Proposed holds the tasks agents propose (DESIGN §27): no agent
-	// claims one until a human accepts it into READY. The folder is made
-	// by the first proposal, so a workflow without one has none.
-	Proposed Bucket = "PROPOSED"
-)
-
-// Buckets in lifecycle order, PROPOSED last: the five of PRD 9.1 keep
-// their places in every list and column, and PROPOSED is shown where it
-// holds a task (Shown).
-var Buckets = []Bucket{Ready, Doing, QA, Done, Blocked, Proposed}
-
-// Lanes are the buckets a view shows even when empty: all but PROPOSED.
-var Lanes = Buckets[:5]
-
-// ParseBucket accepts a bucket name in any case.
-func ParseBucket(s string) (Bucket, bool) {
-	for _, b := range Buckets {
-		if strings.EqualFold(string(b), s) {
-			return b, true
-		}
-	}
-	return "", false
-}
 
 // Workflow is an opened, initialised workflow.
 type Workflow struct {
@@ -89,10 +55,10 @@ type Workflow struct {
 // LocksDirName, EventsDirName and LogsDirName live beside the buckets;
 // locks/ and logs/ are machine-local (gitignored).
 const (
-	LocksDirName  = "locks"
-	EventsDirName = "events"
-	LogsDirName   = "logs"
-	ConfigName    = "config.yaml"
+	LocksDirName  = bucket.LocksDirName
+	EventsDirName = bucket.EventsDirName
+	LogsDirName   = bucket.LogsDirName
+	ConfigName    = bucket.ConfigName
 )
 
 // Open resolves the repository from dir and loads its workflow.
@@ -331,29 +297,6 @@ func (w *Workflow) LockClaim() (*lock.Lock, error) {
 // checked-out main branch (integrate.Main.Lock).
 func (w *Workflow) LockFastForward() (*lock.Lock, error) {
 	return w.wait(lock.FastForward, "fast-forward", workflowLockWait)
-}
-
-// Entry is a task file found in a bucket.
-type Entry struct {
-	ID     string
-	Bucket Bucket
-	Path   string
-	Task   *task.Task // nil when Err is set
-	Err    error      // the file is malformed: reported, never rewritten
-}
-
-// names lists a bucket directory without sorting or stat-ing, the cheapest
-// read the OS offers; hooks call this on every commit.
-func names(dir string) ([]string, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	defer f.Close()
-	return f.Readdirnames(-1)
 }
 
 // Locate finds the bucket(s) holding id without parsing anything. Only

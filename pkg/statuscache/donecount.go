@@ -1,4 +1,4 @@
-package workflow
+package statuscache
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -24,12 +25,12 @@ const DoneCountCacheName = "done-count.cache"
 // keep the same stamp (git's "racily clean" problem).
 const racyWindow = 2 * time.Second
 
-// countDone counts DONE's task files by name. A month shard's count is
+// CountDone counts DONE's task files by name. A month shard's count is
 // remembered by its folder's mtime and size, which change with every file
 // added, removed or renamed in it: old months, which never change, cost a
 // stat each instead of a listing of their files, so counting 100,000 DONE
 // tasks reads a few dozen directory entries.
-func (w *Workflow) countDone() (int, error) {
+func (w *Cache) CountDone() (int, error) {
 	n, _, err := w.DoneCounts()
 	return n, err
 }
@@ -38,12 +39,12 @@ func (w *Workflow) countDone() (int, error) {
 // cancelled (resolution: cancelled) rather than landed. A shard's
 // cancelled tasks are found by reading its files when it is counted
 // again, which its cached count spares for every month but a changed one.
-func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
-	top, err := names(w.BucketDir(Done))
+func (w *Cache) DoneCounts() (n, cancelled int, err error) {
+	top, err := bucket.Names(w.BucketDir(bucket.Done))
 	if err != nil {
 		return 0, 0, err
 	}
-	shards, err := w.doneShards(top)
+	shards, err := w.DoneShards(top)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -53,7 +54,7 @@ func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 	now := time.Now()
 	// The flat folder (files of earlier versions) is remembered too, under
 	// its own name: its thousands of files are not read on every status.
-	for _, s := range append([]string{w.BucketDir(Done)}, shards...) {
+	for _, s := range append([]string{w.BucketDir(bucket.Done)}, shards...) {
 		st, err := os.Lstat(s)
 		if err != nil {
 			return 0, 0, err
@@ -67,12 +68,12 @@ func (w *Workflow) DoneCounts() (n, cancelled int, err error) {
 			continue
 		}
 		ns := top
-		if name != string(Done) {
-			if ns, err = names(s); err != nil {
+		if name != string(bucket.Done) {
+			if ns, err = bucket.Names(s); err != nil {
 				return 0, 0, err
 			}
 		}
-		k, c := countNames(ns), countCancelled(s, ns)
+		k, c := bucket.CountNames(ns), countCancelled(s, ns)
 		n += k
 		cancelled += c
 		if now.Sub(st.ModTime()) > racyWindow {
@@ -112,16 +113,6 @@ func countCancelled(dir string, ns []string) int {
 	return c
 }
 
-func countNames(ns []string) int {
-	n := 0
-	for _, name := range ns {
-		if _, ok := task.IDFromFileName(name); ok {
-			n++
-		}
-	}
-	return n
-}
-
 type doneCount struct {
 	stamp        string
 	n, cancelled int
@@ -140,7 +131,7 @@ func readDoneCounts(file string) map[string]doneCount {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
-		if len(fs) != 4 || !IsDoneShard(fs[0]) && fs[0] != string(Done) {
+		if len(fs) != 4 || !bucket.IsDoneShard(fs[0]) && fs[0] != string(bucket.Done) {
 			continue
 		}
 		k, err := strconv.Atoi(fs[2])

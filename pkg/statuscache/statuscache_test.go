@@ -1,4 +1,4 @@
-package workflow
+package statuscache
 
 import (
 	"bytes"
@@ -9,33 +9,52 @@ import (
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/osx"
-	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
 // cacheWorkflow is a workflow directory with its buckets and n tasks in
 // READY, without git: Summaries reads only the filesystem.
-func cacheWorkflow(t testing.TB, n int) *Workflow {
+func cacheWorkflow(t testing.TB, n int) *Cache {
 	t.Helper()
 	root := t.TempDir()
-	w := New(&repo.Repo{Root: root, Worktree: root})
-	for _, b := range Buckets {
+	w := &Cache{Layout: bucket.Layout{Dir: filepath.Join(root, ".workflow")}, Logs: filepath.Join(root, ".workflow", "logs"), Read: read}
+	for _, b := range bucket.Buckets {
 		if err := os.MkdirAll(w.BucketDir(b), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := 1; i <= n; i++ {
-		writeTask(t, w, Ready, i, "Task title "+task.FormatID(i))
+		writeTask(t, w, bucket.Ready, i, "Task title "+task.FormatID(i))
 	}
 	return w
 }
 
-func taskPath(w *Workflow, b Bucket, i int) string {
+// read is the workflow's Read without its checks of the branch: a task
+// file parsed and validated, or its error.
+func read(e *bucket.Entry) {
+	data, err := os.ReadFile(e.Path)
+	if err != nil {
+		e.Err = err
+		return
+	}
+	t, err := task.Parse(data)
+	if err == nil {
+		err = t.Validate(e.ID)
+	}
+	if err != nil {
+		e.Err = err
+		return
+	}
+	e.Task = t
+}
+
+func taskPath(w *Cache, b bucket.Bucket, i int) string {
 	return filepath.Join(w.BucketDir(b), task.FileName(task.FormatID(i), "work"))
 }
 
-func writeTask(t testing.TB, w *Workflow, b Bucket, i int, title string) {
+func writeTask(t testing.TB, w *Cache, b bucket.Bucket, i int, title string) {
 	t.Helper()
 	tk := task.New(task.Spec{ID: task.FormatID(i), Title: title, Priority: "high", Created: time.Unix(1700000000, 0)})
 	if err := os.WriteFile(taskPath(w, b, i), tk.Bytes(), 0o644); err != nil {
@@ -43,7 +62,7 @@ func writeTask(t testing.TB, w *Workflow, b Bucket, i int, title string) {
 	}
 }
 
-func titles(t *testing.T, w *Workflow) map[string]string {
+func titles(t *testing.T, w *Cache) map[string]string {
 	t.Helper()
 	sums, err := w.Summaries(true, true)
 	if err != nil {
@@ -64,10 +83,10 @@ var oldTime = time.Now().Add(-time.Hour)
 
 // ageFiles moves every task file's mtime into the past, as if written long
 // before, so the cache may store them.
-func ageFiles(t *testing.T, w *Workflow) {
+func ageFiles(t *testing.T, w *Cache) {
 	t.Helper()
-	for _, b := range Buckets {
-		ns, _ := names(w.BucketDir(b))
+	for _, b := range bucket.Buckets {
+		ns, _ := bucket.Names(w.BucketDir(b))
 		for _, n := range ns {
 			if err := os.Chtimes(filepath.Join(w.BucketDir(b), n), oldTime, oldTime); err != nil {
 				t.Fatal(err)
@@ -89,7 +108,7 @@ func TestSummariesServesCacheAndSeesEveryChange(t *testing.T) {
 	}
 	// Same size, same mtime (set back by hand), same second: ctime and
 	// inode still tell the rewrite apart.
-	p := taskPath(w, Ready, 2)
+	p := taskPath(w, bucket.Ready, 2)
 	st, _ := os.Stat(p)
 	data, _ := os.ReadFile(p)
 	data = bytes.Replace(data, []byte("Task title TASK-002"), []byte("Task TITLE TASK-002"), 1)
@@ -103,11 +122,11 @@ func TestSummariesServesCacheAndSeesEveryChange(t *testing.T) {
 		t.Fatalf("same-size rewrite served stale: %q", got)
 	}
 	// A move between buckets, a new file and a deleted one.
-	if err := os.Rename(p, taskPath(w, Doing, 2)); err != nil {
+	if err := os.Rename(p, taskPath(w, bucket.Doing, 2)); err != nil {
 		t.Fatal(err)
 	}
-	writeTask(t, w, QA, 4, "Fourth")
-	if err := os.Remove(taskPath(w, Ready, 3)); err != nil {
+	writeTask(t, w, bucket.QA, 4, "Fourth")
+	if err := os.Remove(taskPath(w, bucket.Ready, 3)); err != nil {
 		t.Fatal(err)
 	}
 	got := titles(t, w)
@@ -128,7 +147,7 @@ func TestSummariesServesCacheAndSeesEveryChange(t *testing.T) {
 func TestSummariesDoesNotStoreRacyFiles(t *testing.T) {
 	w := cacheWorkflow(t, 1)
 	future := time.Now().Add(time.Hour)
-	p := taskPath(w, Ready, 1)
+	p := taskPath(w, bucket.Ready, 1)
 	if err := os.Chtimes(p, future, future); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +188,7 @@ func TestSummariesIgnoresCorruptCache(t *testing.T) {
 
 func TestSummariesReportsMalformedEveryTime(t *testing.T) {
 	w := cacheWorkflow(t, 1)
-	p := taskPath(w, Ready, 1)
+	p := taskPath(w, bucket.Ready, 1)
 	if err := os.WriteFile(p, []byte("no frontmatter\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +208,7 @@ func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 	if _, err := w.Summaries(false, true); err != nil {
 		t.Fatal(err)
 	}
-	writeTask(t, w, Ready, 2, "Changed")
+	writeTask(t, w, bucket.Ready, 2, "Changed")
 	ageFiles(t, w)
 	sums, err := w.Summaries(false, true)
 	if err != nil {
@@ -215,7 +234,7 @@ func TestSummariesKeepsFieldsAcrossModes(t *testing.T) {
 // task whose cache cannot tell is read from its file.
 func TestSummariesLazyReadsFieldsWhenAsked(t *testing.T) {
 	w := cacheWorkflow(t, 3)
-	writeTask(t, w, Done, 4, "Done one")
+	writeTask(t, w, bucket.Done, 4, "Done one")
 	ageFiles(t, w)
 	want := map[string]string{}
 	sums, err := w.Summaries(true, true)
@@ -225,7 +244,7 @@ func TestSummariesLazyReadsFieldsWhenAsked(t *testing.T) {
 	for _, s := range sums {
 		want[s.ID] = string(s.Fields)
 	}
-	writeTask(t, w, Ready, 2, "Changed")
+	writeTask(t, w, bucket.Ready, 2, "Changed")
 	ageFiles(t, w)
 	// The first read after the change writes the cache again, holding
 	// what it read; the second is served from the cache.
@@ -277,7 +296,7 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 	tk.SetStr(task.KeyScopeRequest, "wants lib/**")
 	tk.SetStr(task.KeyPRNumber, "12")
 	tk.SetStr(task.KeyPRURL, "https://forge.example/o/r/pulls/12")
-	p := filepath.Join(w.BucketDir(QA), task.FileName("TASK-007", "all"))
+	p := filepath.Join(w.BucketDir(bucket.QA), task.FileName("TASK-007", "all"))
 	if err := os.WriteFile(p, tk.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +310,8 @@ func TestSummariesCacheRoundTripsEveryField(t *testing.T) {
 	if c.count() != 1 {
 		t.Fatalf("the cache written holds %d readable entries, want 1", c.count())
 	}
-	k := osx.StatNames(w.BucketDir(QA), []string{filepath.Base(p)}, forChunks)[0]
-	warm, ok := c.lookup(keyOf(QA, filepath.Base(p)), k)
+	k := osx.StatNames(w.BucketDir(bucket.QA), []string{filepath.Base(p)}, forChunks)[0]
+	warm, ok := c.lookup(keyOf(bucket.QA, filepath.Base(p)), k)
 	if !ok {
 		t.Fatal("the cached entry is not served")
 	}
@@ -311,12 +330,12 @@ func TestStatusCacheServesAnyOrder(t *testing.T) {
 	if _, err := w.Summaries(false, true); err != nil {
 		t.Fatal(err)
 	}
-	ns, _ := names(w.BucketDir(Ready))
-	ks := osx.StatNames(w.BucketDir(Ready), ns, forChunks)
+	ns, _ := bucket.Names(w.BucketDir(bucket.Ready))
+	ks := osx.StatNames(w.BucketDir(bucket.Ready), ns, forChunks)
 	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {0, 1, 3, 2, 4}} {
 		c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false)
 		for _, i := range order {
-			if s, ok := c.lookup(keyOf(Ready, ns[i]), ks[i]); !ok || s.Title != "Task title "+s.ID {
+			if s, ok := c.lookup(keyOf(bucket.Ready, ns[i]), ks[i]); !ok || s.Title != "Task title "+s.ID {
 				t.Errorf("order %v: %s not served (%v)", order, ns[i], ok)
 			}
 		}
@@ -330,10 +349,10 @@ func TestStatusCacheServesAnyOrder(t *testing.T) {
 	c := openStatusCache(filepath.Join(w.LogsDir(), StatusCacheName), w.Dir, false)
 	defer c.close()
 	for i := range ns {
-		if _, ok := c.lookup(keyOf(Ready, "2026-11"), osx.FileKey{}); ok {
+		if _, ok := c.lookup(keyOf(bucket.Ready, "2026-11"), osx.FileKey{}); ok {
 			t.Fatal("a month shard's name was served")
 		}
-		if _, ok := c.lookup(keyOf(Ready, ns[i]), ks[i]); !ok {
+		if _, ok := c.lookup(keyOf(bucket.Ready, ns[i]), ks[i]); !ok {
 			t.Errorf("%s not served", ns[i])
 		}
 	}

@@ -1,4 +1,7 @@
-package workflow
+// Package commands holds the commands of a workflow that burl may run, as
+// package trust names them: nothing from the workflow branch runs before
+// trust.Check passes them.
+package commands
 
 import (
 	"errors"
@@ -8,12 +11,18 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/trust"
 )
 
-// The commands of the workflow that burl may run, as pkg/trust names them:
-// nothing from the workflow branch runs before trust.Check passes them.
+// Workflow is a workflow, for its commands.
+type Workflow struct {
+	Dir    string // the workflow folder (<workflow worktree>/.workflow)
+	Config *config.Config
+	// InBucket parses every task of one bucket, as the workflow does.
+	InBucket func(b bucket.Bucket) (good []bucket.Entry, bad []bucket.Entry, err error)
+}
 
 // BuildCommands is build_command, a gate: emptied where one was trusted,
 // it needs trust too (DESIGN §19).
@@ -72,9 +81,9 @@ func (w *Workflow) GateBoxCommands() []trust.Command {
 	return out
 }
 
-// notifyCommand is one notifier's command. The place is the notify list,
+// NotifyCommand is one notifier's command. The place is the notify list,
 // not an index in it: reordering the list needs no new trust.
-func (w *Workflow) notifyCommand(argv []string) []trust.Command {
+func (w *Workflow) NotifyCommand(argv []string) []trust.Command {
 	return trust.ConfigArgv(w.Dir, "notify.command", argv)
 }
 
@@ -83,7 +92,7 @@ func (w *Workflow) notifyCommand(argv []string) []trust.Command {
 // before it starts the queue, so that it says once what is untrusted
 // rather than run a queue that refuses each round.
 func (w *Workflow) QueueCommands() []trust.Command {
-	qa, _, err := w.InBucket(QA)
+	qa, _, err := w.InBucket(bucket.QA)
 	if err != nil || len(qa) == 0 {
 		return nil
 	}
@@ -101,7 +110,7 @@ func (w *Workflow) Commands() ([]trust.Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, b := range []Bucket{Ready, Doing, QA, Blocked, Proposed} {
+	for _, b := range []bucket.Bucket{bucket.Ready, bucket.Doing, bucket.QA, bucket.Blocked, bucket.Proposed} {
 		good, _, err := w.InBucket(b)
 		if err != nil {
 			return nil, err
@@ -148,7 +157,7 @@ func (w *Workflow) ConfigCommands() ([]trust.Command, error) {
 	out = append(out, w.CILogCommands()...)
 	out = append(out, w.GateBoxCommands()...)
 	for _, n := range w.Config.Notify {
-		out = append(out, w.notifyCommand(n.Command)...)
+		out = append(out, w.NotifyCommand(n.Command)...)
 	}
 	if p := filepath.Join(w.Dir, agents.FileName); exists(p) {
 		f, err := agents.Load(p)

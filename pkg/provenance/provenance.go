@@ -1,13 +1,24 @@
-package workflow
+// Package provenance tells burl's commits on the workflow branch from
+// anyone else's by the events they record (DESIGN §24).
+package provenance
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
 )
+
+// Branch is the workflow branch, for what its commits record.
+type Branch struct {
+	Dir string   // the workflow folder (<workflow worktree>/.workflow)
+	Git gitx.Git // git in the workflow worktree
+}
+
+func (w *Branch) gitWT() gitx.Git { return w.Git }
 
 // Provenance, not names (DESIGN §24): a commit on the workflow branch is
 // burl's when it records, in the same commit, the event of what it did.
@@ -17,8 +28,8 @@ import (
 // addedEvents is, for each commit git lists with args (revisions or a
 // range), the event lines it adds to the log; a commit that adds none is
 // absent. g is any worktree's git: the paths are the branch's own.
-func (w *Workflow) addedEvents(g gitx.Git, args ...string) (map[string][]events.Event, error) {
-	dir := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), EventsDirName))
+func (w *Branch) addedEvents(g gitx.Git, args ...string) (map[string][]events.Event, error) {
+	dir := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), bucket.EventsDirName))
 	cmd := append([]string{"-c", "core.quotePath=true", "log", "--format=%x01%H", "--no-renames", "-p", "-U0",
 		"--no-ext-diff", "--no-textconv", "--no-color"}, args...)
 	out, err := g.Run(append(cmd, "--", ":(top,glob)"+dir+"/**")...)
@@ -45,14 +56,14 @@ func (w *Workflow) addedEvents(g gitx.Git, args ...string) (map[string][]events.
 	return got, nil
 }
 
-// recorded reports, for each commit of shards (its sha and the event
+// Recorded reports, for each commit of shards (its sha and the event
 // log shards it changed), the actions of task id whose events that commit
 // records itself: a commit whose subject says "claim TASK-001" or "scope
 // TASK-001" did so only when it holds that event. What a commit adds to a
 // shard is read through cat-file, the shard in the commit and in its
 // parent: the lines it has that its parent's lacks (as many times as they
 // are added: the log only grows, and a line moved is no line added).
-func (w *Workflow) recorded(id string, shards map[string][]string) (map[string]map[string]bool, error) {
+func (w *Branch) Recorded(id string, shards map[string][]string) (map[string]map[string]bool, error) {
 	out := map[string]map[string]bool{}
 	var names []string
 	var owner []string
@@ -98,7 +109,7 @@ func (w *Workflow) recorded(id string, shards map[string][]string) (map[string]m
 // or they record no event. With sandbox: none a run during which the
 // workflow branch gained one fails (run_tampered). g is burl's own git
 // of the repository (its configuration pinned).
-func (w *Workflow) NotBurls(g gitx.Git, old, new string) ([]string, error) {
+func (w *Branch) NotBurls(g gitx.Git, old, new string) ([]string, error) {
 	list, err := g.Run("log", "--format=%H%x00%s", "--end-of-options", old+".."+new)
 	if err != nil || list == "" {
 		return nil, err

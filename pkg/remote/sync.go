@@ -1,4 +1,10 @@
-package workflow
+// Package remote moves the workflow branch to and from the git remote, the
+// coordination engine (DESIGN §5): with workflow_auto_push every mutation
+// is pull → change → commit → push, and the remote's ref update is the
+// compare-and-swap. A rejected push means another machine moved the
+// workflow first: the mutation drops its commit, pulls, and redoes the
+// change against the new state (or gives up, exit 4).
+package remote
 
 import (
 	"errors"
@@ -8,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/notes"
@@ -24,14 +31,14 @@ import (
 var ErrPushRejected = errors.New("the remote rejected the push because its branch moved on")
 
 // HasRemote reports whether the configured remote exists in this clone.
-func (w *Workflow) HasRemote() bool { return w.Repo.HasRemote(w.Config.Remote) }
+func (w *Branch) HasRemote() bool { return w.Repo.HasRemote(w.Config.Remote) }
 
-func (w *Workflow) needRemote() error {
+func (w *Branch) needRemote() error {
 	if w.HasRemote() {
 		return nil
 	}
 	return errs.New(errs.User, "this clone has no remote %q to sync with", w.Config.Remote).
-		WithFix("git remote add %s URL, or set remote in %s", w.Config.Remote, w.Rel(filepath.Join(w.Dir, ConfigName)))
+		WithFix("git remote add %s URL, or set remote in %s", w.Config.Remote, w.Rel(filepath.Join(w.Dir, bucket.ConfigName)))
 }
 
 // PullResult is what PullWorkflow found and did.
@@ -49,7 +56,7 @@ func (r *PullResult) Pulled() bool { return r.Before != r.After }
 // FetchRemoteBranch fetches branch from the configured remote into its
 // remote-tracking ref (with the extra refspecs, in the same fetch) and
 // returns the remote's tip, or "" when the remote has no such branch.
-func (w *Workflow) FetchRemoteBranch(branch string, extra ...string) (string, error) {
+func (w *Branch) FetchRemoteBranch(branch string, extra ...string) (string, error) {
 	g, remote := w.Repo.Git, w.Config.Remote
 	tracking := gitx.Tracking(remote, branch)
 	if _, err := g.Run(gitx.Fetch(remote, append([]string{"+refs/heads/" + branch + ":" + tracking}, extra...)...)...); err != nil {
@@ -66,13 +73,13 @@ func (w *Workflow) FetchRemoteBranch(branch string, extra ...string) (string, er
 // the remote's main in one fetch, and marks main fresh for this process
 // (FreshMain). A remote without main (or without the workflow branch) fails
 // that fetch: the workflow branch is then fetched alone, as before.
-func (w *Workflow) fetchWithMain(branch string) (string, error) {
+func (w *Branch) fetchWithMain(branch string) (string, error) {
 	g, remote, main := w.Repo.Git, w.Config.Remote, w.Config.MainBranch
 	specs := []string{"+refs/heads/" + branch + ":" + gitx.Tracking(remote, branch), notes.FetchSpec(remote)}
 	if main != "" && main != branch {
 		specs = append(specs, "+refs/heads/"+main+":"+gitx.Tracking(remote, main))
 		if _, err := g.Run(gitx.Fetch(remote, specs...)...); err == nil {
-			w.mainFetched = time.Now()
+			*w.MainFetched = time.Now()
 			return g.Run("rev-parse", gitx.Tracking(remote, branch))
 		}
 	}
@@ -83,8 +90,8 @@ func (w *Workflow) fetchWithMain(branch string) (string, error) {
 // its remote-tracking ref a moment ago, with the workflow branch: a
 // transition's own fetch, which integrate does not repeat. A remote's main
 // that moved since is found by the atomic push, which then loses.
-func (w *Workflow) FreshMain() bool {
-	return !w.mainFetched.IsZero() && time.Since(w.mainFetched) < freshFor
+func (w *Branch) FreshMain() bool {
+	return !w.MainFetched.IsZero() && time.Since(*w.MainFetched) < FreshFor
 }
 
 // PullWorkflow fetches the workflow branch and brings the local one
@@ -93,7 +100,7 @@ func (w *Workflow) FreshMain() bool {
 // when both sides moved, the local commits are replayed on top of the
 // remote's (the event log merges by union). A replay that conflicts is
 // aborted: it fails (exit 3) naming both tips and changes nothing.
-func (w *Workflow) PullWorkflow() (*PullResult, error) {
+func (w *Branch) PullWorkflow() (*PullResult, error) {
 	if err := w.needRemote(); err != nil {
 		return nil, err
 	}
@@ -161,7 +168,7 @@ func (w *Workflow) PullWorkflow() (*PullResult, error) {
 // conflict markers or half-replayed files. The caller holds the workflow
 // lock, so no live pull owns that rebase; aborting it puts back the local
 // branch as it was before the pull, which the next pull replays again.
-func (w *Workflow) AbortStaleRebase() error {
+func (w *Branch) AbortStaleRebase() error {
 	wt := w.gitWT()
 	p, err := wt.Run("rev-parse", "--git-path", "rebase-merge")
 	if err != nil {
@@ -199,7 +206,7 @@ func (w *Workflow) AbortStaleRebase() error {
 // later pull: they are dropped, the transitions did not happen, and doctor
 // judges what they left (a branch, a worktree). A hand commit, or an add
 // (a task's text exists nowhere else), keeps the error for a human.
-func (w *Workflow) dropConflictingStranded(local, remote string) (bool, error) {
+func (w *Branch) dropConflictingStranded(local, remote string) (bool, error) {
 	if !w.AutoPush() {
 		return false, nil
 	}
@@ -228,7 +235,7 @@ func (w *Workflow) dropConflictingStranded(local, remote string) (bool, error) {
 // branches, main) in one atomic push: the remote takes all of them or none.
 // A push refused because the remote moved on has ErrPushRejected in its
 // chain.
-func (w *Workflow) PushWorkflow(extra ...string) error {
+func (w *Branch) PushWorkflow(extra ...string) error {
 	if err := w.needRemote(); err != nil {
 		return err
 	}
@@ -236,11 +243,11 @@ func (w *Workflow) PushWorkflow(extra ...string) error {
 	if err != nil {
 		return err
 	}
-	res, err := w.push(tip, extra)
+	res, err := w.Push(tip, extra)
 	switch res {
-	case pushWon:
+	case PushWon:
 		return nil
-	case pushRefused:
+	case PushRefused:
 		return errs.Wrap(err, errs.Git, "Cannot push to "+w.Config.Remote).WithFix("fix what refused the push (above), then git burl sync --push")
 	}
 	return &errs.Error{Kind: errs.Git, Title: "Cannot push to " + w.Config.Remote,
@@ -251,7 +258,7 @@ func (w *Workflow) PushWorkflow(extra ...string) error {
 
 // mergeNotes brings the landing records just fetched into this clone's,
 // by union: landings on two machines annotate different commits.
-func (w *Workflow) mergeNotes() error {
+func (w *Branch) mergeNotes() error {
 	m, err := notes.Merge(w.Repo, w.Config.Remote)
 	if err != nil {
 		return errs.Wrap(err, errs.Git, "Cannot merge the landing records ("+notes.Ref+") of "+w.Config.Remote).

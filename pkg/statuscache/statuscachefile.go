@@ -1,4 +1,4 @@
-package workflow
+package statuscache
 
 // The status cache's file: how summaries are written, read back and
 // looked up (Summaries in statuscache.go decides when).
@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 )
@@ -284,7 +285,7 @@ func (c *statusCache) index() {
 	r.str()
 	n := 0
 	for len(r.data) > 0 && r.err == nil {
-		b := Bucket(r.str())
+		b := bucket.Bucket(r.str())
 		name := r.str()
 		at[keyOf(b, name)] = len(c.idx) - len(r.data)
 		r.skipEntry()
@@ -312,12 +313,12 @@ func (c *statusCache) count() int {
 // entryKey is where a task file sits: bucket, the folder within it ("" or
 // a DONE shard's "2026-11/"), and its name. Lookups make no string.
 type entryKey struct {
-	b         Bucket
+	b         bucket.Bucket
 	dir, name string
 }
 
 // keyOf is the entryKey of a path within bucket b ("2026-11/<name>").
-func keyOf(b Bucket, inBucket string) entryKey {
+func keyOf(b bucket.Bucket, inBucket string) entryKey {
 	i := strings.LastIndexByte(inBucket, '/') + 1
 	return entryKey{b, inBucket[:i], inBucket[i:]}
 }
@@ -365,7 +366,7 @@ func (c *statusCache) nextAt(key entryKey) (int, bool) {
 	}
 	r := &cacheReader{data: c.idx[c.next:]}
 	b, name := r.str(), r.str()
-	if r.err != nil || Bucket(b) != key.b || len(name) != len(key.dir)+len(key.name) ||
+	if r.err != nil || bucket.Bucket(b) != key.b || len(name) != len(key.dir)+len(key.name) ||
 		!strings.HasPrefix(name, key.dir) || !strings.HasSuffix(name, key.name) {
 		return 0, false
 	}

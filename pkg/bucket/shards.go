@@ -1,4 +1,4 @@
-package workflow
+package bucket
 
 import (
 	"os"
@@ -40,23 +40,17 @@ func BucketOfDir(rel string) (Bucket, bool) {
 	return ParseBucket(rel)
 }
 
-// DestDir is the folder a task moved into bucket b at now goes to, created
-// when it is a new month shard.
-func (w *Workflow) DestDir(b Bucket, now time.Time) (string, error) {
-	dir := w.BucketDir(b)
-	if b != Done {
-		return dir, nil
-	}
-	dir = filepath.Join(dir, DoneShard(now))
-	if _, err := os.Lstat(dir); os.IsNotExist(err) {
-		w.newShard = DoneShard(now)
-	}
-	return dir, os.MkdirAll(dir, 0o755)
+// Layout is where a workflow directory keeps its bucket folders.
+type Layout struct {
+	Dir string // <workflow worktree>/.workflow
 }
+
+// BucketDir is the folder of bucket b.
+func (w Layout) BucketDir(b Bucket) string { return filepath.Join(w.Dir, string(b)) }
 
 // DestPath is where doctor moves a task's file (named base) into bucket b:
 // for DONE, the shard of its completed_at, or of now when it has none.
-func (w *Workflow) DestPath(b Bucket, t *task.Task, base string) string {
+func (w Layout) DestPath(b Bucket, t *task.Task, base string) string {
 	if b != Done {
 		return filepath.Join(w.BucketDir(b), base)
 	}
@@ -69,44 +63,44 @@ func (w *Workflow) DestPath(b Bucket, t *task.Task, base string) string {
 	return filepath.Join(w.BucketDir(Done), DoneShard(at), base)
 }
 
-// folder is one directory of task files and its names.
-type folder struct {
-	dir   string
-	names []string
+// Folder is one directory of task files and its names.
+type Folder struct {
+	Dir   string
+	Names []string
 }
 
-// folders lists the task-file folders of bucket b with their names: one
+// Folders lists the task-file folders of bucket b with their names: one
 // for every bucket but DONE, which has its flat folder (files of earlier
 // versions) and each month shard, oldest first. A shard that is not a real
 // directory (a symlink) is left out: burl never follows links in the
 // workflow, and doctor reports it.
-func (w *Workflow) folders(b Bucket) ([]folder, error) {
+func (w Layout) Folders(b Bucket) ([]Folder, error) {
 	dir := w.BucketDir(b)
-	ns, err := names(dir)
+	ns, err := Names(dir)
 	if err != nil {
 		return nil, err
 	}
-	out := []folder{{dir: dir, names: ns}}
+	out := []Folder{{Dir: dir, Names: ns}}
 	if b != Done {
 		return out, nil
 	}
-	shards, err := w.doneShards(ns)
+	shards, err := w.DoneShards(ns)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range shards {
-		sns, err := names(s)
+		sns, err := Names(s)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, folder{dir: s, names: sns})
+		out = append(out, Folder{Dir: s, Names: sns})
 	}
 	return out, nil
 }
 
-// doneShards are the month shard folders among the names of DONE/, oldest
+// DoneShards are the month shard folders among the names of DONE/, oldest
 // first.
-func (w *Workflow) doneShards(top []string) ([]string, error) {
+func (w Layout) DoneShards(top []string) ([]string, error) {
 	var months []string
 	for _, n := range top {
 		if IsDoneShard(n) {
@@ -129,37 +123,38 @@ func (w *Workflow) doneShards(top []string) ([]string, error) {
 }
 
 // DoneShardDirs lists DONE's month shard folders, oldest first.
-func (w *Workflow) DoneShardDirs() ([]string, error) {
-	top, err := names(w.BucketDir(Done))
+func (w Layout) DoneShardDirs() ([]string, error) {
+	top, err := Names(w.BucketDir(Done))
 	if err != nil {
 		return nil, err
 	}
-	return w.doneShards(top)
+	return w.DoneShards(top)
 }
 
-// locateActive finds id in every bucket but DONE, which stays small
+// LocateActive finds id in every bucket but DONE, which stays small
 // however long the history is.
-func (w *Workflow) locateActive(id string) ([]Entry, error) {
+func (w Layout) LocateActive(id string) ([]Entry, error) {
 	var found []Entry
 	for _, b := range Buckets {
 		if b == Done {
 			continue
 		}
-		fs, err := w.folders(b)
+		fs, err := w.Folders(b)
 		if err != nil {
 			return nil, err
 		}
-		found = append(found, findIn(fs, b, id)...)
+		found = append(found, FindIn(fs, b, id)...)
 	}
 	return found, nil
 }
 
-func findIn(fs []folder, b Bucket, id string) []Entry {
+// FindIn is the files of id among the folders fs of bucket b.
+func FindIn(fs []Folder, b Bucket, id string) []Entry {
 	var found []Entry
 	for _, f := range fs {
-		for _, n := range f.names {
+		for _, n := range f.Names {
 			if fid, ok := task.IDFromFileName(n); ok && fid == id {
-				found = append(found, Entry{ID: id, Bucket: b, Path: filepath.Join(f.dir, n)})
+				found = append(found, Entry{ID: id, Bucket: b, Path: filepath.Join(f.Dir, n)})
 			}
 		}
 	}
@@ -169,7 +164,7 @@ func findIn(fs []folder, b Bucket, id string) []Entry {
 // DoneCopies finds files in DONE with the same names as the given open
 // task files (an interrupted move, or a merge, leaves such a copy), by
 // looking each name up in every DONE folder rather than listing them.
-func (w *Workflow) DoneCopies(paths []string) (map[string][]string, error) {
+func (w Layout) DoneCopies(paths []string) (map[string][]string, error) {
 	dirs, err := w.DoneShardDirs()
 	if err != nil {
 		return nil, err

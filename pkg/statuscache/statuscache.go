@@ -1,4 +1,7 @@
-package workflow
+// Package statuscache holds the machine-local caches that status reads a
+// workflow through: each task file's summary, kept while the file is
+// unchanged, and the count of DONE's month shards.
+package statuscache
 
 import (
 	"encoding/json"
@@ -9,9 +12,23 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/task"
 )
+
+// Cache reads the task files of the buckets under Layout, keeping what it
+// read in cache files under Logs (machine-local, beside the task files).
+type Cache struct {
+	bucket.Layout
+	Logs string
+	// Read parses a task file into e.Task, or sets e.Err for a malformed
+	// one, as the workflow reads every task.
+	Read func(e *bucket.Entry)
+}
+
+// LogsDir is where the cache files are.
+func (w *Cache) LogsDir() string { return w.Logs }
 
 // Summary is what `status` needs of one task file. Summaries are served
 // from a machine-local cache while the file is unchanged, because parsing
@@ -19,7 +36,7 @@ import (
 // otherwise spend its time on.
 type Summary struct {
 	ID     string
-	Bucket Bucket
+	Bucket bucket.Bucket
 	Path   string
 	// The frontmatter values status shows and sorts by.
 	Title, Priority, Created, AssignedTo, Branch, StartedAt string
@@ -100,7 +117,7 @@ type statKey = osx.FileKey
 // summarized only withDone; status without --json shows no more of DONE
 // than DoneFiles tells, so that at 100,000 tasks it reads what it does at
 // 100 plus one file name per task.
-func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
+func (w *Cache) Summaries(withFields, withDone bool) ([]Summary, error) {
 	mode := noFields
 	if withFields {
 		mode = allFields
@@ -113,14 +130,14 @@ func (w *Workflow) Summaries(withFields, withDone bool) ([]Summary, error) {
 // read from the cache stay there until FieldsOf asks for them, so that
 // thousands of them are never live at once, which would have the GC work
 // against the soft memory limit all along.
-func (w *Workflow) SummariesLazy(withDone bool) ([]Summary, error) {
+func (w *Cache) SummariesLazy(withDone bool) ([]Summary, error) {
 	return w.summariesOf(lazyFields, withDone)
 }
 
 // FieldsOf is s.Fields, read from the status cache SummariesLazy left it
 // in (the file is read once, when first asked), or from the task file
 // when the cache cannot tell.
-func (w *Workflow) FieldsOf(s *Summary) json.RawMessage {
+func (w *Cache) FieldsOf(s *Summary) json.RawMessage {
 	if s.Fields != nil || s.Err != nil {
 		return s.Fields
 	}
@@ -129,7 +146,7 @@ func (w *Workflow) FieldsOf(s *Summary) json.RawMessage {
 			return f
 		}
 	}
-	e := Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
+	e := bucket.Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
 	if w.Read(&e); e.Err != nil {
 		return nil
 	}
@@ -146,22 +163,22 @@ const (
 	lazyFields
 )
 
-func (w *Workflow) summariesOf(mode fieldsMode, withDone bool) ([]Summary, error) {
+func (w *Cache) summariesOf(mode fieldsMode, withDone bool) ([]Summary, error) {
 	cachePath := filepath.Join(w.LogsDir(), StatusCacheName)
-	var open []Bucket
-	for _, b := range Buckets {
-		if b != Done {
+	var open []bucket.Bucket
+	for _, b := range bucket.Buckets {
+		if b != bucket.Done {
 			open = append(open, b)
 		}
 	}
-	openFs, n, err := w.listed(open, w.folders)
+	openFs, n, err := w.listed(open, w.Folders)
 	if err != nil {
 		return nil, err
 	}
-	var doneFs [][]folder
+	var doneFs [][]bucket.Folder
 	if withDone {
 		var m int
-		if doneFs, m, err = w.listed([]Bucket{Done}, w.folders); err != nil {
+		if doneFs, m, err = w.listed([]bucket.Bucket{bucket.Done}, w.Folders); err != nil {
 			return nil, err
 		}
 		n += m
@@ -172,12 +189,12 @@ func (w *Workflow) summariesOf(mode fieldsMode, withDone bool) ([]Summary, error
 	if err != nil || !withDone {
 		return out, err
 	}
-	return w.summaries(out, []Bucket{Done}, doneFs, cachePath+"-done", mode)
+	return w.summaries(out, []bucket.Bucket{bucket.Done}, doneFs, cachePath+"-done", mode)
 }
 
 // listed lists each bucket's folders with list, and counts their names.
-func (w *Workflow) listed(buckets []Bucket, list func(Bucket) ([]folder, error)) ([][]folder, int, error) {
-	all := make([][]folder, len(buckets))
+func (w *Cache) listed(buckets []bucket.Bucket, list func(bucket.Bucket) ([]bucket.Folder, error)) ([][]bucket.Folder, int, error) {
+	all := make([][]bucket.Folder, len(buckets))
 	total := 0
 	for i, b := range buckets {
 		fs, err := list(b)
@@ -186,7 +203,7 @@ func (w *Workflow) listed(buckets []Bucket, list func(Bucket) ([]folder, error))
 		}
 		all[i] = fs
 		for _, f := range fs {
-			total += len(f.names)
+			total += len(f.Names)
 		}
 	}
 	return all, total, nil
@@ -195,30 +212,30 @@ func (w *Workflow) listed(buckets []Bucket, list func(Bucket) ([]folder, error))
 // RecentDone is Summaries of DONE's newest month shards, as many as hold
 // at least min tasks (and any flat DONE/ files of earlier versions): the
 // most recent work, read without the rest of history.
-func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
-	newest := func(Bucket) ([]folder, error) {
-		dir := w.BucketDir(Done)
-		top, err := names(dir)
+func (w *Cache) RecentDone(min int, withFields bool) ([]Summary, error) {
+	newest := func(bucket.Bucket) ([]bucket.Folder, error) {
+		dir := w.BucketDir(bucket.Done)
+		top, err := bucket.Names(dir)
 		if err != nil {
 			return nil, err
 		}
-		shards, err := w.doneShards(top)
+		shards, err := w.DoneShards(top)
 		if err != nil {
 			return nil, err
 		}
-		fs := []folder{{dir: dir, names: top}}
-		n := countNames(top)
+		fs := []bucket.Folder{{Dir: dir, Names: top}}
+		n := bucket.CountNames(top)
 		for i := len(shards) - 1; i >= 0 && n < min; i-- {
-			ns, err := names(shards[i])
+			ns, err := bucket.Names(shards[i])
 			if err != nil {
 				return nil, err
 			}
-			fs = append(fs, folder{dir: shards[i], names: ns})
-			n += countNames(ns)
+			fs = append(fs, bucket.Folder{Dir: shards[i], Names: ns})
+			n += bucket.CountNames(ns)
 		}
 		return fs, nil
 	}
-	fs, n, err := w.listed([]Bucket{Done}, newest)
+	fs, n, err := w.listed([]bucket.Bucket{bucket.Done}, newest)
 	if err != nil {
 		return nil, err
 	}
@@ -226,12 +243,12 @@ func (w *Workflow) RecentDone(min int, withFields bool) ([]Summary, error) {
 	if withFields {
 		mode = allFields
 	}
-	return w.summaries(make([]Summary, 0, n), []Bucket{Done}, fs, filepath.Join(w.LogsDir(), StatusCacheName)+"-recent", mode)
+	return w.summaries(make([]Summary, 0, n), []bucket.Bucket{bucket.Done}, fs, filepath.Join(w.LogsDir(), StatusCacheName)+"-recent", mode)
 }
 
 // summaries appends to dst the summaries of some buckets, each in the
 // folders all lists for it, with the cache at cachePath.
-func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, cachePath string, mode fieldsMode) ([]Summary, error) {
+func (w *Cache) summaries(dst []Summary, buckets []bucket.Bucket, all [][]bucket.Folder, cachePath string, mode fieldsMode) ([]Summary, error) {
 	withFields := mode == allFields
 	cache := openStatusCache(cachePath, w.Dir, mode == lazyFields)
 	if withFields && !cache.loadFields() {
@@ -245,7 +262,7 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 	total := 0
 	for _, fs := range all {
 		for _, f := range fs {
-			total += len(f.names)
+			total += len(f.Names)
 		}
 	}
 	var (
@@ -258,15 +275,15 @@ func (w *Workflow) summaries(dst []Summary, buckets []Bucket, all [][]folder, ca
 
 	for bi, b := range buckets {
 		for _, f := range all[bi] {
-			ns := f.names
+			ns := f.Names
 			// The folder within the bucket, once per folder.
 			dir := ""
-			if rel := w.inBucket(b, f.dir); rel != "." {
+			if rel := w.inBucket(b, f.Dir); rel != "." {
 				dir = rel + "/"
 			}
-			for i, k := range osx.StatNames(f.dir, ns, forChunks) {
+			for i, k := range osx.StatNames(f.Dir, ns, forChunks) {
 				n := ns[i]
-				p := f.dir + string(filepath.Separator) + n
+				p := f.Dir + string(filepath.Separator) + n
 				if s, ok := cache.lookup(entryKey{b, dir, n}, k); ok {
 					s.Bucket, s.Path = b, p
 					out = append(out, s)
@@ -353,7 +370,7 @@ func joined(dst, out []Summary) []Summary {
 
 // inBucket is a task file's path within its bucket: its name, or
 // "2026-11/<name>" in a DONE shard. The cache is keyed by it.
-func (w *Workflow) inBucket(b Bucket, p string) string { return inBucketDir(w.BucketDir(b), p) }
+func (w *Cache) inBucket(b bucket.Bucket, p string) string { return inBucketDir(w.BucketDir(b), p) }
 
 func inBucketDir(bucketDir, p string) string {
 	if rel, err := filepath.Rel(bucketDir, p); err == nil {
@@ -363,7 +380,7 @@ func inBucketDir(bucketDir, p string) string {
 }
 
 // parseSummaries reads and parses the files at out[idx] on every core.
-func (w *Workflow) parseSummaries(out []Summary, idx []int) {
+func (w *Cache) parseSummaries(out []Summary, idx []int) {
 	forChunks(len(idx), func(lo, hi int) {
 		for _, i := range idx[lo:hi] {
 			out[i] = w.summarize(out[i])
@@ -391,8 +408,8 @@ func forChunks(n int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
-func (w *Workflow) summarize(s Summary) Summary {
-	e := Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
+func (w *Cache) summarize(s Summary) Summary {
+	e := bucket.Entry{ID: s.ID, Bucket: s.Bucket, Path: s.Path}
 	w.Read(&e)
 	if e.Err != nil {
 		s.Err = e.Err
@@ -402,7 +419,7 @@ func (w *Workflow) summarize(s Summary) Summary {
 	s.Title, s.Priority, s.Created = t.Title(), t.Priority(), t.Str(task.KeyCreated)
 	s.AssignedTo, s.Branch, s.StartedAt = t.Str(task.KeyAssignedTo), t.Branch(), t.Str(task.KeyStartedAt)
 	s.DependsOn = t.List(task.KeyDependsOn)
-	if s.Bucket != Done {
+	if s.Bucket != bucket.Done {
 		s.Affects, s.AffectsGlobs, s.MustNotTouch = t.List(task.KeyAffects), t.List(task.KeyAffectsGlobs), t.List(task.KeyMustNotTouch)
 		s.BaseSHA = t.BaseSHA()
 		s.ScopeRequest = t.Str(task.KeyScopeRequest)
@@ -410,16 +427,16 @@ func (w *Workflow) summarize(s Summary) Summary {
 	} else {
 		s.Resolution = t.Str(task.KeyResolution)
 	}
-	if s.Bucket == Blocked {
+	if s.Bucket == bucket.Blocked {
 		s.BlockedReason = t.BlockedSummary()
 		if spent, over := t.BudgetBlocked(); over {
 			s.OverBudget = strconv.FormatFloat(spent, 'f', -1, 64)
 		}
 	}
-	if s.Bucket == Doing {
+	if s.Bucket == bucket.Doing {
 		s.LeaseHolder, s.LeaseExpires = t.Str(task.KeyLeaseHolder), t.Str(task.KeyLeaseExpires)
 	}
-	if s.Bucket == QA {
+	if s.Bucket == bucket.QA {
 		s.PRNumber, s.PRURL = t.Str(task.KeyPRNumber), t.Str(task.KeyPRURL)
 		s.GateFailed = LastGateFailed(t)
 		s.Reviewed = t.ReviewApproved()

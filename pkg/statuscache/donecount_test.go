@@ -1,4 +1,4 @@
-package workflow
+package statuscache
 
 import (
 	"os"
@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
 // doneShard makes DONE/<month>/ with the tasks ids, its mtime an hour ago.
-func doneShard(t *testing.T, w *Workflow, month string, ids ...int) string {
+func doneShard(t *testing.T, w *Cache, month string, ids ...int) string {
 	t.Helper()
-	dir := filepath.Join(w.BucketDir(Done), month)
+	dir := filepath.Join(w.BucketDir(bucket.Done), month)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +29,9 @@ func doneShard(t *testing.T, w *Workflow, month string, ids ...int) string {
 	return dir
 }
 
-func count(t *testing.T, w *Workflow) int {
+func count(t *testing.T, w *Cache) int {
 	t.Helper()
-	n, err := w.Count(Done)
+	n, err := w.CountDone()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestCountDoneRemembersOldShardsAndSeesChanges(t *testing.T) {
 	}
 	old := doneShard(t, w, "2025-01", 1, 2, 3)
 	doneShard(t, w, "2025-02", 4)
-	writeTask(t, w, Done, 5, "flat DONE of an earlier version")
+	writeTask(t, w, bucket.Done, 5, "flat DONE of an earlier version")
 	if got := count(t, w); got != 5 {
 		t.Fatalf("count = %d, want 5", got)
 	}
@@ -136,7 +137,7 @@ func TestRecentDoneReadsOnlyTheNewestShards(t *testing.T) {
 func TestDoneCountsTellCancelledFromLanded(t *testing.T) {
 	w := cacheWorkflow(t, 0)
 	doneShard(t, w, "2025-01", 1, 2)
-	dir := filepath.Join(w.BucketDir(Done), "2025-01")
+	dir := filepath.Join(w.BucketDir(bucket.Done), "2025-01")
 	p := filepath.Join(dir, task.FileName(task.FormatID(3), "gone"))
 	if err := os.WriteFile(p, []byte("---\nid: TASK-003\nresolution: cancelled\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestDoneCountsRememberTheFlatFolder(t *testing.T) {
 	if err := os.MkdirAll(w.LogsDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	flat := w.BucketDir(Done)
+	flat := w.BucketDir(bucket.Done)
 	for i, body := range []string{"---\nid: TASK-001\n---\n", "---\nid: TASK-002\nresolution: cancelled\n---\n"} {
 		if err := os.WriteFile(filepath.Join(flat, task.FileName(task.FormatID(i+1), "flat")), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -171,12 +172,12 @@ func TestDoneCountsRememberTheFlatFolder(t *testing.T) {
 	}
 	cache := filepath.Join(w.LogsDir(), DoneCountCacheName)
 	known := readDoneCounts(cache)
-	if known[string(Done)].n != 2 {
+	if known[string(bucket.Done)].n != 2 {
 		t.Fatalf("the flat folder was not remembered: %v", known)
 	}
 	// A lie planted for a folder whose stamp still matches is believed:
 	// its files were not read again.
-	known[string(Done)] = doneCount{known[string(Done)].stamp, 2, 0}
+	known[string(bucket.Done)] = doneCount{known[string(bucket.Done)].stamp, 2, 0}
 	writeDoneCounts(cache, known)
 	if _, c, _ := w.DoneCounts(); c != 0 {
 		t.Fatalf("cancelled = %d: the remembered flat folder was read again", c)

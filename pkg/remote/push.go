@@ -1,198 +1,61 @@
-package workflow
+package remote
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/rand"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/bucket"
+	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/notes"
+	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/sparse"
 )
 
-// The git remote is the coordination engine (DESIGN §5): with
-// workflow_auto_push every mutation is pull → change → commit → push, and
-// the remote's ref update is the compare-and-swap. A rejected push means
-// another machine moved the workflow first: we drop our commit, pull, and
-// redo the change against the new state (or give up, exit 4).
-
-// maxPushAttempts bounds how often a mutation is redone after lost pushes.
-const maxPushAttempts = 8
-
-// LostError is a mutation that lost the race on the remote and was undone
-// locally; nothing of it remains.
-type LostError struct {
-	Reason string
+// Branch is the workflow branch, as it moves to and from the remote.
+type Branch struct {
+	Repo   *repo.Repo
+	Config *config.Config
+	Dir    string   // the workflow folder (<workflow worktree>/.workflow)
+	Git    gitx.Git // git in the workflow worktree
+	Stderr io.Writer
+	// Sparse writes what git changes outside a sparse cone.
+	Sparse *sparse.Worktree
+	// MainFetched is when this process last fetched the remote's main
+	// with the workflow branch (FreshMain); it outlives one Branch.
+	MainFetched *time.Time
 }
 
-func (e *LostError) Error() string { return e.Reason }
+func (w *Branch) gitWT() gitx.Git { return w.Git }
 
-// Undone marks errors after which the mutation left nothing behind.
-func (e *LostError) Undone() bool { return true }
+// Rel renders a path relative to the repository root.
+func (w *Branch) Rel(p string) string { return w.Repo.Rel(p) }
 
-// RefusedError is a push the remote (or a hook) refused on purpose; the
-// mutation was undone locally, as for a lost race.
-type RefusedError struct{ Err error }
-
-func (e *RefusedError) Error() string { return e.Err.Error() }
-func (e *RefusedError) Unwrap() error { return e.Err }
-
-// Undone: see LostError.
-func (e *RefusedError) Undone() bool { return true }
-
-// ErrKind: a refused push is a git failure (exit 3).
-func (e *RefusedError) ErrKind() errs.Kind { return errs.Git }
-
-// ErrKind: losing a race is a lock failure (exit 4).
-func (e *LostError) ErrKind() errs.Kind { return errs.Lock }
+func (w *Branch) materialize(from, to string) error { return w.Sparse.Materialize(from, to) }
 
 // AutoPush reports whether mutations are pushed as they happen.
-func (w *Workflow) AutoPush() bool {
+func (w *Branch) AutoPush() bool {
 	return w.Config.WorkflowAutoPush && w.HasRemote()
 }
 
-func (w *Workflow) remoteRef() string {
+func (w *Branch) remoteRef() string {
 	return gitx.Tracking(w.Config.Remote, w.Repo.Branch)
 }
 
-// Mutate runs one change of workflow state under the workflow lock. change
-// does the edits and commits them (returning the commit and any other
-// refspecs to push atomically with it). With auto-push it runs on top of a
-// fresh pull and its commit is pushed; when the push loses, the commit is
-// dropped and change runs again on the new state, up to maxPushAttempts.
-// change must therefore derive everything from the files it reads.
-func (w *Workflow) Mutate(action string, change func(attempt int) (commit string, extra []string, err error)) error {
-	return w.mutate(action, false, change)
-}
-
-// freshFor is how long a pull (or a push that won) stands for the
+// FreshFor is how long a pull (or a push that won) stands for the
 // remote's state in a transition that reuses it: the check and prepare of
 // one transition, not a build. Past it the transition pulls again.
-const freshFor = 10 * time.Second
-
-// pulled is a view of the remote's workflow branch this process has: the
-// local tip it left, the refspecs strandedApproves asked to carry along
-// with the next push, when, and whether that pull brought commits the
-// local branch lacked (busy: another clone pushed since this one did).
-type pulled struct {
-	head  string
-	carry []string
-	at    time.Time
-	busy  bool
-}
-
-// mutate is Mutate; with reuse its first attempt stands on this process's
-// view of the remote from a moment ago (fresh) instead of pulling again,
-// when the local branch has not moved since: a transition pulls once for
-// its check and once for its commit otherwise, two round trips where one
-// does (DESIGN §28). The push stays the compare-and-swap: when the remote
-// moved meanwhile it loses, and the next attempt pulls. A busy remote
-// (another clone had pushed since this one last did) is pulled again
-// before the commit: there a view as old as a claim's checkout or a
-// submit's gates loses its push more often than not, and a lost push
-// costs a fetch, a push and the change again.
-func (w *Workflow) mutate(action string, reuse bool, change func(attempt int) (commit string, extra []string, err error)) error {
-	for attempt := 1; ; attempt++ {
-		wl, err := w.LockWorkflow(action)
-		if err != nil {
-			return err
-		}
-		push := w.AutoPush()
-		var pre string
-		var carry []string
-		if push {
-			if pre, carry, err = w.pullFor(reuse && attempt == 1); err != nil {
-				wl.Release()
-				return err
-			}
-		}
-		w.emitted = nil
-		commit, extra, err := change(attempt)
-		if err != nil || !push || commit == "" {
-			wl.Release()
-			if err == nil {
-				w.notify()
-			}
-			return err
-		}
-		for _, c := range carry {
-			if !pushesRef(extra, c) {
-				extra = append(extra, c)
-			}
-		}
-		f0 := w.fresh
-		w.fresh = nil
-		busy := f0 != nil && f0.busy
-		res, perr := w.push(commit, extra)
-		if res == pushWon {
-			w.fresh = &pulled{head: commit, at: time.Now(), busy: busy}
-			wl.Release()
-			w.notify()
-			return nil
-		}
-		// Drop our commit (and only ours: unpushed commits from before stay
-		// and are replayed by the next pull).
-		if _, rerr := w.gitWT().Run("reset", "-q", "--hard", pre); rerr != nil {
-			wl.Release()
-			return errors.Join(perr, rerr)
-		}
-		if rerr := w.materialize(commit, pre); rerr != nil {
-			wl.Release()
-			return errors.Join(perr, rerr)
-		}
-		wl.Release()
-		if res == pushRefused {
-			return &errs.Error{Kind: errs.Git, Title: "Cannot push the workflow branch to " + w.Config.Remote,
-				Reason: perr.Error(), Err: &RefusedError{Err: perr},
-				Fix: "nothing was changed; fix what refused the push, then run the command again"}
-		}
-		if res == pushLostRef || attempt >= maxPushAttempts {
-			return &LostError{Reason: fmt.Sprintf("%s: another machine moved %s first (%v); nothing was changed", action, w.Config.Remote, perr)}
-		}
-		// Jitter keeps losers from colliding again in lockstep.
-		time.Sleep(time.Duration(20+rand.Intn(80*attempt)) * time.Millisecond)
-	}
-}
-
-// pullFor brings the local workflow branch up to the remote's for one
-// attempt of a mutation and returns the tip to go back to when its push
-// loses, and the refspecs to carry with that push. With reuse, a fresh
-// view of the remote on an unmoved local branch stands in for the pull.
-func (w *Workflow) pullFor(reuse bool) (pre string, carry []string, err error) {
-	if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err != nil {
-		return "", nil, err
-	}
-	if f := w.fresh; reuse && f != nil && !f.busy && f.head == pre && time.Since(f.at) < freshFor {
-		return pre, f.carry, nil
-	}
-	w.fresh = nil
-	pr, err := w.PullWorkflow()
-	if err != nil {
-		return "", nil, err
-	}
-	head := pr.After
-	if pr.Ahead > 0 {
-		if carry, err = w.strandedApproves(pr); err != nil {
-			return "", nil, err
-		}
-		if pre, err = w.gitWT().Run("rev-parse", "HEAD"); err != nil {
-			return "", nil, err
-		}
-		head = pre
-	}
-	w.fresh = &pulled{head: head, carry: carry, at: time.Now(), busy: pr.Pulled()}
-	return pre, carry, nil
-}
+const FreshFor = 10 * time.Second
 
 // interruptedApprove is the kind of doctor's repair that records an
 // interrupted approve's DONE: a stranded approve like approve's own.
 const interruptedApprove = "interrupted_approve"
 
-// strandedApproves handles approves this clone committed and never pushed
+// StrandedApproves handles approves this clone committed and never pushed
 // (killed between the commit and the push): with workflow_auto_push an
 // approve publishes DONE and main together, so such a commit must not
 // reach the remote without main. When local main is a fast-forward of the
@@ -202,7 +65,7 @@ const interruptedApprove = "interrupted_approve"
 // back where the remote has them, in QA), and the next approve redoes
 // them from their branches (integrate.Main moves local main back to the
 // remote's, as every commit only it has is on a task branch).
-func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
+func (w *Branch) StrandedApproves(pr *PullResult) ([]string, error) {
 	g, branch := w.Repo.Git, w.Repo.Branch
 	subjects, err := g.Run("log", "--format=%s", pr.Remote+"..refs/heads/"+branch)
 	if err != nil || !(strings.Contains("\n"+subjects, "\nburl: approve ") || strings.Contains(subjects, ": "+interruptedApprove+"\n") || strings.HasSuffix(subjects, ": "+interruptedApprove)) {
@@ -263,20 +126,20 @@ func (w *Workflow) strandedApproves(pr *PullResult) ([]string, error) {
 // StrandedMerged is the newest merged_sha of this clone's approves that the
 // remote's workflow branch (as last fetched) does not have yet: the main
 // their DONE stands for. "" when there are none.
-func (w *Workflow) StrandedMerged() (string, error) {
+func (w *Branch) StrandedMerged() (string, error) {
 	from, _ := w.Repo.Git.Run("rev-parse", "-q", "--verify", gitx.Tracking(w.Config.Remote, w.Repo.Branch))
 	return w.unpushedMerged(from)
 }
 
 // unpushedMerged is StrandedMerged counted from from, the remote's tip.
 // "" also when the remote has no workflow branch to compare with.
-func (w *Workflow) unpushedMerged(from string) (string, error) {
+func (w *Branch) unpushedMerged(from string) (string, error) {
 	if from == "" {
 		return "", nil
 	}
 	g := w.Repo.Git
 	out, err := g.Run("diff", "--no-renames", "--no-color", "--no-ext-diff", "-U0", from, "refs/heads/"+w.Repo.Branch,
-		"--", filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), EventsDirName)))
+		"--", filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), bucket.EventsDirName)))
 	if err != nil {
 		return "", err
 	}
@@ -308,20 +171,20 @@ func (w *Workflow) unpushedMerged(from string) (string, error) {
 }
 
 // SettleStranded does to this clone's unpushed workflow commits what the
-// next transition's pull does (strandedApproves), for a caller that holds
+// next transition's pull does (StrandedApproves), for a caller that holds
 // the workflow lock and is about to push them (doctor's repair): it pulls,
 // drops approves whose main can no longer go with them, and returns the
 // refspec carrying main when it must.
-func (w *Workflow) SettleStranded() ([]string, error) {
+func (w *Branch) SettleStranded() ([]string, error) {
 	pr, err := w.PullWorkflow()
 	if err != nil || pr.Ahead == 0 {
 		return nil, err
 	}
-	return w.strandedApproves(pr)
+	return w.StrandedApproves(pr)
 }
 
-// pushesRef reports whether refspecs already push to the destination of c.
-func pushesRef(refspecs []string, c string) bool {
+// PushesRef reports whether refspecs already push to the destination of c.
+func PushesRef(refspecs []string, c string) bool {
 	_, dst, _ := strings.Cut(c, ":")
 	for _, r := range refspecs {
 		if _, d, _ := strings.Cut(r, ":"); d == dst {
@@ -335,27 +198,27 @@ func indentLines(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
 }
 
-// pushResult is how one push of the workflow branch ended.
-type pushResult int
+// PushResult is how one push of the workflow branch ended.
+type PushResult int
 
 const (
-	pushWon     pushResult = iota // our commit is the remote's workflow branch
-	pushLost                      // another machine moved the branch first: pull and redo
-	pushLostRef                   // another pushed ref (main) moved: redoing cannot help
-	pushRefused                   // the remote or a hook refused it, or it never got there
+	PushWon     PushResult = iota // our commit is the remote's workflow branch
+	PushLost                      // another machine moved the branch first: pull and redo
+	PushLostRef                   // another pushed ref (main) moved: redoing cannot help
+	PushRefused                   // the remote or a hook refused it, or it never got there
 )
 
-// push pushes commit as the workflow branch plus extra refspecs, in one
+// Push pushes commit as the workflow branch plus extra refspecs, in one
 // atomic push, and classifies the outcome from git's porcelain report. A
 // win counts only when the report shows the ref updated to our own commit.
-func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
+func (w *Branch) Push(commit string, extra []string) (PushResult, error) {
 	target := "refs/heads/" + w.Repo.Branch
 	args := []string{"push", "--porcelain", "--atomic", w.Config.Remote, commit + ":" + target}
 	args = append(args, extra...)
 	// The landing records go with the workflow branch that names their
 	// hashes, in the same atomic push (DESIGN §22): asked every time, as
 	// git tells an unchanged ref in the same round trip, at no cost.
-	if !pushesRef(args, notes.PushSpec) {
+	if !PushesRef(args, notes.PushSpec) {
 		args = append(args, notes.PushSpec)
 	}
 	out, perr := w.Repo.Git.RunInput(nil, args...)
@@ -363,36 +226,36 @@ func (w *Workflow) push(commit string, extra []string) (pushResult, error) {
 	l, ok := lines[target]
 	switch {
 	case perr == nil && ok && (l.flag == ' ' || l.flag == '*') && landed(commit, l.summary):
-		return pushWon, nil
+		return PushWon, nil
 	case perr == nil && ok && l.flag == '=':
 		// "Up to date": the remote already had this commit, which can only
 		// be ours if an earlier report got lost.
 		if w.remoteHas(commit) {
-			return pushWon, nil
+			return PushWon, nil
 		}
-		return pushRefused, fmt.Errorf("the remote reports %s up to date without our commit", target)
+		return PushRefused, fmt.Errorf("the remote reports %s up to date without our commit", target)
 	case !ok || perr == nil:
 		// No report for our ref: a local pre-push hook refused, or the
 		// connection dropped. Settle the outcome with the remote itself.
 		if w.remoteHas(commit) {
-			return pushWon, nil
+			return PushWon, nil
 		}
 		if perr == nil {
 			perr = fmt.Errorf("unexpected push report: %s", strings.TrimSpace(string(out)))
 		}
-		return pushRefused, perr
+		return PushRefused, perr
 	}
 	for ref, other := range lines {
 		// The notes lost only to another landing's notes, merged by the
 		// next pull: redoing helps, as for the workflow branch.
 		if ref != target && ref != notes.Ref && other.flag == '!' && !strings.Contains(other.summary, "atomic push failed") && raceLost(other.summary) {
-			return pushLostRef, fmt.Errorf("%s %s", ref, other.summary)
+			return PushLostRef, fmt.Errorf("%s %s", ref, other.summary)
 		}
 	}
 	if raceLost(l.summary) {
-		return pushLost, fmt.Errorf("%s %s", target, l.summary)
+		return PushLost, fmt.Errorf("%s %s", target, l.summary)
 	}
-	return pushRefused, fmt.Errorf("%s %s: %v", target, l.summary, perr)
+	return PushRefused, fmt.Errorf("%s %s: %v", target, l.summary, perr)
 }
 
 // raceLost tells a push that lost a race (the ref moved since we read it,
@@ -437,14 +300,14 @@ func landed(commit, summary string) bool {
 	return ok && after != "" && strings.HasPrefix(commit, after)
 }
 
-func (w *Workflow) remoteHas(commit string) bool {
+func (w *Branch) remoteHas(commit string) bool {
 	out, err := w.Repo.Git.Run("ls-remote", w.Config.Remote, "refs/heads/"+w.Repo.Branch)
 	return err == nil && strings.HasPrefix(out, commit)
 }
 
 // Divergence is how the local workflow branch relates to the remote's
 // (as of the last fetch).
-func (w *Workflow) Divergence() (ahead, behind int, ok bool) {
+func (w *Branch) Divergence() (ahead, behind int, ok bool) {
 	g := gitx.In(w.Repo.Root)
 	out, err := g.Run("rev-list", "--left-right", "--count", w.Repo.Branch+"..."+w.remoteRef())
 	if err != nil {

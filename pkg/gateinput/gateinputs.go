@@ -1,4 +1,7 @@
-package workflow
+// Package gateinput holds what a gate reads of the workflow branch: the
+// committed config.yaml and task gate fields, refused when an uncommitted
+// edit or a commit other than git burl scope changed them (DESIGN §15).
+package gateinput
 
 import (
 	"encoding/json"
@@ -10,12 +13,35 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bucket"
 	"github.com/burl-dev/burl/pkg/config"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/provenance"
+	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/task"
 )
+
+// Inputs is the workflow, for the inputs of its gates.
+type Inputs struct {
+	Repo   *repo.Repo
+	Config *config.Config
+	Dir    string   // the workflow folder (<workflow worktree>/.workflow)
+	Git    gitx.Git // git in the workflow worktree
+	// Get finds and parses one task, as the workflow does.
+	Get func(id string) (*bucket.Entry, error)
+}
+
+func (w *Inputs) gitWT() gitx.Git { return w.Git }
+
+// Rel renders a path relative to the repository root.
+func (w *Inputs) Rel(p string) string { return w.Repo.Rel(p) }
+
+// recorded is provenance.Branch.Recorded of the workflow branch.
+func (w *Inputs) recorded(id string, shards map[string][]string) (map[string]map[string]bool, error) {
+	return (&provenance.Branch{Dir: w.Dir, Git: w.Git}).Recorded(id, shards)
+}
 
 // GateFields are the frontmatter keys of a task that its gates read
 // (DESIGN §15): after claim they change only by `git burl scope`.
@@ -48,7 +74,7 @@ func configGate(c *config.Config) map[string]any {
 // the task's gate fields (exit 1), or a claimed task's gate fields changed
 // since its claim by any commit but a `git burl scope` (exit 2, the commit
 // named). Gates read committed state, or nothing.
-func (w *Workflow) CheckGateInputs(t *task.Task) error {
+func (w *Inputs) CheckGateInputs(t *task.Task) error {
 	if !w.Config.WorkflowAutoCommit {
 		// Nothing is committed as it happens: there is no committed state
 		// to read, and the human who turned this off commits by hand.
@@ -77,7 +103,7 @@ func (w *Workflow) CheckGateInputs(t *task.Task) error {
 	if cur != was {
 		return uncommitted(w, e.Path, differ(curVals, wasVals))
 	}
-	if e.Bucket != Doing && e.Bucket != QA {
+	if e.Bucket != bucket.Doing && e.Bucket != bucket.QA {
 		return nil
 	}
 	return w.gateHistory(t, e)
@@ -85,11 +111,11 @@ func (w *Workflow) CheckGateInputs(t *task.Task) error {
 
 // CheckConfigInput is CheckGateInputs for config.yaml alone: what the
 // queue asks before anything (trust included), as every task shares it.
-func (w *Workflow) CheckConfigInput() error {
+func (w *Inputs) CheckConfigInput() error {
 	if !w.Config.WorkflowAutoCommit {
 		return nil
 	}
-	cfgRel := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), ConfigName))
+	cfgRel := filepath.ToSlash(filepath.Join(filepath.Base(w.Dir), bucket.ConfigName))
 	data, err := blobAt(w.gitWT(), "HEAD:"+cfgRel)
 	if err != nil {
 		return nil
@@ -99,7 +125,7 @@ func (w *Workflow) CheckConfigInput() error {
 		return nil
 	}
 	if keys := differ(configGate(w.Config), configGate(committed)); len(keys) > 0 {
-		return uncommitted(w, filepath.Join(w.Dir, ConfigName), keys)
+		return uncommitted(w, filepath.Join(w.Dir, bucket.ConfigName), keys)
 	}
 	return nil
 }
@@ -117,7 +143,7 @@ func differ(a, b map[string]any) []string {
 	return out
 }
 
-func uncommitted(w *Workflow, path string, keys []string) error {
+func uncommitted(w *Inputs, path string, keys []string) error {
 	rel := w.relWT(path)
 	return errs.New(errs.User, "uncommitted edit of a gate input: %s (%s); the gates read the workflow branch's committed state",
 		w.Rel(path), strings.Join(keys, ", ")).
@@ -126,7 +152,7 @@ func uncommitted(w *Workflow, path string, keys []string) error {
 }
 
 // relWT is p relative to the workflow worktree, as git paths there are.
-func (w *Workflow) relWT(p string) string {
+func (w *Inputs) relWT(p string) string {
 	r, err := filepath.Rel(w.Repo.Worktree, p)
 	if err != nil {
 		return filepath.ToSlash(p)
@@ -138,7 +164,7 @@ func (w *Workflow) relWT(p string) string {
 // (oldest first): its gate fields as the claim commit left them may change
 // only in a `scope` commit burl made, which records the scope event. The
 // first other commit that changed them is named.
-func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
+func (w *Inputs) gateHistory(t *task.Task, e *bucket.Entry) error {
 	started, err := time.Parse(time.RFC3339, t.Str(task.KeyStartedAt))
 	if err != nil {
 		return nil
@@ -148,7 +174,7 @@ func (w *Workflow) gateHistory(t *task.Task, e *Entry) error {
 	// log's shards each changed: what a claim or scope commit records is
 	// then read through cat-file, not another log (DESIGN §28).
 	wf := filepath.ToSlash(filepath.Base(w.Dir))
-	evDir := wf + "/" + EventsDirName + "/"
+	evDir := wf + "/" + bucket.EventsDirName + "/"
 	spec := ":(glob)" + wf + "/*/" + filepath.Base(e.Path)
 	out, err := g.Run("log", "--reverse", "--no-renames", "--format=%x01%H %s", "--name-only",
 		"--since="+started.Add(-2*time.Second).Format(time.RFC3339), "HEAD", "--", spec, ":(glob)"+evDir+"**")
@@ -272,7 +298,7 @@ func gateWords(vals map[string]any) string {
 // branch's commit holds it: its bytes and whether it is there. Without
 // workflow_auto_commit nothing is committed as it happens, and the file
 // itself is the input.
-func (w *Workflow) CommittedInput(path string) ([]byte, bool, error) {
+func (w *Inputs) CommittedInput(path string) ([]byte, bool, error) {
 	if !w.Config.WorkflowAutoCommit {
 		data, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -291,7 +317,7 @@ func (w *Workflow) CommittedInput(path string) ([]byte, bool, error) {
 
 // UncommittedInput is the error of an uncommitted edit of a gate input:
 // keys of the file at path differ from what the workflow branch holds.
-func (w *Workflow) UncommittedInput(path string, keys []string) error {
+func (w *Inputs) UncommittedInput(path string, keys []string) error {
 	return uncommitted(w, path, keys)
 }
 
