@@ -10,6 +10,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // DefaultHide is agents.yaml sandbox_hide's default (DESIGN §19): the
@@ -197,7 +198,7 @@ func helperStores(helpers []string, home string) []string {
 			if f := opt("--file"); f != "" {
 				out = append(out, homePath(f, home))
 			} else {
-				out = append(out, filepath.Join(home, ".git-credentials"), filepath.Join(xdgConfig(home), "git", "credentials"))
+				out = append(out, filepath.Join(home, ".git-credentials"), filepath.Join(runguard.XDGConfig(home), "git", "credentials"))
 			}
 		case "cache":
 			if s := opt("--socket"); s != "" {
@@ -212,7 +213,7 @@ func helperStores(helpers []string, home string) []string {
 
 // homePath is p with ~/ expanded, absolute ("" when it cannot be).
 func homePath(p, home string) string {
-	p = expandHome(p, home)
+	p = runguard.ExpandHome(p, home)
 	if !filepath.IsAbs(p) {
 		return ""
 	}

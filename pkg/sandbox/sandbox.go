@@ -36,6 +36,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // infoFD is the descriptor bubblewrap reports the run's namespaces on.
@@ -176,7 +177,7 @@ type Run struct {
 	fixed map[string]string
 	// refs are the run's git dir's refs as Prepare wrote them, kept
 	// without bubblewrap only (Changed).
-	refs Refs
+	refs runguard.Refs
 	// Swept is what Prepare did to the runs a dead watcher left on the
 	// worktree (Sweep), to be said.
 	Swept []string
@@ -231,7 +232,7 @@ func Prepare(spec Spec) (*Run, error) {
 		return fail(err)
 	}
 	if !spec.Bwrap {
-		if run.refs, err = ReadRefs(run.GitDir); err != nil {
+		if run.refs, err = runguard.ReadRefs(run.GitDir); err != nil {
 			return fail(err)
 		}
 	}
@@ -429,11 +430,11 @@ func (run *Run) WaitInit(timeout time.Duration) bool {
 // confined is judged by what it tried on what it took for the
 // repository's refs (DESIGN §19: the tamper check covers every ref). The
 // run's git dir is discarded with it: nothing there needs putting back.
-func (run *Run) Changed(explain Explain) []string {
+func (run *Run) Changed(explain runguard.Explain) []string {
 	now := snapshot(run.GitDir)
 	var out []string
 	if run.refs != nil {
-		after, err := ReadRefs(run.GitDir)
+		after, err := runguard.ReadRefs(run.GitDir)
 		if err != nil {
 			out = append(out, "the refs of "+run.GitDir+" could not be read after the run: "+err.Error())
 		}
