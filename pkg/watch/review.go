@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/lease"
@@ -228,7 +229,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		close(stop)
 	}()
 	if guard != nil && !guard.Spec().Unconfined {
-		env = sandbox.Env(env)
+		env = bwrapbox.Env(env)
 	}
 	ran := runAgent(argv, src, env, log, a.Timeout, stop, nil)
 	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {

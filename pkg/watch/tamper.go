@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/runguard"
-	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -49,7 +49,7 @@ func (s *supervisor) agentEnviron(a agents.Agent) []string {
 		env = s.pin.Restore(env)
 	}
 	drop := map[string]bool{"BURL_FORGE_TOKEN": true}
-	for _, k := range sandbox.HiddenEnv(a.Hide) {
+	for _, k := range bwrapbox.HiddenEnv(a.Hide) {
 		drop[k] = true
 	}
 	out := env[:0:0]
@@ -63,8 +63,8 @@ func (s *supervisor) agentEnviron(a agents.Agent) []string {
 }
 
 // hidden is what agent a's runs must not reach here.
-func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*sandbox.Hide, error) {
-	h, err := sandbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
+func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*bwrapbox.Hide, error) {
+	h, err := bwrapbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package bwrapbox
 
 import (
 	"bytes"
@@ -271,7 +271,7 @@ func realPath(p string) string {
 // covers names the first of keep that p is or holds ("" when none).
 func covers(p string, keep []string) string {
 	for _, k := range keep {
-		if within(k, p) {
+		if Within(k, p) {
 			return k
 		}
 	}
