@@ -1,3 +1,5 @@
+// Package forge lands tasks through a forge's pull requests (DESIGN §17):
+// the providers (GitHub, GitLab) behind one interface, and their checks.
 package forge
 
 import (

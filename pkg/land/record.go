@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/merged"
 	"github.com/burl-dev/burl/pkg/record"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -63,12 +63,12 @@ func spanOn(w *workflow.Workflow, t *task.Task, work string, l *record.Landing) 
 	if in, err := g.Test("merge-base", "--is-ancestor", work, main); err != nil {
 		return err
 	} else if !in {
-		sha, how, err := forge.Landed(g, t.BaseSHA(), work, main)
+		sha, how, err := merged.Landed(g, t.BaseSHA(), work, main)
 		if err != nil {
 			return err
 		}
 		l.Merged, l.Count = sha, 1
-		if how == forge.ByCherry {
+		if how == merged.ByCherry {
 			l.Count = taskCommits(g, t)
 		}
 		return nil
@@ -142,9 +142,9 @@ func prLanding(w *workflow.Workflow, t *task.Task, s Settled) (record.Landing, e
 	}
 	g, head := w.Repo.Git, t.Str(keyPRHead)
 	switch s.How {
-	case forge.ByCherry:
+	case merged.ByCherry:
 		l.Count = taskCommits(g, t)
-	case forge.ByAncestry:
+	case merged.ByAncestry:
 		return l, hold(g, t, head, gitx.Tracking(w.Config.Remote, w.Config.MainBranch), &l)
 	}
 	return l, nil

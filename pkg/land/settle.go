@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/merged"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -419,7 +420,7 @@ func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string)
 	if err != nil {
 		return "", "", false
 	}
-	sha, how, err = forge.Landed(g, base, head, target)
+	sha, how, err = merged.Landed(g, base, head, target)
 	if err != nil {
 		return "", "", false
 	}
@@ -506,11 +507,11 @@ func blockClosed(w *workflow.Workflow, tx *workflow.Tx, reason string, extra []s
 // howSaid is forge.Landed's how, for the QA report.
 func howSaid(how string) string {
 	switch how {
-	case forge.ByAncestry:
+	case merged.ByAncestry:
 		return "its commits themselves are there"
-	case forge.ByCherry:
+	case merged.ByCherry:
 		return "rebased: every commit's patch is there"
-	case forge.BySquash:
+	case merged.BySquash:
 		return "squash merge: the combined diff is there"
 	}
 	return "the forge says merged"

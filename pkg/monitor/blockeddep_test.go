@@ -5,28 +5,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/burl-dev/burl/pkg/board"
+	"github.com/burl-dev/burl/pkg/htmlreport"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-func blockedDepBoard(t *testing.T) *Board {
+func blockedDepBoard(t *testing.T) *board.Board {
 	b := testBoard(t)
 	// TASK-002 waits for TASK-003 (DOING) and TASK-006 (BLOCKED).
 	c := &b.Columns[workflow.Ready][1]
 	c.DependsOn = []string{"TASK-003", "TASK-006"}
 	c.Waiting = []string{"TASK-003", "TASK-006"}
 	c.BlockedDeps = []string{"TASK-006"}
-	b.Columns[workflow.Blocked] = []Card{{ID: "TASK-006", Priority: "medium", Title: "Six", Bucket: workflow.Blocked, Since: now, Reason: "needs the vendor's key"}}
+	b.Columns[workflow.Blocked] = []board.Card{{ID: "TASK-006", Priority: "medium", Title: "Six", Bucket: workflow.Blocked, Since: now, Reason: "needs the vendor's key"}}
 	return b
 }
 
 func TestAReadyTaskWaitingOnABlockedTaskIsMarkedApart(t *testing.T) {
 	for _, tc := range []struct {
-		c    Card
+		c    board.Card
 		want string
 	}{
-		{Card{Waiting: []string{"a"}}, "W"},
-		{Card{Waiting: []string{"a", "b"}, BlockedDeps: []string{"b"}}, "B!"},
-		{Card{Locked: true, Conflicts: []string{"x"}, Waiting: []string{"b"}, BlockedDeps: []string{"b"}}, "LCB!"},
+		{board.Card{Waiting: []string{"a"}}, "W"},
+		{board.Card{Waiting: []string{"a", "b"}, BlockedDeps: []string{"b"}}, "B!"},
+		{board.Card{Locked: true, Conflicts: []string{"x"}, Waiting: []string{"b"}, BlockedDeps: []string{"b"}}, "LCB!"},
 	} {
 		if got := tc.c.Markers(); got != tc.want {
 			t.Errorf("Markers of %+v = %q, want %q", tc.c, got, tc.want)
@@ -67,7 +69,7 @@ func TestAReadyTaskWaitingOnABlockedTaskIsMarkedApart(t *testing.T) {
 	}
 	// The report's card says it too.
 	buf.Reset()
-	if err := WriteHTML(&buf, b, nil); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`<span class="mark">B!</span>`, "waits for TASK-003, TASK-006 (TASK-006 BLOCKED: a human must act)"} {

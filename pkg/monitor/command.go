@@ -1,3 +1,8 @@
+// Package monitor is `git burl monitor`: a board of the workflow read from
+// the task files, the locks and the event log (nothing is kept besides
+// them), drawn live on a terminal, as a plain-text snapshot, or as one
+// self-contained HTML page. It is the only package that links the TUI
+// library, and only cmd/git-burl-monitor imports it.
 package monitor
 
 import (
@@ -10,10 +15,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/htmlreport"
 	"github.com/burl-dev/burl/pkg/stats"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -30,7 +37,7 @@ type command struct {
 const snapshotWidth = 100
 
 type snapshotOut struct {
-	b     *Board
+	b     *board.Board
 	width int
 }
 
@@ -54,7 +61,7 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := Load(w, time.Now(), evs, true)
+		b, err := board.Load(w, time.Now(), evs, true)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +70,7 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if err := WriteReport(&buf, b, evs, &st); err != nil {
+		if err := htmlreport.WriteReport(&buf, b, evs, &st); err != nil {
 			return nil, err
 		}
 		// fsx: replaced atomically, with the mode a new file gets (0666
@@ -73,13 +80,13 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 		return htmlOut{c.HTML}, nil
 	}
-	load := func() (*Board, error) {
+	load := func() (*board.Board, error) {
 		now := time.Now()
-		evs, _, err := events.Read(w.EventsDir(), events.Filter{Since: now.Add(-recent)})
+		evs, _, err := events.Read(w.EventsDir(), events.Filter{Since: now.Add(-board.Recent)})
 		if err != nil {
 			return nil, err
 		}
-		return Load(w, now, evs, false)
+		return board.Load(w, now, evs, false)
 	}
 	if c.Once || !terminal(ctx.Stdout) || !terminal(os.Stdin) {
 		b, err := load()
@@ -96,13 +103,13 @@ func (c *command) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 }
 
 // live runs the full-screen board until q.
-func live(w *workflow.Workflow, load func() (*Board, error)) error {
+func live(w *workflow.Workflow, load func() (*board.Board, error)) error {
 	x := NewWatcher(w)
 	defer x.Stop()
-	m := NewModel(func() (*Board, error) {
+	m := NewModel(func() (*board.Board, error) {
 		b, err := load()
 		if err == nil {
-			x.Logs(b.runningLogs)
+			x.Logs(b.RunningLogs)
 		}
 		return b, err
 	}, x.C, os.Getenv("NO_COLOR") == "")

@@ -11,7 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/htmlreport"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -21,16 +23,16 @@ var now = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 func sp(s string) *string { return &s }
 
-func testBoard(t *testing.T) *Board {
+func testBoard(t *testing.T) *board.Board {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "TASK-002.md")
 	if err := os.WriteFile(file, []byte("---\nid: TASK-002\ntitle: Two\n---\n\nbody line\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return &Board{
+	return &board.Board{
 		Now:  now,
 		Done: 1,
-		Columns: map[workflow.Bucket][]Card{
+		Columns: map[workflow.Bucket][]board.Card{
 			workflow.Ready: {
 				{ID: "TASK-001", Priority: "high", Title: "One", Bucket: workflow.Ready, Since: now.Add(-3 * time.Minute)},
 				{ID: "TASK-002", Priority: "medium", Title: "Two", Bucket: workflow.Ready, Since: now.Add(-2 * time.Hour), Waiting: []string{"TASK-003"}, DependsOn: []string{"TASK-003"}, Path: file},
@@ -43,7 +45,7 @@ func testBoard(t *testing.T) *Board {
 				{ID: "TASK-004", Priority: "medium", Title: "Four", Bucket: workflow.Done, Since: now.Add(-time.Hour), Created: now.Add(-5 * time.Hour), Completed: now.Add(-time.Hour)},
 			},
 		},
-		Runs: []Run{{Task: "TASK-003", Agent: "coder", Attempt: 1, Since: now.Add(-time.Minute), LastLine: "running tests"}},
+		Runs: []board.Run{{Task: "TASK-003", Agent: "coder", Attempt: 1, Since: now.Add(-time.Minute), LastLine: "running tests"}},
 		Tail: []events.Event{
 			{TS: now.Add(-time.Minute), Task: sp("TASK-003"), Action: "run_start", Actor: "coder@host"},
 		},
@@ -51,11 +53,11 @@ func testBoard(t *testing.T) *Board {
 }
 
 func TestMarkers(t *testing.T) {
-	c := Card{Locked: true, Stalled: true, LeaseExpired: true, Holder: lease.Status{State: lease.Expired}, Conflicts: []string{"x"}, Waiting: []string{"y"}}
+	c := board.Card{Locked: true, Stalled: true, LeaseExpired: true, Holder: lease.Status{State: lease.Expired}, Conflicts: []string{"x"}, Waiting: []string{"y"}}
 	if got := c.Markers(); got != "LSEXCW" {
 		t.Fatalf("Markers = %q", got)
 	}
-	if got := (Card{}).Markers(); got != "" {
+	if got := (board.Card{}).Markers(); got != "" {
 		t.Fatalf("Markers of a plain card = %q", got)
 	}
 }
@@ -93,9 +95,9 @@ func TestRenderHeightIsExact(t *testing.T) {
 }
 
 func TestColumnScrollsToTheSelection(t *testing.T) {
-	b := &Board{Now: now, Columns: map[workflow.Bucket][]Card{}}
+	b := &board.Board{Now: now, Columns: map[workflow.Bucket][]board.Card{}}
 	for i := 0; i < 30; i++ {
-		b.Columns[workflow.Ready] = append(b.Columns[workflow.Ready], Card{ID: "TASK-" + string(rune('A'+i)), Title: "t"})
+		b.Columns[workflow.Ready] = append(b.Columns[workflow.Ready], board.Card{ID: "TASK-" + string(rune('A'+i)), Title: "t"})
 	}
 	sel := func(s string) string { return "[" + s + "]" }
 	ls := columnLines(b, workflow.Ready, 20, 8, 25, style{plain, sel, plain, plain})
@@ -105,9 +107,9 @@ func TestColumnScrollsToTheSelection(t *testing.T) {
 	}
 }
 
-func newTestModel(t *testing.T, b *Board) *Model {
+func newTestModel(t *testing.T, b *board.Board) *Model {
 	ch := make(chan struct{})
-	m := NewModel(func() (*Board, error) { return b, nil }, ch, false)
+	m := NewModel(func() (*board.Board, error) { return b, nil }, ch, false)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(boardMsg{b: b})
 	return m
@@ -195,7 +197,7 @@ func TestModelReloadsOnChangeOnceAtATime(t *testing.T) {
 	b := testBoard(t)
 	loads := 0
 	ch := make(chan struct{})
-	m := NewModel(func() (*Board, error) { loads++; return b, nil }, ch, false)
+	m := NewModel(func() (*board.Board, error) { loads++; return b, nil }, ch, false)
 	m.Update(boardMsg{b: b}) // Init's read done
 	if _, cmd := m.Update(changedMsg{}); cmd == nil || !m.loading {
 		t.Fatal("a change starts no read")
@@ -213,33 +215,6 @@ func TestModelReloadsOnChangeOnceAtATime(t *testing.T) {
 	}
 }
 
-func TestRunningPairsStartAndEnd(t *testing.T) {
-	ev := func(action, id string, attempt float64, ts time.Time) events.Event {
-		return events.Event{TS: ts, Task: sp(id), Action: action, Details: map[string]any{"agent": "a", "attempt": attempt, "log": ".burl/.workflow/logs/" + id + ".log"}}
-	}
-	rs := running([]events.Event{
-		ev("run_start", "TASK-001", 1, now),
-		ev("run_end", "TASK-001", 1, now.Add(time.Second)),
-		ev("run_start", "TASK-001", 2, now.Add(2*time.Second)),
-		ev("run_start", "TASK-002", 1, now.Add(3*time.Second)),
-		ev("claim", "TASK-003", 0, now),
-	})
-	if len(rs) != 2 || rs[0].Task != "TASK-001" || rs[0].Attempt != 2 || rs[1].Task != "TASK-002" || rs[1].Log != ".burl/.workflow/logs/TASK-002.log" {
-		t.Fatalf("running = %+v", rs)
-	}
-}
-
-func TestLastLineReadsTheTail(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "run.log")
-	os.WriteFile(f, []byte(strings.Repeat("x", 10000)+"\nfirst\nlast one\n\n"), 0o644)
-	if got := lastLine(f); got != "last one" {
-		t.Fatalf("lastLine = %q", got)
-	}
-	if got := lastLine(f + ".missing"); got != "" {
-		t.Fatalf("lastLine of a missing file = %q", got)
-	}
-}
-
 func TestWriteHTMLEscapesTaskDataAndFetchesNothing(t *testing.T) {
 	b := testBoard(t)
 	b.Columns[workflow.Ready][0].Title = `"><script>alert(1)</script><svg onload=x>`
@@ -251,7 +226,7 @@ func TestWriteHTMLEscapesTaskDataAndFetchesNothing(t *testing.T) {
 		{TS: now.Add(-time.Minute), Task: sp("TASK-003"), Action: "claim", Actor: "coder@host"},
 	}
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, b, evs); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, evs); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -278,7 +253,7 @@ func TestALostRunIsNotShownRunning(t *testing.T) {
 	c.Next = next.Step{State: next.Lost, Command: "git burl release TASK-003"}
 	r := b.Runs[0]
 	r.Lost, r.Next, r.Until = c.Holder.Describe(), c.Next, now.Add(-40*time.Second)
-	b.Runs, b.Lost = nil, []Run{r}
+	b.Runs, b.Lost = nil, []board.Run{r}
 	var buf bytes.Buffer
 	Snapshot(&buf, b, 160)
 	out := buf.String()
@@ -293,7 +268,7 @@ func TestALostRunIsNotShownRunning(t *testing.T) {
 		{TS: now.Add(-9 * time.Minute), Task: sp("TASK-003"), Action: "lease", Actor: "coder@host"},
 	}
 	buf.Reset()
-	if err := WriteHTML(&buf, b, evs); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, evs); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -305,26 +280,6 @@ func TestALostRunIsNotShownRunning(t *testing.T) {
 	}
 	if strings.Contains(page, `<rect class="open"`) {
 		t.Error("the lost run is drawn going on")
-	}
-}
-
-// A run is the run of its DOING task only while that task's holder is
-// the watcher that started it; a run left unended by a dead watcher
-// gives way to the newer run of its task.
-func TestARunBelongsToItsTasksHolder(t *testing.T) {
-	s := workflow.Summary{ID: "TASK-001", AssignedTo: "bot@h", LeaseHolder: "bot@h#2.9"}
-	if !(Run{holder: "bot@h#2.9"}).runs(s) || (Run{holder: "bot@h#1.5"}).runs(s) {
-		t.Error("runs compares holders")
-	}
-	if !(Run{actor: "bot@h"}).runs(s) || (Run{actor: "other@h"}).runs(workflow.Summary{AssignedTo: "bot@h"}) {
-		t.Error("a run without a holder is its assignee's")
-	}
-	rs := running([]events.Event{
-		{TS: now, Task: sp("TASK-001"), Action: "run_start", Details: map[string]any{"agent": "bot", "attempt": 1.0, "holder": "bot@h#1.5"}},
-		{TS: now, Task: sp("TASK-001"), Action: "run_start", Details: map[string]any{"agent": "bot", "attempt": 2.0, "holder": "bot@h#2.9"}},
-	})
-	if len(rs) != 1 || rs[0].Attempt != 2 || rs[0].holder != "bot@h#2.9" {
-		t.Fatalf("running = %+v", rs)
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/events"
+	"github.com/burl-dev/burl/pkg/htmlreport"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -16,46 +18,17 @@ const prURL = "http://127.0.0.1:1/burl/demo/pulls/7"
 
 // prBoard is the test board with TASK-005 in QA, its pull request #7
 // open, and TASK-004 (DONE) landed through #6.
-func prBoard(t *testing.T) *Board {
+func prBoard(t *testing.T) *board.Board {
 	b := testBoard(t)
 	file := filepath.Join(t.TempDir(), "TASK-005.md")
 	if err := os.WriteFile(file, []byte("---\nid: TASK-005\ntitle: Five\npr_number: 7\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b.Columns[workflow.QA] = []Card{{ID: "TASK-005", Priority: "medium", Title: "Five", Owner: "coder@host", Bucket: workflow.QA,
-		Since: now.Add(-time.Minute), Path: file, PRNumber: 7, PRURL: prURL, PRState: PROpen}}
+	b.Columns[workflow.QA] = []board.Card{{ID: "TASK-005", Priority: "medium", Title: "Five", Owner: "coder@host", Bucket: workflow.QA,
+		Since: now.Add(-time.Minute), Path: file, PRNumber: 7, PRURL: prURL, PRState: board.PROpen}}
 	d := &b.Columns[workflow.Done][0]
-	d.PRNumber, d.PRURL, d.PRState, d.Path = 6, "https://forge.example/burl/demo/pulls/6", PRMerged, file
+	d.PRNumber, d.PRURL, d.PRState, d.Path = 6, "https://forge.example/burl/demo/pulls/6", board.PRMerged, file
 	return b
-}
-
-func TestSetPRReadsTheFrontmatterOfQAAndDONEOnly(t *testing.T) {
-	for _, tc := range []struct {
-		bucket workflow.Bucket
-		f      map[string]any
-		n      int
-		state  string
-	}{
-		{workflow.QA, map[string]any{"pr_number": 7.0, "pr_url": prURL}, 7, PROpen},
-		{workflow.QA, map[string]any{"pr_number": "7", "pr_url": prURL}, 7, PROpen},
-		{workflow.Done, map[string]any{"pr_number": 6.0, "pr_url": prURL}, 6, PRMerged},
-		// Closed: the keys are null and the task back in READY.
-		{workflow.QA, map[string]any{"pr_number": nil, "pr_url": nil}, 0, ""},
-		{workflow.Ready, map[string]any{"pr_number": 7.0, "pr_url": prURL}, 0, ""},
-		{workflow.QA, map[string]any{"pr_number": "x", "pr_url": prURL}, 0, ""},
-		{workflow.QA, map[string]any{"pr_number": -3.0}, 0, ""},
-	} {
-		c := Card{Bucket: tc.bucket}
-		c.setPR(tc.f)
-		if c.PRNumber != tc.n || c.PRState != tc.state {
-			t.Errorf("%s %v: PR %d %q, want %d %q", tc.bucket, tc.f, c.PRNumber, c.PRState, tc.n, tc.state)
-		}
-	}
-	c := Card{Bucket: workflow.QA}
-	c.setPR(map[string]any{"pr_number": 7.0, "pr_url": "http://x/\x1b[2J"})
-	if c.PRURL != `http://x/\x1b[2J` {
-		t.Errorf("control characters of pr_url kept: %q", c.PRURL)
-	}
 }
 
 func TestBoardMarksTheOpenPullRequest(t *testing.T) {
@@ -107,12 +80,12 @@ func TestPRLinkIsOnlyPlainHTTP(t *testing.T) {
 		"ftp://forge.example/p/3":              false,
 		"":                                     false,
 	} {
-		c := Card{PRNumber: 3, PRURL: u}
+		c := board.Card{PRNumber: 3, PRURL: u}
 		if got := c.PRLink() != ""; got != link {
 			t.Errorf("PRLink(%q) links: %v, want %v", u, got, link)
 		}
 	}
-	if (Card{PRURL: prURL}).PRLink() != "" {
+	if (board.Card{PRURL: prURL}).PRLink() != "" {
 		t.Error("a URL without a number links")
 	}
 }
@@ -120,7 +93,7 @@ func TestPRLinkIsOnlyPlainHTTP(t *testing.T) {
 func TestWriteHTMLLinksTheOpenAndMergedPullRequests(t *testing.T) {
 	b := prBoard(t)
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, b, nil); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -142,7 +115,7 @@ func TestWriteHTMLShowsAnUnsafePRURLAsText(t *testing.T) {
 	b.Columns[workflow.QA][0].PRURL = `javascript:alert(1)//"><script>x</script>`
 	b.Columns[workflow.Done] = nil
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, b, nil); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -189,7 +162,7 @@ func TestReportCountsAPullRequestsMergeAsLanding(t *testing.T) {
 	}
 	b.Tail = evs
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, b, evs); err != nil {
+	if err := htmlreport.WriteHTML(&buf, b, evs); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()

@@ -3,12 +3,12 @@ package monitor
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/usage"
@@ -44,7 +44,7 @@ const doneShown = 10
 
 // Snapshot writes the plain-text board: no escape sequence, every task
 // field escaped.
-func Snapshot(out io.Writer, b *Board, width int) {
+func Snapshot(out io.Writer, b *board.Board, width int) {
 	for _, l := range render(b, layout{width: width}, plainStyle) {
 		fmt.Fprintln(out, strings.TrimRight(l, " "))
 	}
@@ -72,22 +72,6 @@ func fit(s string, n int) string {
 	return b.String() + "…" + strings.Repeat(" ", n-1-used)
 }
 
-// Age is the short age of a card or run ("45s", "12m", "3h", "5d").
-func Age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
-	}
-}
-
 func prioLetter(p string) string {
 	if p == "" {
 		return "-"
@@ -98,19 +82,19 @@ func prioLetter(p string) string {
 // cardLines draws a card in w cells: "ID p MARKERS" (the markers matter
 // more than anything cut off at the right), the title, then its age and
 // owner.
-func cardLines(c Card, now time.Time, w int) []string {
+func cardLines(c board.Card, now time.Time, w int) []string {
 	head := c.ID + " " + prioLetter(c.Priority)
 	if m := c.Markers(); m != "" {
 		head += " " + m
 	}
 	foot := " -"
 	if !c.Since.IsZero() {
-		foot = " " + Age(now.Sub(c.Since))
+		foot = " " + board.Age(now.Sub(c.Since))
 	}
 	if c.Queue != "" {
 		foot += " " + c.Queue
 	}
-	if pr := c.PR(); pr != "" && c.PRState == PROpen {
+	if pr := c.PR(); pr != "" && c.PRState == board.PROpen {
 		// Before the cost and owner: what the task waits for (the
 		// forge) matters more than what is cut off at the right.
 		foot += " " + pr
@@ -136,7 +120,7 @@ func cardLines(c Card, now time.Time, w int) []string {
 
 // columnLines draws one bucket's column in w cells and at most h lines (h
 // 0: no limit), scrolled so the selected card (sel, -1 for none) shows.
-func columnLines(b *Board, bk workflow.Bucket, w, h, sel int, st style) []string {
+func columnLines(b *board.Board, bk workflow.Bucket, w, h, sel int, st style) []string {
 	cards := b.Columns[bk]
 	limit := len(cards)
 	if h == 0 && bk == workflow.Done && limit > doneShown {
@@ -197,29 +181,12 @@ func height(blocks [][]string) int {
 	return n
 }
 
-func (b *Board) total() int {
-	n := 0
-	for _, bk := range b.lanes() {
-		n += b.count(bk)
-	}
-	return n
-}
-
-// count is how many tasks bucket bk holds: DONE's column may hold only the
-// most recent.
-func (b *Board) count(bk workflow.Bucket) int {
-	if bk == workflow.Done {
-		return b.Done
-	}
-	return len(b.Columns[bk])
-}
-
 func eventLine(e events.Event) string {
-	return e.TS.UTC().Format("15:04:05") + " " + eventText(e)
+	return e.TS.UTC().Format("15:04:05") + " " + board.EventText(e)
 }
 
-func runLine(r Run, now time.Time) string {
-	s := fmt.Sprintf("%s %s#%d %s", r.Task, r.Agent, r.Attempt, Age(now.Sub(r.Since)))
+func runLine(r board.Run, now time.Time) string {
+	s := fmt.Sprintf("%s %s#%d %s", r.Task, r.Agent, r.Attempt, board.Age(now.Sub(r.Since)))
 	if r.LastLine != "" {
 		s += "  " + r.LastLine
 	}
@@ -228,8 +195,8 @@ func runLine(r Run, now time.Time) string {
 
 // lostLine is a lost run: how long it ran, then why it is lost and what
 // to do, before anything cut off at the right.
-func lostLine(r Run) string {
-	s := fmt.Sprintf("%s %s#%d LOST after %s: %s", r.Task, r.Agent, r.Attempt, Age(r.Until.Sub(r.Since)), r.Lost)
+func lostLine(r board.Run) string {
+	s := fmt.Sprintf("%s %s#%d LOST after %s: %s", r.Task, r.Agent, r.Attempt, board.Age(r.Until.Sub(r.Since)), r.Lost)
 	if r.Next.Command != "" {
 		s += " · next: " + r.Next.Command
 	}
@@ -237,14 +204,14 @@ func lostLine(r Run) string {
 }
 
 // render draws a frame as lines of exactly l.width cells (before styling).
-func render(b *Board, l layout, st style) []string {
+func render(b *board.Board, l layout, st style) []string {
 	w := l.width
 	if w < 40 {
 		w = 40
 	}
-	n := len(b.lanes())
+	n := len(b.Lanes())
 	colW := (w - (n - 1)) / n
-	title := fmt.Sprintf("burl monitor · %d tasks · %d running", b.total(), len(b.Runs))
+	title := fmt.Sprintf("burl monitor · %d tasks · %d running", b.Total(), len(b.Runs))
 	if len(b.Lost) > 0 {
 		title += fmt.Sprintf(" · %d lost", len(b.Lost))
 	}
@@ -257,8 +224,8 @@ func render(b *Board, l layout, st style) []string {
 	}
 	out := []string{st.head(fit(title, w))}
 	var heads []string
-	for _, bk := range b.lanes() {
-		heads = append(heads, st.head(fit(fmt.Sprintf("%s %d", bk, b.count(bk)), colW)))
+	for _, bk := range b.Lanes() {
+		heads = append(heads, st.head(fit(fmt.Sprintf("%s %d", bk, b.Count(bk)), colW)))
 	}
 	out = append(out, strings.Join(heads, " "))
 
@@ -287,7 +254,7 @@ func render(b *Board, l layout, st style) []string {
 	}
 	cols := make([][]string, n)
 	rows := 0
-	for i, bk := range b.lanes() {
+	for i, bk := range b.Lanes() {
 		sel := -1
 		if l.selecting && i == l.col {
 			sel = l.row
@@ -359,28 +326,4 @@ func render(b *Board, l layout, st style) []string {
 		out = append(out[:l.height-1], last)
 	}
 	return out
-}
-
-// lastLine is the last non-empty line of a run's log, read from its last
-// 4 KiB only: logs of long runs grow large.
-func lastLine(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := st.Size() - 4096
-	if off < 0 {
-		off = 0
-	}
-	buf := make([]byte, st.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-		return ""
-	}
-	lines := strings.Split(strings.TrimRight(string(buf), "\r\n \t"), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

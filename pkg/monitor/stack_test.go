@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/burl-dev/burl/pkg/htmlreport"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -20,7 +21,7 @@ func TestAStackedCardIsDrawnOnItsParent(t *testing.T) {
 	}
 	b.Columns[workflow.Doing][0].StackedOn = "TASK-<i>"
 	var page bytes.Buffer
-	if err := WriteHTML(&page, b, nil); err != nil {
+	if err := htmlreport.WriteHTML(&page, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.String(), `<div class="meta stack">↳ on TASK-&lt;i&gt;</div>`) {

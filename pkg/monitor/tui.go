@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -21,7 +22,7 @@ type (
 	tickMsg time.Time
 	// boardMsg carries a freshly read board.
 	boardMsg struct {
-		b   *Board
+		b   *board.Board
 		err error
 	}
 )
@@ -29,9 +30,9 @@ type (
 // Model is the live board's bubbletea model. Update is pure apart from
 // the commands it returns, so tests drive it directly.
 type Model struct {
-	load    func() (*Board, error)
+	load    func() (*board.Board, error)
 	changes <-chan struct{}
-	board   *Board
+	board   *board.Board
 	err     error
 	width   int
 	height  int
@@ -48,7 +49,7 @@ type Model struct {
 }
 
 // NewModel is the board reading with load, woken by changes.
-func NewModel(load func() (*Board, error), changes <-chan struct{}, color bool) *Model {
+func NewModel(load func() (*board.Board, error), changes <-chan struct{}, color bool) *Model {
 	return &Model{load: load, changes: changes, width: 80, height: 24, st: tuiStyle(color), loading: true, acts: acting{run: execVerb}}
 }
 
@@ -154,9 +155,9 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch k.String() {
 	case "left", "h":
-		m.col = (m.col + len(m.board.lanes()) - 1) % len(m.board.lanes())
+		m.col = (m.col + len(m.board.Lanes()) - 1) % len(m.board.Lanes())
 	case "right", "l", "tab":
-		m.col = (m.col + 1) % len(m.board.lanes())
+		m.col = (m.col + 1) % len(m.board.Lanes())
 	case "up", "k":
 		m.row--
 	case "down", "j":
@@ -174,12 +175,12 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // clamp keeps the selection on a card of the selected column.
 func (m *Model) clamp() {
 	// PROPOSED's column goes with its last task.
-	if l := len(m.board.lanes()); m.col >= l {
+	if l := len(m.board.Lanes()); m.col >= l {
 		m.col = l - 1
 	}
 	n := 0
 	if m.board != nil {
-		n = len(m.board.Columns[m.board.lanes()[m.col]])
+		n = len(m.board.Columns[m.board.Lanes()[m.col]])
 	}
 	if m.row >= n {
 		m.row = n - 1
@@ -190,25 +191,25 @@ func (m *Model) clamp() {
 }
 
 // Selected is the card under the cursor.
-func (m *Model) Selected() (Card, bool) {
+func (m *Model) Selected() (board.Card, bool) {
 	if m.board == nil {
-		return Card{}, false
+		return board.Card{}, false
 	}
-	lanes := m.board.lanes()
+	lanes := m.board.Lanes()
 	if m.col >= len(lanes) {
-		return Card{}, false
+		return board.Card{}, false
 	}
 	cs := m.board.Columns[lanes[m.col]]
 	if m.row < len(cs) {
 		return cs[m.row], true
 	}
-	return Card{}, false
+	return board.Card{}, false
 }
 
 // taskText is the task file, every line escaped, below what happens next
 // to it, its pull request's number, state and URL when it has one, and
 // the BLOCKED tasks it waits for (on b).
-func taskText(c Card, b *Board) []string {
+func taskText(c board.Card, b *board.Board) []string {
 	var head []string
 	if c.Holder.Gone() {
 		head = append(head, "LOST: "+cli.Escape(c.Holder.Describe()))
@@ -216,7 +217,7 @@ func taskText(c Card, b *Board) []string {
 	if l := c.Next.Line(); l != "" {
 		head = append(head, "next: "+l)
 	}
-	head = append(append(head, prDetail(c)...), depDetail(c, b)...)
+	head = append(append(head, board.PRDetail(c)...), depDetail(c, b)...)
 	data, err := os.ReadFile(c.Path)
 	if err != nil {
 		return append(head, c.ID+": "+cli.Escape(err.Error()))
@@ -232,11 +233,11 @@ func taskText(c Card, b *Board) []string {
 // each dependency it waits for that is BLOCKED: that no agent will claim
 // the task until a human acts, the dependency's reason as the board has
 // it, and the commands that say and settle it.
-func depDetail(c Card, b *Board) []string {
+func depDetail(c board.Card, b *board.Board) []string {
 	if len(c.BlockedDeps) == 0 {
 		return nil
 	}
-	deps := map[string]Card{}
+	deps := map[string]board.Card{}
 	if b != nil {
 		for _, d := range b.Columns[workflow.Blocked] {
 			deps[d.ID] = d

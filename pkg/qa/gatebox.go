@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/sandbox"
@@ -50,11 +51,11 @@ func GateBox(w *workflow.Workflow, dir string, commands ...string) (gate.Box, er
 		return gate.Box{}, errs.New(errs.User, "%s asks for sandbox: %s, and %v: burl runs no build or verify command outside its gate box", s.from, s.mode, err).
 			WithFix("install bubblewrap (Debian: apt-get install bubblewrap) where user namespaces are allowed, or set sandbox: none in %s and trust it (git burl trust): the project's code then runs unconfined", s.from)
 	}
-	hide, err := sandbox.Hidden(w.Repo.Root, s.hide, w.Repo.Root, w.Repo.CommonDir, dir)
+	hide, err := bwrapbox.Hidden(w.Repo.Root, s.hide, w.Repo.Root, w.Repo.CommonDir, dir)
 	if err != nil {
 		return gate.Box{}, err
 	}
-	argv, err := sandbox.GateArgv(sandbox.GateSpec{Repo: w.Repo, Dir: dir, Write: s.write, Hide: hide.Paths, Network: s.network, See: namedPaths(commands)})
+	argv, err := bwrapbox.GateArgv(bwrapbox.GateSpec{Repo: w.Repo, Dir: dir, Write: s.write, Hide: hide.Paths, Network: s.network, See: namedPaths(commands)})
 	if err != nil {
 		return gate.Box{}, err
 	}
@@ -72,7 +73,7 @@ type gateBoxSettings struct {
 	mode     string
 	from     string // the file that requires the box
 	network  bool
-	write    []sandbox.Path
+	write    []bwrapbox.Path
 	hide     []string // nil: sandbox.DefaultHide
 	trust    []trust.Command
 }
@@ -81,8 +82,8 @@ func gateSettings(w *workflow.Workflow) (gateBoxSettings, error) {
 	c := w.Config.Gate
 	s := gateBoxSettings{
 		off: c.Sandbox == agents.SandboxNone, network: c.Network, trust: w.GateBoxCommands(),
-		write: append(sandbox.WritePaths(sandbox.DefaultWrite(), "a language cache (every box)"),
-			sandbox.WritePaths(c.Write, "config.yaml sandbox_write")...),
+		write: append(bwrapbox.WritePaths(bwrapbox.DefaultWrite(), "a language cache (every box)"),
+			bwrapbox.WritePaths(c.Write, "config.yaml sandbox_write")...),
 	}
 	if c.Sandbox == agents.SandboxBwrap {
 		s.required, s.mode, s.from = true, c.Sandbox, workflow.ConfigName
@@ -102,7 +103,7 @@ func gateSettings(w *workflow.Workflow) (gateBoxSettings, error) {
 	}
 	s.required, s.mode, s.from = true, f.Sandbox, agents.FileName
 	s.network = s.network || f.GateNetwork
-	s.write = append(s.write, sandbox.WritePaths(f.Write, "agents.yaml sandbox_write")...)
+	s.write = append(s.write, bwrapbox.WritePaths(f.Write, "agents.yaml sandbox_write")...)
 	s.hide = f.Hide
 	s.trust = append(s.trust, trust.GateBox(w.Dir, f)...)
 	return s, nil

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
@@ -60,7 +61,7 @@ func makeGitDir(r *repo.Repo, gd string, spec Spec, admin string) (string, error
 	// The shared settings (identity, remotes, burl's keys, extensions),
 	// then what makes this a git dir of its own for the worktree; the
 	// hooks stay the repository's (they run inside the sandbox).
-	cfg, _ = StripCredentials(cfg)
+	cfg, _ = bwrapbox.StripCredentials(cfg)
 	cfg = append(cfg, fmt.Sprintf("\n[core]\n\tbare = false\n\tworktree = %s\n\thooksPath = %s\n", quote(spec.Worktree), quote(hooks))...)
 	files := map[string][]byte{
 		"HEAD":                    []byte("ref: " + own + "\n"),

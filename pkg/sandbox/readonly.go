@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
@@ -29,13 +30,13 @@ func ReadOnly(spec Spec, info Info, writable string, argv []string) ([]string, e
 		return nil, err
 	}
 	var err error
-	if spec.CleanConfig, err = cleanConfig(r, writable); err != nil {
+	if spec.CleanConfig, err = bwrapbox.CleanConfig(r, writable); err != nil {
 		return nil, err
 	}
 	b := repoBox(spec)
 	b.Write(writable, "the reviewer's own folder: its checkout and its verdict, in its box alone")
 	b.File(desc, r.ActiveRunFile(), "the run's description: burl's verbs inside know they are in a run")
-	bin, err := BwrapProgram()
+	bin, err := bwrapbox.BwrapProgram()
 	if err != nil {
 		return nil, err
 	}

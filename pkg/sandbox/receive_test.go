@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // git runs git in dir with env, failing the test on error.
@@ -488,7 +489,7 @@ func TestChangedNamesHeadAndUnconfinedRefs(t *testing.T) {
 		f.agent(t, run, "update-ref", "refs/heads/main", "HEAD")
 		f.agent(t, run, "tag", "v9")
 		f.agent(t, run, "symbolic-ref", "HEAD", "refs/heads/main")
-		got := strings.Join(run.Changed(func(c RefChange) bool { return c.Name == "refs/tags/v9" }), "\n")
+		got := strings.Join(run.Changed(func(c runguard.RefChange) bool { return c.Name == "refs/tags/v9" }), "\n")
 		if !strings.Contains(got, "HEAD changed (it names ref: refs/heads/main") {
 			t.Fatalf("bwrap %v: HEAD off the branch not named: %q", bwrap, got)
 		}

@@ -33,9 +33,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // infoFD is the descriptor bubblewrap reports the run's namespaces on.
@@ -44,42 +46,21 @@ const infoFD = 3
 var (
 	probeOnce sync.Once
 	probeErr  error
-	bwrapOnce sync.Once
-	bwrapBin  string
-	bwrapErr  error
 )
-
-// BwrapProgram is bubblewrap's absolute path, looked up on PATH once, at
-// the first call (watch makes it at start, before any run): a run that
-// writes a program named bwrap somewhere is never the next run's
-// sandbox (DESIGN §24).
-func BwrapProgram() (string, error) {
-	bwrapOnce.Do(func() {
-		bin, err := exec.LookPath("bwrap")
-		if err != nil {
-			bwrapErr = errors.New("bwrap is not installed (Debian: apt-get install bubblewrap)")
-			return
-		}
-		if bwrapBin, err = filepath.Abs(bin); err != nil {
-			bwrapErr = err
-		}
-	})
-	return bwrapBin, bwrapErr
-}
 
 // Probe reports whether bubblewrap can confine a run here: it is
 // installed, and it makes the namespaces and mounts of a box and reports
 // them. It asks once per process.
 func Probe() error {
 	probeOnce.Do(func() {
-		bin, err := BwrapProgram()
+		bin, err := bwrapbox.BwrapProgram()
 		if err != nil {
 			probeErr = err
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		args := append((&Box{}).Args(), "--info-fd", strconv.Itoa(infoFD), "--", "true")
+		args := append((&bwrapbox.Box{}).Args(), "--info-fd", strconv.Itoa(infoFD), "--", "true")
 		cmd := exec.CommandContext(ctx, bin, args...)
 		rd, wr, err := os.Pipe()
 		if err != nil {
@@ -134,7 +115,7 @@ type Spec struct {
 	CleanConfig string
 	// Box is the rest of the run's box, the same for every run of the
 	// agent: sandbox_write, what it must see under /tmp (nil: none).
-	Box *Box
+	Box *bwrapbox.Box
 }
 
 // Info is a run as run.json records it. Inside a sandboxed run the same
@@ -176,7 +157,7 @@ type Run struct {
 	fixed map[string]string
 	// refs are the run's git dir's refs as Prepare wrote them, kept
 	// without bubblewrap only (Changed).
-	refs Refs
+	refs runguard.Refs
 	// Swept is what Prepare did to the runs a dead watcher left on the
 	// worktree (Sweep), to be said.
 	Swept []string
@@ -227,11 +208,11 @@ func Prepare(spec Spec) (*Run, error) {
 		return fail(err)
 	}
 	run.fixed = snapshot(run.GitDir)
-	if run.spec.CleanConfig, err = cleanConfig(r, dir); err != nil {
+	if run.spec.CleanConfig, err = bwrapbox.CleanConfig(r, dir); err != nil {
 		return fail(err)
 	}
 	if !spec.Bwrap {
-		if run.refs, err = ReadRefs(run.GitDir); err != nil {
+		if run.refs, err = runguard.ReadRefs(run.GitDir); err != nil {
 			return fail(err)
 		}
 	}
@@ -292,7 +273,7 @@ func (run *Run) Dir() string { return run.dir }
 // folder writable; the worktree's .git naming the run's git dir; the
 // run's description at the active-run file.
 func (run *Run) Wrap(argv []string) []string {
-	bin, _ := BwrapProgram()
+	bin, _ := bwrapbox.BwrapProgram()
 	b := run.Box()
 	out := append([]string{bin}, b.Args()...)
 	out = append(out, "--info-fd", strconv.Itoa(infoFD), "--chdir", run.spec.Worktree, "--")
@@ -301,7 +282,7 @@ func (run *Run) Wrap(argv []string) []string {
 
 // Box is the run's box: the spec's, with the repository read-only and
 // the run's own places writable.
-func (run *Run) Box() *Box {
+func (run *Run) Box() *bwrapbox.Box {
 	r := run.spec.Repo
 	b := repoBox(run.spec)
 	wt := run.spec.Worktree
@@ -318,8 +299,8 @@ func (run *Run) Box() *Box {
 
 // repoBox is the spec's box with the shared repository, spec.ReadOnly
 // read-only and spec.Hide, spec.Private hidden: what every run's box has.
-func repoBox(spec Spec) *Box {
-	b := &Box{Network: true}
+func repoBox(spec Spec) *bwrapbox.Box {
+	b := &bwrapbox.Box{Network: true}
 	if spec.Box != nil {
 		b = spec.Box.Clone()
 	}
@@ -339,11 +320,6 @@ func repoBox(spec Spec) *Box {
 		b.Hide(p, "burl's own state (the pinned git config)")
 	}
 	return b
-}
-
-func within(p, dir string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // bwrapInfo is what bubblewrap reports on its info descriptor.
@@ -429,11 +405,11 @@ func (run *Run) WaitInit(timeout time.Duration) bool {
 // confined is judged by what it tried on what it took for the
 // repository's refs (DESIGN §19: the tamper check covers every ref). The
 // run's git dir is discarded with it: nothing there needs putting back.
-func (run *Run) Changed(explain Explain) []string {
+func (run *Run) Changed(explain runguard.Explain) []string {
 	now := snapshot(run.GitDir)
 	var out []string
 	if run.refs != nil {
-		after, err := ReadRefs(run.GitDir)
+		after, err := runguard.ReadRefs(run.GitDir)
 		if err != nil {
 			out = append(out, "the refs of "+run.GitDir+" could not be read after the run: "+err.Error())
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
 )
@@ -151,7 +152,7 @@ func sweepOne(r *repo.Repo, dir string, info *Info) []string {
 	}
 	// The worktree and its git dir where burl makes them, whatever the
 	// file says: nothing outside them is written.
-	if !within(info.Worktree, r.Root) || filepath.Dir(info.Admin) != filepath.Join(r.CommonDir, "worktrees") || info.Branch == "" {
+	if !bwrapbox.Within(info.Worktree, r.Root) || filepath.Dir(info.Admin) != filepath.Join(r.CommonDir, "worktrees") || info.Branch == "" {
 		return append(notes, fmt.Sprintf("%s: run %s names a worktree or git dir burl does not make; removed as it is", info.Task, info.Run))
 	}
 	info.GitDir = repo.RunGitDir(dir)

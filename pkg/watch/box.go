@@ -7,22 +7,22 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
-	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 // agentBox is the part of agent a's box its runs share (DESIGN §24):
 // the language caches, its preset's paths and agents.yaml's
 // sandbox_write writable; its program visible.
-func (s *supervisor) agentBox(a agents.Agent) *sandbox.Box {
-	write := sandbox.WritePaths(sandbox.DefaultWrite(), "a language cache (every box)")
+func (s *supervisor) agentBox(a agents.Agent) *bwrapbox.Box {
+	write := bwrapbox.WritePaths(bwrapbox.DefaultWrite(), "a language cache (every box)")
 	if a.Preset != "" {
-		write = append(write, sandbox.WritePaths(sandbox.PresetWrite[a.Preset], "what the "+a.Preset+" preset's CLI writes")...)
+		write = append(write, bwrapbox.WritePaths(bwrapbox.PresetWrite[a.Preset], "what the "+a.Preset+" preset's CLI writes")...)
 	}
-	write = append(write, sandbox.WritePaths(a.Write, "agents.yaml sandbox_write")...)
+	write = append(write, bwrapbox.WritePaths(a.Write, "agents.yaml sandbox_write")...)
 	var see []string
 	if p := s.resolved(a); filepath.IsAbs(p) {
 		see = append(see, filepath.Dir(p))
@@ -33,7 +33,7 @@ func (s *supervisor) agentBox(a agents.Agent) *sandbox.Box {
 			see = append(see, d)
 		}
 	}
-	b := sandbox.AgentBox(write, see...)
+	b := bwrapbox.AgentBox(write, see...)
 	// Every agent's program, read-only in every box, even where its
 	// directory is writable (sandbox_write): no run rewrites what a later
 	// run starts, its reviewer's above all, whose verdict lands the task.
@@ -115,7 +115,7 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 		return nil
 	}
 	if s.file.Sandbox != agents.SandboxNone {
-		if bin, err := sandbox.BwrapProgram(); err == nil {
+		if bin, err := bwrapbox.BwrapProgram(); err == nil {
 			if err := check("bubblewrap", bin); err != nil {
 				return err
 			}

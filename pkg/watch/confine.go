@@ -8,6 +8,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
+	"github.com/burl-dev/burl/pkg/runguard"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -74,7 +75,7 @@ func (s *supervisor) sandboxChanged(f *agents.File) {
 // records what the run must not change. The runs a dead watcher left on
 // the worktree are ended first (Prepare), so that what they bring in is
 // not taken for this run's.
-func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt string) (*sandbox.Guard, *sandbox.Run, error) {
+func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt string) (*runguard.Guard, *sandbox.Run, error) {
 	bwrap, err := s.sandboxFor(a)
 	if err != nil {
 		return nil, nil, err
@@ -104,7 +105,7 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 	for _, n := range run.Swept {
 		s.logf("%s", n)
 	}
-	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
 		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
 	if err != nil {
 		run.Close()
@@ -119,13 +120,13 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 // fails the run: event run_tampered, and the reason it returns. A
 // replaced state directory also stops every command of this watcher
 // (halt), and then nothing of the run may be taken in (intact false).
-func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *sandbox.Guard, box *sandbox.Run) (reason string, intact bool) {
+func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *runguard.Guard, box *sandbox.Run) (reason string, intact bool) {
 	wl, err := w.LockWorkflow("run_tampered")
 	if err != nil {
 		s.logf("%s: cannot check what the run changed: %v", id, err)
 		return "", true
 	}
-	var explain sandbox.Explain
+	var explain runguard.Explain
 	var foreign []string
 	if guard.Spec().Unconfined {
 		explain = s.explainer(w, guard.Spec().Branch, guard.Began(), &foreign)

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/sandbox"
 )
@@ -46,7 +47,7 @@ func runAgent(argv []string, dir string, env []string, log *os.File, timeout tim
 	// as one without a namespace of its own.
 	bwrap := box != nil && box.Bwrap()
 	if bwrap {
-		argv, env = box.Wrap(argv), sandbox.Env(env)
+		argv, env = box.Wrap(argv), bwrapbox.Env(env)
 	} else {
 		// Without a namespace, the marker in every process's environment
 		// is the thread KillMarked follows to the ones that left the

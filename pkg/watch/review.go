@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
+	"github.com/burl-dev/burl/pkg/runguard"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -227,7 +229,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		close(stop)
 	}()
 	if guard != nil && !guard.Spec().Unconfined {
-		env = sandbox.Env(env)
+		env = bwrapbox.Env(env)
 	}
 	ran := runAgent(argv, src, env, log, a.Timeout, stop, nil)
 	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {
@@ -315,14 +317,14 @@ func prepareReview(w *workflow.Workflow, t *task.Task, in *review.Input, schema,
 // confineReview records what the review must not change and, with
 // bubblewrap, wraps argv so that the repository is read-only to it and
 // only tmp (its checkout and its verdict's folder) is writable.
-func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task.Task, tmp, src string, argv []string) (*sandbox.Guard, []string, error) {
+func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task.Task, tmp, src string, argv []string) (*runguard.Guard, []string, error) {
 	bwrap, err := s.sandboxFor(a)
 	if err != nil {
 		return nil, nil, err
 	}
 	wt := w.WorktreePath(t)
 	admin, _ := sandbox.AdminDir(w.Repo, wt)
-	guard, err := sandbox.Record(sandbox.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
 		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)})
 	if err != nil || !bwrap {
 		return guard, argv, err

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/notes"
-	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/runguard"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -26,7 +27,7 @@ import (
 // pinConfig pins the git configuration for this watcher and everything it
 // starts; agents get the user's own back (agentEnviron).
 func (s *supervisor) pinConfig(w *workflow.Workflow) error {
-	p, err := sandbox.PinGitConfig(w.Repo.Root)
+	p, err := runguard.PinGitConfig(w.Repo.Root)
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *supervisor) agentEnviron(a agents.Agent) []string {
 		env = s.pin.Restore(env)
 	}
 	drop := map[string]bool{"BURL_FORGE_TOKEN": true}
-	for _, k := range sandbox.HiddenEnv(a.Hide) {
+	for _, k := range bwrapbox.HiddenEnv(a.Hide) {
 		drop[k] = true
 	}
 	out := env[:0:0]
@@ -62,8 +63,8 @@ func (s *supervisor) agentEnviron(a agents.Agent) []string {
 }
 
 // hidden is what agent a's runs must not reach here.
-func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*sandbox.Hide, error) {
-	h, err := sandbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
+func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*bwrapbox.Hide, error) {
+	h, err := bwrapbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func stateDirs(w *workflow.Workflow) []string {
 // was replaced, so what burl would read there (the commands trusted, the
 // forge's answers) is no longer its own. It lifts when the directories
 // are put back.
-func (s *supervisor) halt(r []sandbox.Replacement) {
+func (s *supervisor) halt(r []runguard.Replacement) {
 	s.mu.Lock()
 	s.halted = append(s.halted, r...)
 	s.mu.Unlock()
@@ -103,7 +104,7 @@ func (s *supervisor) halt(r []sandbox.Replacement) {
 // state directory not yet put back.
 func (s *supervisor) haltReason() string {
 	s.mu.Lock()
-	var still []sandbox.Replacement
+	var still []runguard.Replacement
 	for _, r := range s.halted {
 		if !r.Restored() {
 			still = append(still, r)
@@ -145,7 +146,7 @@ func (s *supervisor) haltReason() string {
 // subject is anyone's, DESIGN §24) is the run's: those are put in
 // *foreign, and the branch is left where it is, as rewinding it would
 // drop burl's own transitions made on top of them meanwhile.
-func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time, foreign *[]string) sandbox.Explain {
+func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time, foreign *[]string) runguard.Explain {
 	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
 	landed := map[string]bool{}
 	values := map[string]map[string]bool{} // task branch -> commits it was set to
@@ -213,7 +214,7 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 	mainRef := "refs/heads/" + w.Config.MainBranch
 	flowRef := "refs/heads/" + w.Repo.Branch
 	remotes := map[string]map[string]string{}
-	return func(c sandbox.RefChange) bool {
+	return func(c runguard.RefChange) bool {
 		switch {
 		case strings.HasPrefix(c.Name, "refs/remotes/"):
 			return remoteHas(w, remotes, c)
@@ -295,7 +296,7 @@ func claimedSince(w *workflow.Workflow, b string, since time.Time) bool {
 // remoteHas reports whether a remote-tracking ref was set to what its
 // remote has now (or removed where the remote has no such branch). One
 // ls-remote per remote, only when a tracking ref changed.
-func remoteHas(w *workflow.Workflow, cache map[string]map[string]string, c sandbox.RefChange) bool {
+func remoteHas(w *workflow.Workflow, cache map[string]map[string]string, c runguard.RefChange) bool {
 	rest := strings.TrimPrefix(c.Name, "refs/remotes/")
 	remote, branch, ok := strings.Cut(rest, "/")
 	if !ok {

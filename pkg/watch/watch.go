@@ -26,6 +26,7 @@ import (
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
+	"github.com/burl-dev/burl/pkg/runguard"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
@@ -118,10 +119,10 @@ type supervisor struct {
 	// mode is agents.yaml's sandbox: as the last round read it.
 	mode string
 	// pin is the git configuration burl's own git reads (DESIGN §19).
-	pin *sandbox.Pin
+	pin *runguard.Pin
 	// halted are state directories a run replaced: until they are put
 	// back, watch runs nothing (haltReason).
-	halted []sandbox.Replacement
+	halted []runguard.Replacement
 	// missing are the agents whose program cannot start (canStart).
 	missing map[string]CannotStart
 	// queue is the approve queue's run in the background.

@@ -1,4 +1,4 @@
-package sandbox
+package runguard
 
 import (
 	"bytes"

@@ -1,10 +1,11 @@
-package monitor
+package htmlreport
 
 import (
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/stats"
 )
@@ -34,7 +35,7 @@ const (
 )
 
 // WriteReport is WriteHTML with the stats of the same log (nil: none).
-func WriteReport(out io.Writer, b *Board, evs []events.Event, st *stats.Report) error {
+func WriteReport(out io.Writer, b *board.Board, evs []events.Event, st *stats.Report) error {
 	return write(out, b, evs, st)
 }
 

@@ -1,4 +1,4 @@
-package monitor
+package htmlreport
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/board"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/stats"
 	"github.com/burl-dev/burl/pkg/workflow"
@@ -43,7 +44,7 @@ type Node struct {
 type Edge struct{ X1, Y1, X2, Y2 int }
 
 type report struct {
-	Board     *Board
+	Board     *board.Board
 	Generated string
 	Columns   []column
 	Lanes     []Lane
@@ -74,7 +75,7 @@ type report struct {
 
 type column struct {
 	Name  string
-	Cards []Card
+	Cards []board.Card
 	More  int
 }
 
@@ -90,11 +91,13 @@ const (
 )
 
 // WriteHTML writes the report of b, with figures from evs (the whole log).
-func WriteHTML(out io.Writer, b *Board, evs []events.Event) error { return write(out, b, evs, nil) }
+func WriteHTML(out io.Writer, b *board.Board, evs []events.Event) error {
+	return write(out, b, evs, nil)
+}
 
-func write(out io.Writer, b *Board, evs []events.Event, st *stats.Report) error {
+func write(out io.Writer, b *board.Board, evs []events.Event, st *stats.Report) error {
 	r := report{Board: b, Generated: b.Now.UTC().Format("2006-01-02 15:04:05 UTC"), Worth: worthOf(st)}
-	for _, bk := range b.lanes() {
+	for _, bk := range b.Lanes() {
 		cs := b.Columns[bk]
 		col := column{Name: string(bk), Cards: cs}
 		if bk == workflow.Done && len(cs) > 50 {
@@ -118,7 +121,7 @@ type stretch struct {
 	done, lost bool
 }
 
-func (r *report) timeline(b *Board, evs []events.Event) {
+func (r *report) timeline(b *board.Board, evs []events.Event) {
 	open := map[string]*stretch{}
 	// last is when each open stretch's task was last heard of: where the
 	// bar of a run whose watcher died ends.
@@ -222,8 +225,8 @@ func (r *report) timeline(b *Board, evs []events.Event) {
 // graph lays the depends_on DAG out in layers (a task one layer right of
 // its deepest dependency). DONE tasks that no open task depends on are
 // left out: the graph is about what is still to come.
-func (r *report) graph(b *Board) {
-	cards := map[string]Card{}
+func (r *report) graph(b *board.Board) {
+	cards := map[string]board.Card{}
 	for _, cs := range b.Columns {
 		for _, c := range cs {
 			cards[c.ID] = c
@@ -243,7 +246,7 @@ func (r *report) graph(b *Board) {
 	for id := range in {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return idNum(ids[i]) < idNum(ids[j]) })
+	sort.Slice(ids, func(i, j int) bool { return board.IDNum(ids[i]) < board.IDNum(ids[j]) })
 	if len(ids) > maxNodes {
 		ids = ids[:maxNodes]
 	}
@@ -312,7 +315,7 @@ func (r *report) graph(b *Board) {
 
 // figures: tasks approved per day over the last days, and lead time
 // (created → DONE) and cycle time (first claim → DONE) of the DONE tasks.
-func (r *report) figures(b *Board, evs []events.Event) {
+func (r *report) figures(b *board.Board, evs []events.Event) {
 	firstClaim := map[string]time.Time{}
 	perDay := map[string]int{}
 	var cycle []time.Duration
@@ -357,10 +360,10 @@ func ageOf(now, since time.Time) string {
 	if since.IsZero() {
 		return "-"
 	}
-	return Age(now.Sub(since))
+	return board.Age(now.Sub(since))
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": eventText, "last": func(ts []Tick) int { return len(ts) - 1 },
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"age": ageOf, "event": board.EventText, "last": func(ts []Tick) int { return len(ts) - 1 },
 	"pct": percent, "f2": twoPlaces, "secs": seconds, "addpx": func(n int) int { return worthLabelW + n + 6 }}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>

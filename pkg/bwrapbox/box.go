@@ -1,4 +1,4 @@
-package sandbox
+package bwrapbox
 
 import (
 	"os"
@@ -147,12 +147,12 @@ func (b *Box) ordered() []mount {
 		case kindHide:
 			hides = append(hides, m)
 		case kindSee:
-			if !within(m.path, "/tmp") {
+			if !Within(m.path, "/tmp") {
 				continue // visible already
 			}
 			tree = append(tree, m)
 		case kindRead:
-			if !within(m.path, "/tmp") && !insideAny(m.path, writable) {
+			if !Within(m.path, "/tmp") && !insideAny(m.path, writable) {
 				continue // read-only already, as the whole file system is
 			}
 			for a := filepath.Dir(m.path); a != filepath.Dir(a); a = filepath.Dir(a) {
@@ -189,7 +189,7 @@ func tmpAncestors(tree []mount) []mount {
 	seen := map[string]bool{}
 	var out []mount
 	for _, m := range tree {
-		if !within(m.path, "/tmp") {
+		if !Within(m.path, "/tmp") {
 			continue
 		}
 		var chain []string
@@ -200,7 +200,7 @@ func tmpAncestors(tree []mount) []mount {
 		for i := len(chain) - 1; i >= 0; i-- {
 			a := chain[i]
 			for _, p := range paths {
-				if within(a, p) {
+				if Within(a, p) {
 					break walk // inside what is bound: its own content
 				}
 			}
@@ -224,7 +224,7 @@ func depth(p string) int { return strings.Count(filepath.Clean(p), string(filepa
 
 func insideAny(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if within(p, d) {
+		if Within(p, d) {
 			return true
 		}
 	}

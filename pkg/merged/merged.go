@@ -1,8 +1,8 @@
-// Package forge lands tasks through a forge's pull requests (DESIGN §17).
-// This file holds the git-only half: recognising that a task's work is on
-// the remote's main whatever the forge did with it, so a merge made outside
-// the pull request, or on a forge burl cannot ask, is still seen.
-package forge
+// Package merged recognises that a task's work is on the remote's main
+// whatever the forge did with it (DESIGN §17): the git-only half of landing
+// through a forge, so a merge made outside the pull request, or on a forge
+// burl cannot ask, is still seen.
+package merged
 
 import (
 	"bufio"

@@ -1,10 +1,12 @@
-package sandbox
+package bwrapbox
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // PresetWrite are the paths each agent CLI of agents.yaml's presets
@@ -53,7 +55,7 @@ func DefaultWrite() []string {
 	out := make([]string, 0, len(caches))
 	for _, c := range caches {
 		out = append(out, c.entry)
-		p := expandHome(strings.TrimSuffix(c.entry, "/"), home)
+		p := runguard.ExpandHome(strings.TrimSuffix(c.entry, "/"), home)
 		if !filepath.IsAbs(p) || !onPath(c.tools) {
 			continue
 		}
@@ -82,7 +84,7 @@ func WritePaths(entries []string, why string) []Path {
 	var out []Path
 	for _, e := range entries {
 		dir := strings.HasSuffix(e, "/")
-		p := expandHome(strings.TrimSuffix(e, "/"), home)
+		p := runguard.ExpandHome(strings.TrimSuffix(e, "/"), home)
 		if !filepath.IsAbs(p) || filepath.Clean(p) == "/" {
 			continue
 		}

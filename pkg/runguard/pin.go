@@ -1,4 +1,4 @@
-package sandbox
+package runguard
 
 import (
 	"bytes"
@@ -119,8 +119,8 @@ func PinGitConfig(root string) (*Pin, error) {
 		}
 		kept = append(kept, e)
 	}
-	xdg := xdgConfig(home)
-	attrs, excludes = expandHome(attrs, home), expandHome(excludes, home)
+	xdg := XDGConfig(home)
+	attrs, excludes = ExpandHome(attrs, home), ExpandHome(excludes, home)
 	if attrs == "" {
 		attrs = filepath.Join(xdg, "git", "attributes")
 	}
@@ -415,14 +415,16 @@ func globalFiles(home string) []string {
 		return []string{g}
 	}
 	var out []string
-	out = append(out, filepath.Join(xdgConfig(home), "git", "config"))
+	out = append(out, filepath.Join(XDGConfig(home), "git", "config"))
 	if home != "" {
 		out = append(out, filepath.Join(home, ".gitconfig"))
 	}
 	return out
 }
 
-func xdgConfig(home string) string {
+// XDGConfig is $XDG_CONFIG_HOME, or its default under home: where git
+// and the credential helpers look for their files.
+func XDGConfig(home string) string {
 	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
 		return x
 	}
@@ -455,7 +457,7 @@ func systemConfig(root string, effective bool) string {
 
 // includeTarget is the file an include path names, as git resolves it.
 func includeTarget(v, dir, home string) string {
-	v = expandHome(v, home)
+	v = ExpandHome(v, home)
 	if v == "" {
 		return ""
 	}
@@ -465,7 +467,8 @@ func includeTarget(v, dir, home string) string {
 	return v
 }
 
-func expandHome(p, home string) string {
+// ExpandHome is p with a leading ~/ read as home, as git reads it.
+func ExpandHome(p, home string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
 		return filepath.Join(home, rest)
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package bwrapbox
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // DefaultHide is agents.yaml sandbox_hide's default (DESIGN §19): the
@@ -197,7 +198,7 @@ func helperStores(helpers []string, home string) []string {
 			if f := opt("--file"); f != "" {
 				out = append(out, homePath(f, home))
 			} else {
-				out = append(out, filepath.Join(home, ".git-credentials"), filepath.Join(xdgConfig(home), "git", "credentials"))
+				out = append(out, filepath.Join(home, ".git-credentials"), filepath.Join(runguard.XDGConfig(home), "git", "credentials"))
 			}
 		case "cache":
 			if s := opt("--socket"); s != "" {
@@ -212,7 +213,7 @@ func helperStores(helpers []string, home string) []string {
 
 // homePath is p with ~/ expanded, absolute ("" when it cannot be).
 func homePath(p, home string) string {
-	p = expandHome(p, home)
+	p = runguard.ExpandHome(p, home)
 	if !filepath.IsAbs(p) {
 		return ""
 	}
@@ -270,7 +271,7 @@ func realPath(p string) string {
 // covers names the first of keep that p is or holds ("" when none).
 func covers(p string, keep []string) string {
 	for _, k := range keep {
-		if within(k, p) {
+		if Within(k, p) {
 			return k
 		}
 	}

@@ -1,4 +1,4 @@
-package forge
+package merged
 
 import (
 	"os"

@@ -1,9 +1,8 @@
-// Package monitor is `git burl monitor`: a board of the workflow read from
-// the task files, the locks and the event log (nothing is kept besides
-// them), drawn live on a terminal, as a plain-text snapshot, or as one
-// self-contained HTML page. It is the only package that links the TUI
-// library, and only cmd/git-burl-monitor imports it.
-package monitor
+// Package board is the workflow's board as git burl monitor shows it:
+// each task's card in its column, the runs going on, the tail of the event
+// log, read from the task files, the locks and the event log (nothing is
+// kept besides them).
+package board
 
 import (
 	"encoding/json"
@@ -143,9 +142,9 @@ type Board struct {
 	Done, Cancelled int
 	// Usage sums the cards' usage by agent.
 	Usage usage.Table
-	// runningLogs are the absolute paths of the running runs' logs, whose
+	// RunningLogs are the absolute paths of the running runs' logs, whose
 	// growth the live board watches.
-	runningLogs []string
+	RunningLogs []string
 	// host and grace judge the running runs' watchers again (Gone).
 	host  string
 	grace time.Duration
@@ -154,10 +153,10 @@ type Board struct {
 // tailLen is how many events the board keeps; the terminal shows what fits.
 const tailLen = 50
 
-// recent is how far back the live board reads the event log: far enough
+// Recent is how far back the live board reads the event log: far enough
 // for any run still going (runs are bounded by their timeout and lease),
 // near enough that a year of history is never read on each redraw.
-const recent = 72 * time.Hour
+const Recent = 72 * time.Hour
 
 // recentDone is how many of the most recent DONE tasks the board reads at
 // least: more than a column shows, and never a year of history on each
@@ -279,7 +278,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 	for _, bk := range workflow.Buckets {
 		sortCards(b.Columns[bk], bk)
 	}
-	for _, r := range running(evs) {
+	for _, r := range Running(evs) {
 		s, ok := doing[r.Task]
 		if ok && !r.runs(s) {
 			// Its task is another watcher's now.
@@ -307,7 +306,7 @@ func Load(w *workflow.Workflow, now time.Time, evs []events.Event, withAllDone b
 		// branch could have written: only a regular file under the logs
 		// directory is read.
 		if p, ok := w.RunLog(b.Runs[i].Log); ok {
-			b.runningLogs = append(b.runningLogs, p)
+			b.RunningLogs = append(b.RunningLogs, p)
 			b.Runs[i].LastLine = cli.Escape(lastLine(p))
 		}
 	}
@@ -342,16 +341,17 @@ func sortCards(cs []Card, b workflow.Bucket) {
 			if !cs[i].Since.Equal(cs[j].Since) {
 				return cs[i].Since.After(cs[j].Since)
 			}
-			return idNum(cs[i].ID) > idNum(cs[j].ID)
+			return IDNum(cs[i].ID) > IDNum(cs[j].ID)
 		}
 		if pi, pj := task.PriorityRank(cs[i].Priority), task.PriorityRank(cs[j].Priority); pi != pj {
 			return pi < pj
 		}
-		return idNum(cs[i].ID) < idNum(cs[j].ID)
+		return IDNum(cs[i].ID) < IDNum(cs[j].ID)
 	})
 }
 
-func idNum(id string) int { n, _ := task.IDNumber(id); return n }
+// IDNum is a task id's number, for ordering cards by it.
+func IDNum(id string) int { n, _ := task.IDNumber(id); return n }
 
 // predicted is `git burl conflicts` for the board: the same prediction,
 // remembered per pair of commits in logs/conflicts.cache as status does,
@@ -376,11 +376,11 @@ func predicted(w *workflow.Workflow) map[string][]string {
 	return out
 }
 
-// running lists the runs with a run_start and no later run_end of the same
+// Running lists the runs with a run_start and no later run_end of the same
 // task, agent and attempt, nor a later transition of their task (a
 // takeover, a release, a submit: whatever the run's watcher left unsaid,
 // the run is over), oldest first; of one task, the latest only.
-func running(evs []events.Event) []Run {
+func Running(evs []events.Event) []Run {
 	type key struct {
 		task, agent string
 		attempt     int

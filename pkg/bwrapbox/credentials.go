@@ -1,4 +1,4 @@
-package sandbox
+package bwrapbox
 
 import (
 	"bytes"
@@ -28,10 +28,10 @@ func StripCredentials(cfg []byte) ([]byte, bool) {
 	return out, !bytes.Equal(out, cfg)
 }
 
-// cleanConfig writes, into the run directory dir, the shared config
+// CleanConfig writes, into the run directory dir, the shared config
 // without its credentials, for the box to see at its place; "" when it
 // holds none.
-func cleanConfig(r *repo.Repo, dir string) (string, error) {
+func CleanConfig(r *repo.Repo, dir string) (string, error) {
 	cfg, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil

@@ -1,4 +1,4 @@
-package monitor
+package board
 
 import (
 	"encoding/json"
@@ -104,9 +104,9 @@ func (c Card) PRLink() string {
 	return s
 }
 
-// prDetail is what the task view shows above the task's file about its
+// PRDetail is what the task view shows above the task's file about its
 // pull request: its number, state and URL.
-func prDetail(c Card) []string {
+func PRDetail(c Card) []string {
 	pr := c.PR()
 	if pr == "" {
 		return nil
@@ -167,11 +167,11 @@ func prReason(e events.Event, n int) string {
 	return strings.Join(strings.Fields(r), " ")
 }
 
-// eventText is an event as the board and the report list it, after its
+// EventText is an event as the board and the report list it, after its
 // time: "ACTION TASK ACTOR[: reason]", or for a pull request's event
 // "TASK PR #3 merged (a1b2c3d) · ACTOR" (a reason before the actor: it
 // says more); escaped.
-func eventText(e events.Event) string {
+func EventText(e events.Event) string {
 	if pr, ok := prEvent(e); ok {
 		s := pr + " · " + e.Actor
 		if id := e.TaskID(); id != "" {
