@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/integrate"
-	"github.com/burl-dev/burl/pkg/sandbox"
+	"github.com/burl-dev/burl/pkg/runguard"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -22,7 +22,7 @@ const stagedWait = 30 * time.Second
 // the refs were: one written before its move is there for any move the
 // refs show. A move still under way is waited for; one burl undid
 // meanwhile (the branch is back where it was) is burl's too.
-func stagedMove(w *workflow.Workflow, b string, c sandbox.RefChange, via map[string]bool) bool {
+func stagedMove(w *workflow.Workflow, b string, c runguard.RefChange, via map[string]bool) bool {
 	id, ok := workflow.IDForBranch(b)
 	if !ok {
 		return false
