@@ -188,7 +188,7 @@ func Resolve(dir string) (*Repo, error) {
 			pre = preStamp{files, st}
 		}
 	}
-	r, origins, err := resolve(dir, d)
+	r, origins, err := resolve(dir, d, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ type found struct {
 	ok          bool
 }
 
-func resolve(dir string, d found) (*Repo, []string, error) {
+func resolve(dir string, d found, pre preStamp) (*Repo, []string, error) {
 	g := gitx.In(dir)
 	// Every command and hook starts here: the two git processes run side
 	// by side rather than one after the other. git config reads the same
@@ -212,12 +212,19 @@ func resolve(dir string, d found) (*Repo, []string, error) {
 		err error
 	}
 	cfg := make(chan result, 1)
-	go func() {
-		// As the user has it: reading config runs no hook, and
-		// core.hooksPath must be the user's, not burl's hooks-off setting.
-		out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
-		cfg <- result{out, err}
-	}()
+	if out, ok := keptBootstrap(d, pre); ok {
+		cfg <- result{out, nil}
+	} else {
+		go func() {
+			// As the user has it: reading config runs no hook, and
+			// core.hooksPath must be the user's, not burl's hooks-off setting.
+			out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
+			if err == nil || gitx.ExitCodeOf(err) == 1 {
+				keepBootstrap(d, pre, out)
+			}
+			cfg <- result{out, err}
+		}()
+	}
 	var out string
 	var err error
 	if d.ok {
