@@ -14,7 +14,7 @@ import (
 // if written that long ago (a stamp trusts no file changed within racy).
 func settle(t *testing.T, dir string, age time.Duration) {
 	t.Helper()
-	r, _, err := resolve(dir, found{}, preStamp{})
+	r, _, err := resolve(dir, found{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func Resolve(dir string) (*Repo, error) {
 			pre = preStamp{files, st}
 		}
 	}
-	r, origins, err := resolve(dir, d, pre)
+	r, origins, err := resolve(dir, d)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ type found struct {
 	ok          bool
 }
 
-func resolve(dir string, d found, pre preStamp) (*Repo, []string, error) {
+func resolve(dir string, d found) (*Repo, []string, error) {
 	g := gitx.In(dir)
 	// Every command and hook starts here: the two git processes run side
 	// by side rather than one after the other. git config reads the same
@@ -212,7 +212,8 @@ func resolve(dir string, d found, pre preStamp) (*Repo, []string, error) {
 		err error
 	}
 	cfg := make(chan result, 1)
-	if out, ok := keptBootstrap(d, pre); ok {
+	key := bootstrapKey(d)
+	if out, ok := keptBootstrap(d, key); ok {
 		cfg <- result{out, nil}
 	} else {
 		go func() {
@@ -220,7 +221,7 @@ func resolve(dir string, d found, pre preStamp) (*Repo, []string, error) {
 			// core.hooksPath must be the user's, not burl's hooks-off setting.
 			out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
 			if err == nil || gitx.ExitCodeOf(err) == 1 {
-				keepBootstrap(d, pre, out)
+				keepBootstrap(d, key, out)
 			}
 			cfg <- result{out, err}
 		}()
