@@ -99,6 +99,7 @@ bench: build
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/history.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/soak.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watch.sh
+	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/watchab.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/gatebox.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/monitor.sh
 	PATH="$(CURDIR)/bin:$$PATH" ./contrib/bench/setup.sh

@@ -100,6 +100,9 @@ func (g Git) Cat(names []string, contents bool, each func(i int, oid, kind strin
 	if contents {
 		verb = "contents "
 	}
+	if s, shared, ok := g.catRoute(names); ok {
+		g, names = s, shared
+	}
 	var req strings.Builder
 	for _, n := range names {
 		if strings.ContainsAny(n, "\n\r") || n == "" {

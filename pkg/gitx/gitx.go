@@ -144,6 +144,9 @@ func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
 		if err, ok := g.showRef(args); ok {
 			return nil, err
 		}
+		if out, ok := g.revListCount(args); ok {
+			return out, nil
+		}
 	}
 	deadline := time.Now().Add(lockWait)
 	delay := 5 * time.Millisecond

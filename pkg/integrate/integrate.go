@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -520,6 +521,19 @@ func WorkInMain(g gitx.Git, main, base, tip string) (bool, error) {
 	}
 	if !g.Has(base + "^{commit}") {
 		return false, nil
+	}
+	// Walks through cat-file answer where both histories since base are
+	// short (DESIGN §28): tip is in main when it is on main's own
+	// commits; a main still at base holds none of tip's work.
+	if own, ok := g.Since(base, tip); ok && len(own) > 0 {
+		if theirs, ok := g.Since(base, main); ok {
+			if slices.Contains(theirs, own[0]) {
+				return true, nil
+			}
+			if len(theirs) == 0 {
+				return false, nil
+			}
+		}
 	}
 	if in, err := g.Test("merge-base", "--is-ancestor", tip, main); err != nil || in {
 		return in, err

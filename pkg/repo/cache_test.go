@@ -14,7 +14,7 @@ import (
 // if written that long ago (a stamp trusts no file changed within racy).
 func settle(t *testing.T, dir string, age time.Duration) {
 	t.Helper()
-	r, _, err := resolve(dir)
+	r, _, err := resolve(dir, found{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,5 +92,43 @@ func TestResolveReadsThroughAnIncludeEveryTime(t *testing.T) {
 	defer withoutGit(t)()
 	if _, err := Resolve(root); err == nil {
 		t.Fatal("settings read through an include were answered from a cache")
+	}
+}
+
+// forget drops what this process resolved, as a new process starts.
+func forget() {
+	cacheMu.Lock()
+	cache = map[string]cacheEntry{}
+	cacheMu.Unlock()
+}
+
+// A new process takes the main worktree's settings from what an earlier
+// one kept, while no config file changed; a changed one is read again.
+func TestResolveKeepsSettingsAcrossProcesses(t *testing.T) {
+	root := gittest.NewRepo(t)
+	gittest.Git(t, root, "config", "burl.branch", "flow")
+	settle(t, root, time.Hour)
+	forget()
+	if r, err := Resolve(root); err != nil || r.Branch != "flow" {
+		t.Fatalf("Resolve: %v %v", r, err)
+	}
+	forget()
+	restore := withoutGit(t)
+	r, err := Resolve(root)
+	restore()
+	if err != nil || r.Branch != "flow" {
+		t.Fatalf("a new process asked git again: %v %v", r, err)
+	}
+
+	gittest.Git(t, root, "config", "burl.branch", "other")
+	settle(t, root, 30*time.Minute)
+	forget()
+	if r, err := Resolve(root); err != nil || r.Branch != "other" {
+		t.Fatalf("after git config burl.branch other: %v %v", r, err)
+	}
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'burl.branch'='env'")
+	forget()
+	if r, err := Resolve(root); err != nil || r.Branch != "env" {
+		t.Fatalf("with burl.branch from the environment: %v %v", r, err)
 	}
 }

@@ -178,7 +178,17 @@ func Resolve(dir string) (*Repo, error) {
 	if r != nil {
 		return r, nil
 	}
-	r, origins, err := resolve(dir)
+	d := found{}
+	d.common, d.top, d.ok = discover(dir)
+	if d.ok && pre.files == nil {
+		// Where the repository is known before git config reads, its files
+		// are stamped now: the next Resolve is answered from this one.
+		files := configFiles(&Repo{CommonDir: d.common, Toplevel: d.top})
+		if st, ok := stampOf(files); ok {
+			pre = preStamp{files, st}
+		}
+	}
+	r, origins, err := resolve(dir, d)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +196,13 @@ func Resolve(dir string) (*Repo, error) {
 	return r, nil
 }
 
-func resolve(dir string) (*Repo, []string, error) {
+// found is discover's answer.
+type found struct {
+	common, top string
+	ok          bool
+}
+
+func resolve(dir string, d found) (*Repo, []string, error) {
 	g := gitx.In(dir)
 	// Every command and hook starts here: the two git processes run side
 	// by side rather than one after the other. git config reads the same
@@ -196,14 +212,32 @@ func resolve(dir string) (*Repo, []string, error) {
 		err error
 	}
 	cfg := make(chan result, 1)
-	go func() {
-		// As the user has it: reading config runs no hook, and
-		// core.hooksPath must be the user's, not burl's hooks-off setting.
-		out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
-		cfg <- result{out, err}
-	}()
-	out, err := g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	key := bootstrapKey(d)
+	if out, ok := keptBootstrap(d, key); ok {
+		cfg <- result{out, nil}
+	} else {
+		go func() {
+			// As the user has it: reading config runs no hook, and
+			// core.hooksPath must be the user's, not burl's hooks-off setting.
+			out, err := gitx.Git{Dir: dir, UserHooks: true}.Run("config", "--show-origin", "--get-regexp", bootstrapKeys)
+			if err == nil || gitx.ExitCodeOf(err) == 1 {
+				keepBootstrap(d, key, out)
+			}
+			cfg <- result{out, err}
+		}()
+	}
+	var out string
+	var err error
+	if d.ok {
+		out = d.common + "\n" + d.top
+	} else {
+		out, err = g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	}
 	c := <-cfg
+	if d.ok && movesWorktree(c.out) {
+		// core.worktree or core.bare: git says where the worktree is.
+		out, err = g.Run("rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	}
 	if err != nil {
 		if _, serr := os.Stat(dir); dir == "" || serr != nil {
 			// The shell stands in a folder that is gone: approve removes
@@ -248,7 +282,20 @@ func resolve(dir string) (*Repo, []string, error) {
 // bootstrapKeys are the git config keys burl reads before anything else.
 // include.* and includeIf.* are read only to know that the settings may
 // come from files named nowhere else (cache.go).
-const bootstrapKeys = `^(include\..+|includeif\..+|burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
+const bootstrapKeys = `^(include\..+|includeif\..+|core\.worktree|core\.bare|burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
+
+// movesWorktree reports a setting in the bootstrap config that puts the
+// worktree elsewhere than discover looks (core.worktree, core.bare).
+func movesWorktree(out string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		_, l, _ = strings.Cut(l, "\t")
+		k, v, _ := strings.Cut(l, " ")
+		if k == "core.worktree" || k == "core.bare" && !isFalse(v) {
+			return true
+		}
+	}
+	return false
+}
 
 // mainWorktree covers repositories whose git dir is not <root>/.git
 // (--separate-git-dir, GIT_DIR): the first entry of the worktree list is

@@ -55,6 +55,9 @@ func Base(w *workflow.Workflow, t *task.Task, g gitx.Git, head string) string {
 	if w.Repo.HasRemote(w.Config.Remote) {
 		mains = append(mains, gitx.Tracking(w.Config.Remote, w.Config.MainBranch))
 	}
+	if baseStands(g, base, head, mains) {
+		return base
+	}
 	// With both mains, git answers for head and a merge of the two: the
 	// newest commit head shares with either, in one process.
 	mb, err := g.Run(append([]string{"merge-base", head}, mains...)...)
@@ -195,4 +198,39 @@ func scopeFix(w *workflow.Workflow, verb, id string, files []string) string {
 		return fmt.Sprintf(`scope: if the task needs those files, reject it (git burl reject %s --reason "...") and widen its scope: %s; the scope is affects/affects_globs in %s`, id, cmd, where)
 	}
 	return fmt.Sprintf("scope: revert the changes to those files, or, if the task needs them, widen its scope: %s (the scope is affects/affects_globs in %s)", cmd, where)
+}
+
+// baseStands reports, from walks through cat-file (DESIGN §28), that the
+// newest commit head shares with any of mains is base itself: every path
+// back from head and from each main (one not there aside) reaches base,
+// and no commit on them is on both sides. false means git decides.
+func baseStands(g gitx.Git, base, head string, mains []string) bool {
+	if !gitx.ValidObjectID(base) {
+		return false
+	}
+	own, ok := g.Since(base, head)
+	if !ok {
+		return false
+	}
+	mine := map[string]bool{}
+	for _, c := range own {
+		mine[c] = true
+	}
+	found := false
+	for _, m := range mains {
+		if !g.Has(m + "^{commit}") {
+			continue
+		}
+		found = true
+		theirs, ok := g.Since(base, m)
+		if !ok {
+			return false
+		}
+		for _, c := range theirs {
+			if mine[c] {
+				return false
+			}
+		}
+	}
+	return found
 }
