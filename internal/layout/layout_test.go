@@ -27,12 +27,9 @@ const maxLines = 3000
 // grows past its count, and once it is under the limit it must come off
 // this list, so that the list only ever shrinks to empty.
 var over = map[string]int{
-	"pkg/forge":   3052,
-	"pkg/land":    4087,
-	"pkg/monitor": 3685,
-	"pkg/sandbox": 4510,
-	"pkg/verb":    6763,
-	"pkg/watch":   4249,
+	"pkg/land":  4087,
+	"pkg/verb":  6763,
+	"pkg/watch": 4249,
 }
 
 // packages are the directories under pkg/ that hold Go files, by their
@@ -103,8 +100,12 @@ func TestNoPackageOverTheLimit(t *testing.T) {
 var mayUse = map[string][]string{
 	"pkg/mcp":     {"pkg/land", "pkg/verb", "pkg/watch"},
 	"pkg/monitor": {"pkg/land"},
-	"pkg/verb":    {"pkg/land", "pkg/watch"},
-	"pkg/watch":   {"pkg/land"},
+	// The board and the HTML report came out of monitor, and show the
+	// queue as land plans it.
+	"pkg/board":      {"pkg/land"},
+	"pkg/htmlreport": {"pkg/land"},
+	"pkg/verb":       {"pkg/land", "pkg/watch"},
+	"pkg/watch":      {"pkg/land"},
 }
 
 // belowWorkflow are the packages split out of pkg/workflow (issue 43):
