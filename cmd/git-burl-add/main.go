@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/authoring"
 )
 
-func main() { os.Exit(verb.Main("add", verb.Add(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("add", authoring.Add(), os.Args[1:])) }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
 )
 
-func main() { os.Exit(verb.Main("completion", verb.Completion(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("completion", upkeep.Completion(), os.Args[1:])) }

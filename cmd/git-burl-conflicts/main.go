@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
-func main() { os.Exit(verb.Main("conflicts", verb.Conflicts(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("conflicts", views.Conflicts(), os.Args[1:])) }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
-func main() { os.Exit(verb.Main("diff", verb.Diff(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("diff", views.Diff(), os.Args[1:])) }

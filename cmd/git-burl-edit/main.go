@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/authoring"
 )
 
-func main() { os.Exit(verb.Main("edit", verb.Edit(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("edit", authoring.Edit(), os.Args[1:])) }

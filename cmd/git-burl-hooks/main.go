@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
 )
 
-func main() { os.Exit(verb.Main("hooks", verb.Hooks(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("hooks", upkeep.Hooks(), os.Args[1:])) }

@@ -8,6 +8,7 @@ import (
 	// (net/http) is linked here, not into every verb.
 	_ "github.com/burl-dev/burl/pkg/forge/gitea"
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
 )
 
-func main() { os.Exit(verb.Main("sync", verb.Sync(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("sync", upkeep.Sync(), os.Args[1:])) }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
 )
 
-func main() { os.Exit(verb.Main("trust", verb.Trust(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("trust", upkeep.Trust(), os.Args[1:])) }

@@ -20,6 +20,9 @@ import (
 	"github.com/burl-dev/burl/pkg/catalog"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/authoring"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
+	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
 // The tests drive the server with the official Go SDK's client over the
@@ -38,10 +41,10 @@ func newWorkflow(t *testing.T) string {
 	dir := gittest.NewRepo(t)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	t.Setenv("BURL_ACTOR", "tester")
-	burl(t, dir, "init", verb.Init())
-	burl(t, dir, "add", verb.Add(), "Parse the header", "--affects-glob", "src/**")
-	burl(t, dir, "add", verb.Add(), "Write the docs", "--affects-glob", "docs/**")
-	burl(t, dir, "add", verb.Add(), "Third", "--affects", "third.txt")
+	burl(t, dir, "init", upkeep.Init())
+	burl(t, dir, "add", authoring.Add(), "Parse the header", "--affects-glob", "src/**")
+	burl(t, dir, "add", authoring.Add(), "Write the docs", "--affects-glob", "docs/**")
+	burl(t, dir, "add", authoring.Add(), "Third", "--affects", "third.txt")
 	return dir
 }
 
@@ -140,7 +143,7 @@ func taskField(t *testing.T, dir, id, key string) any {
 	var doc struct {
 		Task map[string]any `json:"task"`
 	}
-	if err := json.Unmarshal([]byte(burl(t, dir, "show", verb.Show(), "--json", id)), &doc); err != nil {
+	if err := json.Unmarshal([]byte(burl(t, dir, "show", views.Show(), "--json", id)), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc.Task[key]
@@ -189,7 +192,7 @@ func TestStatusIsStatusJSON(t *testing.T) {
 			args = append(args, "--open")
 			in["open"] = true
 		}
-		want := burl(t, dir, "status", verb.Status(), args...)
+		want := burl(t, dir, "status", views.Status(), args...)
 		a := call(t, cs, in)
 		if a.isError || a.text != strings.TrimSuffix(want, "\n") {
 			t.Errorf("status (open %v) over MCP:\n%s\nwant what git burl status %s prints:\n%s", open, a.text, strings.Join(args, " "), want)
@@ -316,7 +319,7 @@ func TestScopeRequestWidensNothing(t *testing.T) {
 	if got, _ := taskField(t, dir, "TASK-001", "scope_request").(string); !strings.Contains(got, "docs/notes.md") {
 		t.Errorf("scope_request field: %q", got)
 	}
-	log := burl(t, dir, "log", verb.Log(), "--json", "--task", "TASK-001", "--action", "scope_request")
+	log := burl(t, dir, "log", views.Log(), "--json", "--task", "TASK-001", "--action", "scope_request")
 	if !strings.Contains(log, "the header is documented") {
 		t.Errorf("no scope_request event:\n%s", log)
 	}
@@ -473,7 +476,7 @@ func TestAClientThatLeavesMidCallLeavesNoHalfTransition(t *testing.T) {
 	if b := taskField(t, dir, "TASK-002", "bucket"); b != "DOING" {
 		t.Errorf("TASK-002 is in %v", b)
 	}
-	burl(t, dir, "doctor", verb.Doctor())
+	burl(t, dir, "doctor", upkeep.Doctor())
 }
 
 // breaksAfter takes n writes (the answer to initialize), then fails as a
@@ -550,8 +553,8 @@ func TestALargeAnswerIsTheDocumentWhole(t *testing.T) {
 	largeAnswer = 0
 	t.Cleanup(func() { largeAnswer = 64 << 10 })
 	dir := newWorkflow(t)
-	burl(t, dir, "add", verb.Add(), `A "quoted" title \ with a backslash, tab	and é`, "--affects", "q.txt")
-	want := strings.TrimSuffix(burl(t, dir, "status", verb.Status(), "--json"), "\n")
+	burl(t, dir, "add", authoring.Add(), `A "quoted" title \ with a backslash, tab	and é`, "--affects", "q.txt")
+	want := strings.TrimSuffix(burl(t, dir, "status", views.Status(), "--json"), "\n")
 	for _, version := range []string{legacy, latest} {
 		cs := connect(t, Options{}, version, dir)
 		for i := 0; i < 2; i++ {

@@ -11,7 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
-	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/views"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -67,7 +67,7 @@ func (s *server) listTasks(ctx context.Context, req *sdk.ListResourcesRequest) (
 		return nil, rpcError(err)
 	}
 	doc, _, err := s.run(dir, func(c *cli.Context) error {
-		return cli.Invoke(c, "status", verb.Status(), []string{"--json", "--open"})
+		return cli.Invoke(c, "status", views.Status(), []string{"--json", "--open"})
 	})
 	if err != nil {
 		return nil, rpcError(err)

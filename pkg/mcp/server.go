@@ -16,7 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/burl-dev/burl/pkg/cli"
-	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/views"
 	"github.com/burl-dev/burl/pkg/version"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -176,7 +176,7 @@ func why(c *cli.Context, id string) error {
 	var doc bytes.Buffer
 	sc := *c
 	sc.Stdout = &doc
-	if err := cli.Invoke(&sc, "status", verb.Status(), []string{"--json", "--bucket=" + string(e.Bucket)}); err != nil {
+	if err := cli.Invoke(&sc, "status", views.Status(), []string{"--json", "--bucket=" + string(e.Bucket)}); err != nil {
 		return err
 	}
 	var st struct {

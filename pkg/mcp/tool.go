@@ -15,6 +15,8 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/suggest"
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/authoring"
+	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
 // The one tool. Its definition is all a client puts in its model's context
@@ -69,20 +71,20 @@ type action struct {
 // actions are the tool's actions. Each runs the verb's own code (pkg/verb),
 // never a copy of it: every rule of the command line holds here as well.
 var actions = map[string]action{
-	"status": {"status", verb.Status, []string{"open", "since"}, func(a *args) []string {
+	"status": {"status", views.Status, []string{"open", "since"}, func(a *args) []string {
 		argv := []string{"--json"}
 		if a.Open {
 			argv = append(argv, "--open")
 		}
 		return withFlag(argv, "--since", a.Since)
 	}},
-	"show": {"show", verb.Show, []string{"id"}, idArgv},
+	"show": {"show", views.Show, []string{"id"}, idArgv},
 	// why composes show and status (server.go); "show" heads its errors.
-	"why":      {"show", verb.Show, []string{"id"}, nil},
+	"why":      {"show", views.Show, []string{"id"}, nil},
 	"claim":    {"claim", verb.ClaimAsAgent, []string{"id"}, idArgv},
 	"submit":   {"submit", verb.Submit, []string{"id"}, idArgv},
 	"validate": {"validate", verb.Validate, []string{"id"}, idArgv},
-	"log": {"log", verb.Log, []string{"id", "since"}, func(a *args) []string {
+	"log": {"log", views.Log, []string{"id", "since"}, func(a *args) []string {
 		return withFlag(withFlag([]string{"--json"}, "--task", a.ID), "--since", a.Since)
 	}},
 	"scope_request": {"scope", verb.ScopeRequest, []string{"id", "paths", "globs", "reason"}, func(a *args) []string {
@@ -97,7 +99,7 @@ var actions = map[string]action{
 	}},
 	// propose is add inside a run: the task waits in PROPOSED, discovered
 	// from id (by default the task whose worktree cwd is in).
-	"propose": {"add", verb.Add, []string{"id", "title", "paths", "globs", "reason"}, func(a *args) []string {
+	"propose": {"add", authoring.Add, []string{"id", "title", "paths", "globs", "reason"}, func(a *args) []string {
 		argv := []string{"--json", "--propose"}
 		for _, p := range a.Paths {
 			argv = append(argv, "--affects="+p)

@@ -1,4 +1,4 @@
-package verb
+package verb_test
 
 import (
 	"path/filepath"

@@ -5,8 +5,8 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// stepOut is a task's next step as --json reports it beside the task.
-type stepOut struct {
+// StepOut is a task's next step as --json reports it beside the task.
+type StepOut struct {
 	State   string `json:"state"`
 	Suggest string `json:"suggest"`
 	Waits   string `json:"waits,omitempty"`
@@ -37,7 +37,7 @@ func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
 	}
 	in := next.Inputs{Tasks: sums}
 	if e.Bucket == workflow.QA {
-		_, in.BuildUntrusted = untrustedConfig(w)
+		_, in.BuildUntrusted = UntrustedConfig(w)
 	}
 	set, err := next.Gather(w, in)
 	if err != nil {
@@ -47,6 +47,7 @@ func nextOf(w *workflow.Workflow, e *workflow.Entry) (next.Facts, next.Step) {
 	return f, next.For(f)
 }
 
-func stepJSON(f next.Facts, s next.Step) stepOut {
-	return stepOut{State: string(s.State), Suggest: s.Command, Waits: s.Wait, Why: s.Why, Lost: f.Holder.Gone()}
+// StepJSON is the step s of the task f describes, as --json reports it.
+func StepJSON(f next.Facts, s next.Step) StepOut {
+	return StepOut{State: string(s.State), Suggest: s.Command, Waits: s.Wait, Why: s.Why, Lost: f.Holder.Gone()}
 }

@@ -1,4 +1,4 @@
-package verb
+package verb_test
 
 import (
 	"testing"
@@ -7,48 +7,52 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/hook"
 	"github.com/burl-dev/burl/pkg/monitor"
+	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/authoring"
+	"github.com/burl-dev/burl/pkg/verb/upkeep"
+	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
 // constructors are every verb's, for tests that look at all of them (the
 // binaries each link only their own).
 var constructors = map[string]func() cli.Command{
-	"add":        Add,
-	"approve":    Approve,
-	"block":      Block,
-	"cancel":     Cancel,
-	"edit":       Edit,
-	"hold":       Hold,
-	"inbox":      Inbox,
-	"unhold":     Unhold,
-	"accept":     Accept,
-	"stop":       Stop,
-	"drain":      Drain,
-	"claim":      Claim,
-	"clean":      Clean,
-	"completion": Completion,
-	"conflicts":  Conflicts,
-	"diff":       Diff,
-	"doctor":     Doctor,
+	"add":        authoring.Add,
+	"approve":    verb.Approve,
+	"block":      verb.Block,
+	"cancel":     verb.Cancel,
+	"edit":       authoring.Edit,
+	"hold":       verb.Hold,
+	"inbox":      views.Inbox,
+	"unhold":     verb.Unhold,
+	"accept":     verb.Accept,
+	"stop":       verb.Stop,
+	"drain":      verb.Drain,
+	"claim":      verb.Claim,
+	"clean":      upkeep.Clean,
+	"completion": upkeep.Completion,
+	"conflicts":  views.Conflicts,
+	"diff":       views.Diff,
+	"doctor":     upkeep.Doctor,
 	"hook":       hook.Command, // in pkg/hook: the binary git runs on every commit links no other verb
-	"hooks":      Hooks,
-	"init":       Init,
-	"lock":       Lock,
-	"log":        Log,
+	"hooks":      upkeep.Hooks,
+	"init":       upkeep.Init,
+	"lock":       upkeep.Lock,
+	"log":        views.Log,
 	"monitor":    monitor.Command, // in its own package: only its binary links the TUI library
-	"reject":     Reject,
-	"release":    Release,
-	"scope":      Scope,
-	"show":       Show,
-	"stats":      Stats,
-	"status":     Status,
-	"submit":     Submit,
-	"sync":       Sync,
-	"unblock":    Unblock,
-	"trust":      Trust,
-	"validate":   Validate,
-	"verify":     Verify,
-	"watch":      Watch,
-	"worktree":   Worktree,
+	"reject":     verb.Reject,
+	"release":    verb.Release,
+	"scope":      verb.Scope,
+	"show":       views.Show,
+	"stats":      views.Stats,
+	"status":     views.Status,
+	"submit":     verb.Submit,
+	"sync":       upkeep.Sync,
+	"unblock":    verb.Unblock,
+	"trust":      upkeep.Trust,
+	"validate":   verb.Validate,
+	"verify":     upkeep.Verify,
+	"watch":      verb.Watch,
+	"worktree":   upkeep.Worktree,
 }
 
 // above are the verbs whose command lives in a package that imports this

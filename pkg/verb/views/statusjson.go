@@ -1,4 +1,4 @@
-package verb
+package views
 
 // status --json, streamed: the task objects are spliced from the status
 // cache's JSON rather than decoded and encoded again.

@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -22,14 +23,14 @@ func (c *statusCmd) filter() (statusFilter, error) {
 		for _, one := range strings.Split(b, ",") {
 			bk := workflow.Bucket(strings.ToUpper(strings.TrimSpace(one)))
 			if !slices.Contains(workflow.Buckets, bk) {
-				return f, usageErr("status", "--bucket "+one+" is not a bucket: READY, DOING, QA, DONE or BLOCKED (or PROPOSED)")
+				return f, cli.UsageError("status", "--bucket "+one+" is not a bucket: READY, DOING, QA, DONE or BLOCKED (or PROPOSED)")
 			}
 			f.buckets = append(f.buckets, bk)
 		}
 	}
 	if c.Open {
 		if slices.Contains(f.buckets, workflow.Done) {
-			return f, usageErr("status", "--open leaves DONE out, and --bucket DONE asks for it")
+			return f, cli.UsageError("status", "--open leaves DONE out, and --bucket DONE asks for it")
 		}
 		if len(f.buckets) == 0 {
 			f.buckets = []workflow.Bucket{workflow.Ready, workflow.Doing, workflow.QA, workflow.Blocked, workflow.Proposed}

@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"bufio"
@@ -23,6 +23,7 @@ import (
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -111,13 +112,13 @@ type statusOut struct {
 
 func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("status", "takes no arguments")
+		return nil, cli.UsageError("status", "takes no arguments")
 	}
 	f, err := c.filter()
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	out.NotOnRemoteMain = integrate.IDs(off)
 	var buildUntrusted bool
-	out.Untrusted, buildUntrusted = untrustedConfig(w)
+	out.Untrusted, buildUntrusted = verb.UntrustedConfig(w)
 	out.cockpit = readCockpit(w)
 	// PROPOSED is counted where it holds a task: the counts of a workflow
 	// without proposals stay the five of PRD 9.1.

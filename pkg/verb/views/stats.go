@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/stats"
 	"github.com/burl-dev/burl/pkg/usage"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Stats is `git burl stats`: what cmd/git-burl-stats runs.
@@ -31,7 +32,7 @@ type statsOut struct{ stats.Report }
 
 func (c *statsCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("stats", "takes no arguments")
+		return nil, cli.UsageError("stats", "takes no arguments")
 	}
 	o := stats.Options{By: c.By}
 	switch c.By {
@@ -46,7 +47,7 @@ func (c *statsCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 		o.Since = t
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

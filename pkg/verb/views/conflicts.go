@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Conflicts is `git burl conflicts`: what cmd/git-burl-conflicts runs.
@@ -50,9 +51,9 @@ func (o conflictsOut) Human(w io.Writer) {
 
 func (c *conflictsCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("conflicts", "takes no arguments")
+		return nil, cli.UsageError("conflicts", "takes no arguments")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

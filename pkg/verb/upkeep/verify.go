@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"bufio"
@@ -98,7 +98,7 @@ const (
 
 func (c *verifyCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 1 {
-		return nil, usageErr("verify", "takes one range at most")
+		return nil, cli.UsageError("verify", "takes one range at most")
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(verifyMemoryLimit)

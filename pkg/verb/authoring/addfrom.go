@@ -1,4 +1,4 @@
-package verb
+package authoring
 
 import (
 	"errors"
@@ -17,6 +17,7 @@ import (
 	"github.com/burl-dev/burl/pkg/intake"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -38,7 +39,7 @@ func (o addFromOut) Human(w io.Writer) {
 // committed with their add events in one workflow commit, or none.
 func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 	if c.BodyFile != "" || c.Description != "" || len(c.AC)+len(c.Affects)+len(c.AffectsGlobs)+len(c.MustNotTouch)+len(c.DependsOn)+len(c.Tags) > 0 || c.Verify != "" {
-		return nil, usageErr("add", "takes the tasks' fields from the file with --from, not from flags")
+		return nil, cli.UsageError("add", "takes the tasks' fields from the file with --from, not from flags")
 	}
 	var data []byte
 	var err error
@@ -77,7 +78,7 @@ func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 		return nil, errs.New(errs.User, "%s: %v", c.From, err).WithTitle("Cannot add the tasks: nothing was added").
 			WithFix("a task depends on another of the file by its id: or its title (see git-burl-add(1), ADDING MANY TASKS)")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (c *addCmd) addFrom(ctx *cli.Context) (cli.Output, error) {
 		} else if !granted && e.Task.Str(task.KeyVerify) != "" {
 			ctx.Warnf("%s's verify is not trusted: it was added from inside a watch run; a person trusts it with git burl trust", e.ID)
 		}
-		out.Tasks = append(out.Tasks, taskObject(w, e))
+		out.Tasks = append(out.Tasks, verb.TaskObject(w, e))
 		out.lines = append(out.lines, fmt.Sprintf("%s  %s", e.ID, cli.Escape(e.Task.Str(task.KeyTitle))))
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -70,9 +71,9 @@ func indent(s string) string {
 
 func (c *trustCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("trust", "takes no arguments")
+		return nil, cli.UsageError("trust", "takes no arguments")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -165,24 +166,4 @@ func commands(ps []trust.Pending) []trust.Command {
 func isTerminalFile(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
-
-// untrustedConfig names the commands of config.yaml and agents.yaml not
-// trusted here, for status (a task's verify is asked about when it runs),
-// and whether build_command is among them. Status never fails on it.
-func untrustedConfig(w *workflow.Workflow) (names []string, build bool) {
-	names = []string{}
-	cmds, err := w.ConfigCommands()
-	if err != nil {
-		return names, false
-	}
-	missing, _, err := trust.Missing(w.Repo, cmds...)
-	if err != nil {
-		return names, false
-	}
-	for _, c := range missing {
-		names = append(names, c.Where())
-		build = build || c.Key == "build_command"
-	}
-	return names, build
 }

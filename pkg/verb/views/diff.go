@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/taskdiff"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Diff is `git burl diff`: what cmd/git-burl-diff runs.
@@ -58,14 +59,14 @@ func (c *diffCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 	}
 	if idAt < 0 {
-		return nil, usageErr("diff", "expects a task ID")
+		return nil, cli.UsageError("diff", "expects a task ID")
 	}
 	id, err := task.NormalizeID(args[idAt])
 	if err != nil {
 		return nil, err
 	}
 	pass := append(append([]string{}, args[:idAt]...), args[idAt+1:]...)
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"io"
@@ -38,7 +38,7 @@ func (o initOut) Human(w io.Writer) {
 
 func (c *initCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("init", "takes no arguments")
+		return nil, cli.UsageError("init", "takes no arguments")
 	}
 	r, err := repo.Resolve(ctx.Dir)
 	if err != nil {

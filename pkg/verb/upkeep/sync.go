@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/notes"
+	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -86,20 +88,20 @@ func (o syncOut) Human(w io.Writer) {
 				if p.To != "" {
 					line += "; " + p.Task + " → " + p.To
 				}
-				line += ": " + oneLine(p.Reason)
+				line += ": " + qa.OneLine(p.Reason)
 			case "checks_failed":
-				line += "; " + p.Task + " → " + p.To + ": " + oneLine(p.Reason)
+				line += "; " + p.Task + " → " + p.To + ": " + qa.OneLine(p.Reason)
 			case "retargeted", "not_retargeted":
 				if p.To != "" {
 					line += "; " + p.Task + " → " + p.To
 				}
-				line += ": " + oneLine(p.Reason)
+				line += ": " + qa.OneLine(p.Reason)
 			case "open":
 				if p.Checks != "" {
 					line += " (checks: " + p.Checks + ")"
 				}
 				if p.Reason != "" {
-					line += "; " + oneLine(p.Reason)
+					line += "; " + qa.OneLine(p.Reason)
 				}
 			}
 			fmt.Fprintln(w, line)
@@ -129,11 +131,11 @@ func (o syncOut) Human(w io.Writer) {
 
 func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("sync", "takes no arguments")
+		return nil, cli.UsageError("sync", "takes no arguments")
 	}
 	only := c.Settle && !c.Pull && !c.Push
 	pull, push := !only && (c.Pull || !c.Push), !only && (c.Push || !c.Pull)
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"io"
@@ -31,11 +31,11 @@ func (o completionOut) Human(w io.Writer) { io.WriteString(w, o.Script) }
 
 func (c *completionCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) != 1 {
-		return nil, usageErr("completion", "expects one shell: bash, zsh or fish")
+		return nil, cli.UsageError("completion", "expects one shell: bash, zsh or fish")
 	}
 	f, ok := completionFiles[args[0]]
 	if !ok {
-		return nil, usageErr("completion", "knows bash, zsh and fish, not "+args[0])
+		return nil, cli.UsageError("completion", "knows bash, zsh and fish, not "+args[0])
 	}
 	data, err := burl.Completions.ReadFile(f)
 	if err != nil {

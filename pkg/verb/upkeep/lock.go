@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Lock is `git burl lock`: what cmd/git-burl-lock runs. Only the
@@ -54,9 +55,9 @@ func (c *lockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	switch args[0] {
 	case "list":
 		if len(args) != 1 {
-			return nil, usageErr("lock", "list takes no arguments")
+			return nil, cli.UsageError("lock", "list takes no arguments")
 		}
-		w, err := open(ctx)
+		w, err := verb.Open(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -67,11 +68,11 @@ func (c *lockCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return lockListOut{Locks: locks}, err
 	case "clear":
 		if len(args) != 2 {
-			return nil, usageErr("lock", "clear takes one lock name: a task ID, workflow or claim")
+			return nil, cli.UsageError("lock", "clear takes one lock name: a task ID, workflow or claim")
 		}
 		return c.clear(ctx, args[1])
 	}
-	return nil, usageErr("lock", fmt.Sprintf("has no subcommand %q", args[0]))
+	return nil, cli.UsageError("lock", fmt.Sprintf("has no subcommand %q", args[0]))
 }
 
 // lockName accepts the well-known lock names and task IDs, nothing else,
@@ -94,7 +95,7 @@ func (c *lockCmd) clear(ctx *cli.Context, arg string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/doctor"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
@@ -77,9 +78,9 @@ func (o cleanOut) Human(w io.Writer) {
 
 func (c *cleanCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("clean", "takes no arguments")
+		return nil, cli.UsageError("clean", "takes no arguments")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

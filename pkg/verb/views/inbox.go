@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/inbox"
 	"github.com/burl-dev/burl/pkg/next"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Inbox is `git burl inbox`: what cmd/git-burl-inbox runs.
@@ -49,9 +50,9 @@ func (o inboxOut) Human(out io.Writer) {
 
 func (c *inboxCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("inbox", "takes no arguments")
+		return nil, cli.UsageError("inbox", "takes no arguments")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (c *inboxCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	untrusted, buildUntrusted := untrustedConfig(w)
+	untrusted, buildUntrusted := verb.UntrustedConfig(w)
 	set, err := next.Gather(w, next.Inputs{Tasks: entries, Locks: locks, BuildUntrusted: buildUntrusted, Now: time.Now()})
 	if err != nil {
 		return nil, err

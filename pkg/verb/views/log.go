@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/suggest"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/usage"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Log is `git burl log`: what cmd/git-burl-log runs. Only the
@@ -143,7 +144,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("log", "takes no positional arguments (use --task ID)")
+		return nil, cli.UsageError("log", "takes no positional arguments (use --task ID)")
 	}
 	f := events.Filter{Action: c.Action}
 	if c.Action != "" && !knownAction(c.Action) {
@@ -169,7 +170,7 @@ func (c *logCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		}
 		f.Since = t
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"fmt"
@@ -47,10 +47,10 @@ func (o hooksStatusOut) Human(w io.Writer) {
 
 func (c *hooksCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) != 1 {
-		return nil, usageErr("hooks", "takes one of install, uninstall, status")
+		return nil, cli.UsageError("hooks", "takes one of install, uninstall, status")
 	}
 	if c.Force && args[0] != "install" {
-		return nil, usageErr("hooks", "takes --force only with install")
+		return nil, cli.UsageError("hooks", "takes --force only with install")
 	}
 	switch args[0] {
 	case "install":
@@ -74,7 +74,7 @@ func (c *hooksCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		warnNotOnPath(ctx)
 		return hooksStatusOut{rep}, nil
 	}
-	return nil, usageErr("hooks", "takes one of install, uninstall, status")
+	return nil, cli.UsageError("hooks", "takes one of install, uninstall, status")
 }
 
 // warnNotOnPath: the shims skip their checks, with a warning, when git-burl

@@ -1,4 +1,4 @@
-package verb
+package authoring
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/intake"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -74,15 +75,15 @@ func (o deferredOut) Human(w io.Writer) {
 func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if c.From != "" {
 		if len(args) > 0 {
-			return nil, usageErr("add", "takes no TITLE with --from: the file holds the titles")
+			return nil, cli.UsageError("add", "takes no TITLE with --from: the file holds the titles")
 		}
 		return c.addFrom(ctx)
 	}
 	if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-		return nil, usageErr("add", "expects one non-empty TITLE (quote it)")
+		return nil, cli.UsageError("add", "expects one non-empty TITLE (quote it)")
 	}
 	if c.BodyFile != "" && (c.Description != "" || len(c.AC) > 0) {
-		return nil, usageErr("add", "takes either --body-file or --description/--ac, not both")
+		return nil, cli.UsageError("add", "takes either --body-file or --description/--ac, not both")
 	}
 	in := bulk.Entry{Title: args[0], Priority: c.Priority, Affects: c.Affects, AffectsGlobs: c.AffectsGlobs,
 		MustNotTouch: c.MustNotTouch, DependsOn: c.DependsOn, Tags: c.Tags, Verify: c.Verify, Description: c.Description, AC: c.AC}
@@ -104,7 +105,7 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +142,13 @@ func (c *addCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		// The scope gate allows nothing outside affects/affects_globs.
 		ctx.Warnf("%s has no --affects or --affects-glob, so any change it makes fails the scope gate; give it a scope with git burl scope %s --affects-glob 'GLOB' --reason \"...\"", e.ID, e.ID)
 	}
-	return addOut{Task: taskObject(w, *e), id: e.ID, path: w.Rel(e.Path), bucket: e.Bucket, from: from}, nil
+	return addOut{Task: verb.TaskObject(w, *e), id: e.ID, path: w.Rel(e.Path), bucket: e.Bucket, from: from}, nil
 }
 
 // proposer is who proposes the task, or nil when it is added to READY.
 func (c *addCmd) proposer(ctx *cli.Context, w *workflow.Workflow) (*intake.Proposer, error) {
 	if c.DiscoveredFrom != "" && !c.Propose && !w.Repo.InWatchRun() {
-		return nil, usageErr("add", "takes --discovered-from with --propose only")
+		return nil, cli.UsageError("add", "takes --discovered-from with --propose only")
 	}
 	return intake.Proposing(w, c.Propose, c.DiscoveredFrom, ctx.Dir)
 }

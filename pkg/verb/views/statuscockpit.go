@@ -1,4 +1,4 @@
-package verb
+package views
 
 // What status adds for the lead's cockpit (DESIGN §27): the watches
 // draining, the day's spend against max_cost_usd_per_day, each QA task's

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/doctor"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/lock"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -94,12 +95,12 @@ func (o doctorRepairOut) Human(w io.Writer) {
 
 func (c *doctorCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if len(args) > 0 {
-		return nil, usageErr("doctor", "takes no arguments")
+		return nil, cli.UsageError("doctor", "takes no arguments")
 	}
 	if c.Force && !c.Repair {
-		return nil, usageErr("doctor", "--force only confirms --repair")
+		return nil, cli.UsageError("doctor", "--force only confirms --repair")
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	var link *workflow.SymlinkError
 	if errors.As(err, &link) {
 		// Nothing else can be checked safely, and nothing is repaired:

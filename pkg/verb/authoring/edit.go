@@ -1,4 +1,4 @@
-package verb
+package authoring
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -92,16 +93,16 @@ func splitTags(in []string) []string {
 // description, acceptance criteria, priority, tags, dependencies and
 // budget. Dependencies are checked as add checks them, and for cycles.
 func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	id, err := taskArg(args, "edit")
+	id, err := verb.TaskArg(args, "edit")
 	if err != nil {
 		return nil, err
 	}
 	const title = "Cannot edit the task"
 	if c.Editor {
 		if c.Title != "" || c.Description != nil || len(c.AC)+len(c.AddAC)+len(c.Tags)+len(c.AddTag)+len(c.RemoveTag)+len(c.DependsOn)+len(c.RemoveDependsOn) > 0 || c.Priority != "" || c.MaxCostUSD != nil {
-			return nil, usageErr("edit", "takes the fields from the editor with --editor, not from flags")
+			return nil, cli.UsageError("edit", "takes the fields from the editor with --editor, not from flags")
 		}
-		w, err := open(ctx)
+		w, err := verb.Open(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +115,7 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			if err != nil {
 				return nil, err
 			}
-			return editOut{Task: taskObject(w, *e), Changes: []editChange{}, id: id}, nil
+			return editOut{Task: verb.TaskObject(w, *e), Changes: []editChange{}, id: id}, nil
 		}
 	}
 	if len(c.Affects)+len(c.AffectsGlobs)+len(c.MustNotTouch) > 0 {
@@ -131,7 +132,7 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, errs.New(errs.User, "--max-cost-usd must be 0 (no cap) or more").WithTitle(title)
 	}
 	if len(c.AC) > 0 && len(c.AddAC) > 0 {
-		return nil, usageErr("edit", "takes either --ac (replace) or --add-ac (add), not both")
+		return nil, cli.UsageError("edit", "takes either --ac (replace) or --add-ac (add), not both")
 	}
 	var addDeps, dropDeps []string
 	for _, list := range []struct {
@@ -146,7 +147,7 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 			*list.out = append(*list.out, n)
 		}
 	}
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ func (c *editCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return editOut{Task: taskObject(w, res.Entry), Changes: changes, id: id}, nil
+	return editOut{Task: verb.TaskObject(w, res.Entry), Changes: changes, id: id}, nil
 }
 
 // criteria are the acceptance criteria of t's checklist, without their

@@ -1,4 +1,4 @@
-package verb
+package upkeep
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/qa"
+	"github.com/burl-dev/burl/pkg/verb"
 )
 
 // Worktree is `git burl worktree`: what cmd/git-burl-worktree runs. Only the
@@ -30,7 +31,7 @@ type worktreeOut struct {
 func (o worktreeOut) Human(w io.Writer) { fmt.Fprintln(w, o.Worktree) }
 
 func (c *worktreeCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package verb
+package views
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -24,7 +25,7 @@ type showCmd struct {
 type showOut struct {
 	Task map[string]any `json:"task"`
 	Body string         `json:"body"`
-	Next stepOut        `json:"next"`
+	Next verb.StepOut   `json:"next"`
 	// Stack is the chain the text view draws, root first, when the task
 	// is in one of two or more.
 	Stack []stackLink `json:"stack,omitempty"`
@@ -37,7 +38,7 @@ type showOut struct {
 }
 
 func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -50,8 +51,8 @@ func (c *showCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, st := nextOf(w, e)
-	o := &showOut{Task: taskObject(w, *e), Body: e.Task.Body(), Next: stepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st, chain: stack.Chain(w, e)}
+	f, st := verb.NextOf(w, e)
+	o := &showOut{Task: verb.TaskObject(w, *e), Body: e.Task.Body(), Next: verb.StepJSON(f, st), entry: e, rel: w.Rel(e.Path), facts: f, step: st, chain: stack.Chain(w, e)}
 	if len(o.chain) > 1 {
 		for _, l := range o.chain {
 			o.Stack = append(o.Stack, stackLink{ID: l.ID, Bucket: string(l.Bucket), StackedOn: l.On})
