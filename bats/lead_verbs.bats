@@ -118,6 +118,9 @@ teardown() {
 	kill -9 "$approver" "$WATCH_PID"
 	wait "$WATCH_PID" 2>/dev/null || true
 	WATCH_PID=
+	# SIGKILL is delivered, not waited for: the approver is dead once it is
+	# gone or a zombie.
+	wait_until 10 sh -c "! kill -0 $approver 2>/dev/null || grep -q '^State:.*zombie' /proc/$approver/status"
 	[ -f .burl/.workflow/locks/main.lock ]
 	[ "$(bucket_of TASK-001)" = QA ]
 	# What status suggests is not refused by the dead lock.
