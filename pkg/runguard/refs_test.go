@@ -7,31 +7,34 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/burl-dev/burl/internal/gittest"
 )
 
 // A Guard of a repository without a sandbox finds every ref the run
 // changed, packed ones included, and puts each back; a ref its explainer
 // gives to burl is left.
 func TestGuardRefsFoundAndPutBack(t *testing.T) {
+	gittest.Isolate(t)
 	dir := t.TempDir()
-	git(t, dir, nil, "init", "-q", "-b", "main")
-	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "one")
-	one := git(t, dir, nil, "rev-parse", "HEAD")
-	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "two")
-	two := git(t, dir, nil, "rev-parse", "HEAD")
-	git(t, dir, nil, "tag", "v1", one)
-	git(t, dir, nil, "branch", "other", one)
-	git(t, dir, nil, "pack-refs", "--all")
-	git(t, dir, nil, "branch", "burl-ok", one)
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	one := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	two := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "tag", "v1", one)
+	gittest.Git(t, dir, "branch", "other", one)
+	gittest.Git(t, dir, "pack-refs", "--all")
+	gittest.Git(t, dir, "branch", "burl-ok", one)
 	common := filepath.Join(dir, ".git")
 	g, err := Record(GuardSpec{Root: dir, CommonDir: common, WorkflowWorktree: dir, Unconfined: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	git(t, dir, nil, "tag", "-d", "v1")
-	git(t, dir, nil, "update-ref", "refs/heads/other", two)
-	git(t, dir, nil, "update-ref", "refs/heads/burl-ok", two)
-	git(t, dir, nil, "tag", "v2")
+	gittest.Git(t, dir, "tag", "-d", "v1")
+	gittest.Git(t, dir, "update-ref", "refs/heads/other", two)
+	gittest.Git(t, dir, "update-ref", "refs/heads/burl-ok", two)
+	gittest.Git(t, dir, "tag", "v2")
 	if err := os.WriteFile(filepath.Join(common, "objects", "info", "alternates"), []byte("/x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +42,7 @@ func TestGuardRefsFoundAndPutBack(t *testing.T) {
 	if !rep.Undone || len(rep.Changes) != 4 {
 		t.Fatalf("report: %+v", rep)
 	}
-	if got := git(t, dir, nil, "rev-parse", "v1", "other", "burl-ok"); got != one+"\n"+one+"\n"+two {
+	if got := gittest.Git(t, dir, "rev-parse", "v1", "other", "burl-ok"); got != one+"\n"+one+"\n"+two {
 		t.Fatalf("not put back: %s", got)
 	}
 	if _, err := os.Stat(filepath.Join(common, "objects", "info", "alternates")); err == nil {
@@ -53,8 +56,9 @@ func TestGuardRefsFoundAndPutBack(t *testing.T) {
 // A directory on the way to burl's state, renamed aside and made anew,
 // is a replacement until the original is back.
 func TestGuardStateDirectoryReplaced(t *testing.T) {
+	gittest.Isolate(t)
 	dir := t.TempDir()
-	git(t, dir, nil, "init", "-q")
+	gittest.Git(t, dir, "init", "-q")
 	state := filepath.Join(dir, "home", ".local", "state", "burl")
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
@@ -88,12 +92,12 @@ func TestGuardStateDirectoryReplaced(t *testing.T) {
 
 // manyRefs is a repository with 1,000 branches and 1,000 tags, loose.
 func manyRefs(b *testing.B) (dir, head string) {
+	gittest.Isolate(b)
 	dir = b.TempDir()
-	t := &testing.T{}
-	git(t, dir, nil, "init", "-q", "-b", "main")
-	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "one")
+	gittest.Git(b, dir, "init", "-q", "-b", "main")
+	gittest.Git(b, dir, "commit", "-q", "--allow-empty", "-m", "one")
 	var in strings.Builder
-	head = git(t, dir, nil, "rev-parse", "HEAD")
+	head = gittest.Git(b, dir, "rev-parse", "HEAD")
 	for i := 0; i < 1000; i++ {
 		fmt.Fprintf(&in, "create refs/heads/b%d %s\ncreate refs/tags/t%d %s\n", i, head, i, head)
 	}
@@ -110,9 +114,9 @@ func manyRefs(b *testing.B) (dir, head string) {
 func BenchmarkGuardUnconfined(b *testing.B) {
 	dir, head := manyRefs(b)
 	t := &testing.T{}
-	git(t, dir, nil, "pack-refs")
+	gittest.Git(t, dir, "pack-refs")
 	for i := 0; i < 500; i++ {
-		git(t, dir, nil, "update-ref", fmt.Sprintf("refs/heads/b%d", i), head)
+		gittest.Git(t, dir, "update-ref", fmt.Sprintf("refs/heads/b%d", i), head)
 	}
 	spec := GuardSpec{Root: dir, CommonDir: filepath.Join(dir, ".git"), WorkflowWorktree: dir, Unconfined: true}
 	b.ResetTimer()
