@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
+	"github.com/burl-dev/burl/pkg/verb/gates"
 )
 
-func main() { os.Exit(verb.Main("validate", verb.Validate(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("validate", gates.Validate(), os.Args[1:])) }

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/burl-dev/burl/pkg/verb"
-	"github.com/burl-dev/burl/pkg/verb/upkeep"
+	"github.com/burl-dev/burl/pkg/verb/gates"
 )
 
-func main() { os.Exit(verb.Main("verify", upkeep.Verify(), os.Args[1:])) }
+func main() { os.Exit(verb.Main("verify", gates.Verify(), os.Args[1:])) }

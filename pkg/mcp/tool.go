@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/suggest"
 	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/verb/authoring"
+	"github.com/burl-dev/burl/pkg/verb/gates"
 	"github.com/burl-dev/burl/pkg/verb/views"
 )
 
@@ -83,7 +84,7 @@ var actions = map[string]action{
 	"why":      {"show", views.Show, []string{"id"}, nil},
 	"claim":    {"claim", verb.ClaimAsAgent, []string{"id"}, idArgv},
 	"submit":   {"submit", verb.Submit, []string{"id"}, idArgv},
-	"validate": {"validate", verb.Validate, []string{"id"}, idArgv},
+	"validate": {"validate", gates.Validate, []string{"id"}, idArgv},
 	"log": {"log", views.Log, []string{"id", "since"}, func(a *args) []string {
 		return withFlag(withFlag([]string{"--json"}, "--task", a.ID), "--since", a.Since)
 	}},

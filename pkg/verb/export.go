@@ -6,10 +6,10 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// The frame's helpers, for the verbs of pkg/verb/views, pkg/verb/authoring
-// and pkg/verb/upkeep. This package's own verbs call them by their
-// unexported names, which stay until the edits made to claim, submit and
-// approve alongside the split are merged.
+// The frame's helpers, for the verbs of pkg/verb/views, authoring, gates and
+// upkeep. This package's own verbs call them by their unexported names,
+// which stay until the edits made to claim, submit and approve alongside
+// the split are merged.
 
 // Open resolves the workflow from the command's directory.
 func Open(ctx *cli.Context) (*workflow.Workflow, error) { return open(ctx) }

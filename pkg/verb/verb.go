@@ -1,9 +1,9 @@
 // Package verb holds the frame every verb shares (Main, the workflow opened
 // from the command's directory, a task ID argument, a task and its next step
 // as --json shows them) and the verbs that move a task between buckets
-// (claim, submit, validate, approve, release, stop, watch ...). The other
-// verbs are in its subpackages by family: views, authoring, upkeep. Each
-// verb composes the lower packages (workflow, task, gate, gitx ...) and never
+// (claim, submit, approve, release, stop, watch ...). The other verbs are in
+// its subpackages by family: views, authoring, gates, upkeep. Each verb
+// composes the lower packages (workflow, task, gate, gitx ...) and never
 // re-implements them; cmd/git-burl-<verb> only calls Main.
 package verb
 

@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/monitor"
 	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/verb/authoring"
+	"github.com/burl-dev/burl/pkg/verb/gates"
 	"github.com/burl-dev/burl/pkg/verb/upkeep"
 	"github.com/burl-dev/burl/pkg/verb/views"
 )
@@ -49,8 +50,8 @@ var constructors = map[string]func() cli.Command{
 	"sync":       upkeep.Sync,
 	"unblock":    verb.Unblock,
 	"trust":      upkeep.Trust,
-	"validate":   verb.Validate,
-	"verify":     upkeep.Verify,
+	"validate":   gates.Validate,
+	"verify":     gates.Verify,
 	"watch":      verb.Watch,
 	"worktree":   upkeep.Worktree,
 }

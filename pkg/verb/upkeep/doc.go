@@ -1,4 +1,4 @@
 // Package upkeep holds the verbs that set up and keep the repository's
 // machinery in order rather than move a task: init, hooks, trust, lock,
-// doctor, clean, worktree, sync, verify and completion.
+// doctor, clean, worktree, sync and completion.
 package upkeep

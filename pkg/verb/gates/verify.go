@@ -1,4 +1,4 @@
-package upkeep
+package gates
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package verb
+package gates
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/taskgate"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/verb"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -41,7 +42,7 @@ func (o validateOut) Human(w io.Writer) {
 }
 
 func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
-	w, err := open(ctx)
+	w, err := verb.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -110,5 +111,5 @@ func (c *validateCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	if runs == nil {
 		runs = []gate.RunResult{}
 	}
-	return validateOut{Task: taskObject(w, res.Entry), Passed: true, Head: head, Commands: runs, entry: res.Entry}, nil
+	return validateOut{Task: verb.TaskObject(w, res.Entry), Passed: true, Head: head, Commands: runs, entry: res.Entry}, nil
 }
