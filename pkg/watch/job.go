@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
@@ -71,7 +72,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 				if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 					s.logf("%s: cannot block: %s", id, firstLine(e))
 				} else {
-					s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+					s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(brief.FailureLine(reason)), id)
 				}
 				return
 			}
@@ -84,7 +85,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
 		if (r.Result == ResultGates || r.Result == ResultUnchanged) && fail != "" {
 			// Why, in one line: the next prompt carries the whole of it.
-			s.logf("%s: %s", id, s.said1(failureLine(fail)))
+			s.logf("%s: %s", id, s.said1(brief.FailureLine(fail)))
 		}
 		switch r.Result {
 		case ResultSubmitted, ResultLost:
@@ -104,12 +105,12 @@ func (s *supervisor) job(a agents.Agent, id string) {
 				if r.Result != ResultGates {
 					vs = nil
 				}
-				reason = blockText(s.opt.Dir, id, a.Name, failures, fail, vs)
+				reason = brief.BlockText(s.opt.Dir, id, a.Name, failures, fail, vs)
 			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
-				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(brief.FailureLine(reason)), id)
 			}
 			return
 		}
@@ -191,7 +192,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
-	prompt := Prompt(w, e, attempt, prev)
+	prompt := brief.Prompt(w, e, attempt, prev)
 	if err := fsx.WriteFile(promptPath, []byte(prompt)); err != nil {
 		r.Result = ResultFailed
 		return r, err.Error()
@@ -353,7 +354,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	}
 	if code != 0 {
 		r.Result = ResultGates
-		text, vs := submitRefusal(out, errOut)
+		text, vs := brief.SubmitRefusal(out, errOut)
 		s.mu.Lock()
 		s.refused[id] = vs
 		s.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
@@ -141,7 +142,7 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	case bucket == workflow.Blocked:
 		s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, t.BlockedSummary(), id)
 	case o.Verdict == nil:
-		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
+		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(brief.FailureLine(o.Failure)))
 	case o.Verdict.Verdict == review.RequestChanges:
 		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s; %s", a.Name, oneLine(o.Verdict.Summary, 200), qa.Outcome(res.Entry)))
 	default:
