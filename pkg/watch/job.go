@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
@@ -38,15 +39,15 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	// Runs are numbered across watchers, restarts and rejections; retries
 	// count this claim's failures only (a run stopped or taken over failed
 	// nothing). Every run after a failed round waits out retry_backoff.
-	var h rounds
+	var h attempts.Rounds
 	// started is the run the claim started (FoldRunStart), which nothing
 	// stood in front of when the claim checked.
 	var started map[string]any
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
-		h = taskRounds(w, id)
+		h = attempts.Of(w, id, failedResults)
 		started = startedRun(w, id, actor)
 	}
-	first := 1 + h.runs
+	first := 1 + h.Runs
 	if n, ok := detailInt(started, "attempt"); ok {
 		first = n
 	} else {
@@ -95,7 +96,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			return
 		}
 		failure = fail
-		h.fail(time.Now())
+		h.Fail(time.Now())
 		if failures++; failures > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
@@ -130,7 +131,7 @@ func (s *supervisor) releaseStopped(actor, id string) {
 // prompt, the agent under a renewed lease in its sandbox, its work taken
 // in, submit, run_end. It returns the run and, when it failed, what the
 // next prompt must say.
-func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *rounds, started map[string]any) (r Run, failure string) {
+func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *attempts.Rounds, started map[string]any) (r Run, failure string) {
 	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
 	began := time.Now()
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
@@ -329,7 +330,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
-	if why := h.repeated(w, t); why != "" {
+	if why := h.Repeated(w, t); why != "" {
 		r.Result = ResultUnchanged
 		return r, why
 	}

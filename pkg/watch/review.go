@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/events"
@@ -349,7 +350,7 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 // other up to now: each is one of the reviewer's tries.
 func failedReviews(w *workflow.Workflow, id, head string) int {
 	n := 0
-	newestFirst(w, id, func(e events.Event) bool {
+	attempts.NewestFirst(w, id, func(e events.Event) bool {
 		switch e.Action {
 		case "review":
 			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
