@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/runguard"
@@ -92,7 +93,7 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 		}
 		spec.ReadOnly = append(spec.ReadOnly, hide.LocalRemotes...)
 		spec.Hide = hide.Paths
-		spec.Box = s.agentBox(a)
+		spec.Box = agentbox.Of(s.file, a)
 		if s.pin != nil {
 			spec.Private = []string{s.pin.Dir}
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/brief"
@@ -338,7 +339,7 @@ func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task
 	// The task's worktree by name too: a worktree path may lead out of
 	// the repository's root.
 	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: s.agentBox(a)}
+	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: agentbox.Of(s.file, a)}
 	if s.pin != nil {
 		spec.Private = []string{s.pin.Dir}
 	}

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/drain"
 	"github.com/burl-dev/burl/pkg/faults"
@@ -156,7 +157,7 @@ func Watch(opt Options) (*Summary, error) {
 	if err := s.chooseSandbox(); err != nil {
 		return nil, err
 	}
-	if err := s.resolvePrograms(w); err != nil {
+	if err := agentbox.ResolvePrograms(w, s.file); err != nil {
 		return nil, err
 	}
 	if err := s.pinConfig(w); err != nil {
