@@ -206,7 +206,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, err.Error()
 	}
 	defer log.Close()
-	guard, box, err := s.confine(w, a, t, wt)
+	guard, box, err := s.check.Confine(w, s.file, a, t, wt)
 	if err != nil {
 		r.Result = ResultFailed
 		return r, "the run could not be confined: " + err.Error()
@@ -220,7 +220,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
 		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt), "prompt": prompt}
 	argv := Expand(a.Command, vals)
-	env := append(s.agentEnviron(a),
+	env := append(s.check.AgentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+box.UsageFile())
@@ -264,7 +264,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	if err := box.Restore(); err != nil {
 		s.logf("%s: %v", id, err)
 	}
-	tampered, intact := s.unconfine(w, id, guard, box)
+	tampered, intact := s.check.Unconfine(w, id, guard, box)
 	close(quitRenew)
 	<-renewed
 	r.Exit = o.exit

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/brief"
@@ -20,7 +19,7 @@ import (
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
-	"github.com/burl-dev/burl/pkg/runguard"
+	"github.com/burl-dev/burl/pkg/runcheck"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
@@ -55,7 +54,7 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		s.refusal(w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
 		return false
 	}
-	if _, err := s.sandboxFor(*a); err != nil {
+	if _, err := runcheck.SandboxFor(*a); err != nil {
 		s.sayOnce("sandbox:"+err.Error(), "review: agent %s: not reviewing with it: %s", a.Name, withFix(err))
 		return false
 	}
@@ -207,7 +206,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		"task_file": e.Path, "prompt_file": promptPath, "attempt": strconv.Itoa(try), "prompt": prompt,
 		"review_file": in.ReviewFile, "review_dir": outDir, "review_schema": schema, "diff_file": in.DiffFile}
 	argv := Expand(a.Command, vals)
-	env := append(s.agentEnviron(a),
+	env := append(s.check.AgentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+filepath.Join(outDir, sandbox.UsageName), "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
@@ -215,7 +214,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		env = append(env, k+"="+v)
 	}
 
-	guard, argv, err := s.confineReview(w, a, t, tmp, src, argv)
+	guard, argv, err := s.check.ConfineReview(w, s.file, a, t, tmp, src, argv)
 	if err != nil {
 		return fail(ResultFailed, "the review could not be confined: "+err.Error())
 	}
@@ -239,7 +238,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		s.logf("%s: cannot cap the review log %s: %v", id, w.Rel(logPath), err)
 	}
 	// The Guard covers the task's branch too: a review moves no ref.
-	tampered, _ := s.unconfine(w, id, guard, nil)
+	tampered, _ := s.check.Unconfine(w, id, guard, nil)
 	r.Exit = ran.exit
 	o.Usage = s.reviewUsage(id, outDir, log)
 	switch {
@@ -315,36 +314,6 @@ func prepareReview(w *workflow.Workflow, t *task.Task, in *review.Input, schema,
 		return err
 	}
 	return review.Checkout(in.Worktree, filepath.Join(w.Repo.CommonDir, "objects"), t.Branch(), in.Head, w.Config.MainBranch, in.Base)
-}
-
-// confineReview records what the review must not change and, with
-// bubblewrap, wraps argv so that the repository is read-only to it and
-// only tmp (its checkout and its verdict's folder) is writable.
-func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task.Task, tmp, src string, argv []string) (*runguard.Guard, []string, error) {
-	bwrap, err := s.sandboxFor(a)
-	if err != nil {
-		return nil, nil, err
-	}
-	wt := w.WorktreePath(t)
-	admin, _ := sandbox.AdminDir(w.Repo, wt)
-	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)})
-	if err != nil || !bwrap {
-		return guard, argv, err
-	}
-	hide, err := s.hidden(w, a, wt)
-	if err != nil {
-		return nil, nil, err
-	}
-	// The task's worktree by name too: a worktree path may lead out of
-	// the repository's root.
-	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: agentbox.Of(s.file, a)}
-	if s.pin != nil {
-		spec.Private = []string{s.pin.Dir}
-	}
-	argv, err = sandbox.ReadOnly(spec, sandbox.ReviewInfo(t.ID(), t.Branch(), tmp), tmp, argv)
-	return guard, argv, err
 }
 
 // failedReviews is how many reviews of id at head failed one after the

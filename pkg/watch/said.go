@@ -1,9 +1,11 @@
 package watch
 
 import (
+	"errors"
 	"io"
 	"os"
 
+	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/reason"
 )
 
@@ -24,4 +26,13 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// withFix is err with its fix, in one line.
+func withFix(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Fix != "" {
+		return err.Error() + "; " + e.Fix
+	}
+	return err.Error()
 }
