@@ -1,8 +1,9 @@
 // Package agentbox is the box an agent's runs share, as agents.yaml
 // describes the agent (DESIGN §24): what they may write, what they see of
 // the agents' programs, which stay read-only; the programs burl itself
-// runs once a run started, refused where a run can write; and whether an
-// agent's program can start here at all (DESIGN §20).
+// runs once a run started, refused where a run can write; whether an
+// agent's program can start here at all (DESIGN §20); and the command
+// watch runs for an agent, as watch --print-command shows it.
 package agentbox
 
 import (
