@@ -196,3 +196,22 @@ func NewestFirst(w *workflow.Workflow, id string, each func(events.Event) bool) 
 		}
 	}
 }
+
+// FailedReviews is how many reviews of id at head failed one after the
+// other up to now: each is one of the reviewer's tries.
+func FailedReviews(w *workflow.Workflow, id, head string) int {
+	n := 0
+	NewestFirst(w, id, func(e events.Event) bool {
+		switch e.Action {
+		case "review":
+			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
+				return false
+			}
+			n++
+		case "submit", "reject", "unblock":
+			return false
+		}
+		return true
+	})
+	return n
+}

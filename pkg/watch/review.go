@@ -13,7 +13,6 @@ import (
 	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/bwrapbox"
-	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -25,6 +24,7 @@ import (
 	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
 )
 
 // The reviewer as a gate (DESIGN §21): each round watch starts the agent
@@ -85,7 +85,7 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 			s.sayOnce("review-elsewhere:"+e.ID+t.Str(task.KeySubmittedSHA), "%s: not reviewed here: its submitted commit is only in the clone that submitted it, which reviews it", e.ID)
 			continue
 		}
-		if h := reviewHolder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
+		if h := review.Holder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
 			s.sayOnce("reviewed:"+e.ID+h, "%s: reviewed by %s (lease until %s); reviewed here if that lease expires", e.ID, lease.Display(h), t.Str(task.KeyLeaseExpires))
 			continue
 		}
@@ -106,10 +106,10 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	actor := a.Name + "@" + s.host
 	w.Actor = actor
 	// The review's lease lasts as long as the reviewer may run.
-	if other, err := takeReview(w, id, actor, head, a.Timeout+time.Minute); err != nil {
+	if other, err := review.Take(w, id, actor, head, a.Timeout+time.Minute, retryLocked); err != nil {
 		if other != "" {
 			s.sayOnce("reviewed:"+id+other, "%s: reviewed by %s; not reviewed here", id, lease.Display(other))
-		} else if !errors.Is(err, errReviewTaken.Err) {
+		} else if !errors.Is(err, review.ErrTaken.Err) {
 			s.logf("%s: cannot start its review: %v", id, err)
 		}
 		return
@@ -160,7 +160,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	}
 	t := e.Task
 	began := time.Now()
-	try := failedReviews(w, id, head) + 1
+	try := attempts.FailedReviews(w, id, head) + 1
 	// Numbered by round (the changes requested so far, plus one): each
 	// head reviewed is the next round, a failed review's next try is not.
 	r = Run{Task: id, Agent: a.Name, Attempt: t.Int(task.KeyReviewRounds) + 1, Exit: -1}
@@ -187,7 +187,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		DiffFile: filepath.Join(outDir, "diff.patch"), ReviewFile: filepath.Join(outDir, "review.json"),
 		Gates: review.LastEntry(t, "Validate PASS"), Round: t.Int(task.KeyReviewRounds) + 1, Rounds: rounds}
 	schema := filepath.Join(outDir, "verdict.schema.json")
-	if err := prepareReview(w, t, &in, schema, promptPath); err != nil {
+	if err := review.Prepare(w, t, &in, schema, promptPath); err != nil {
 		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
 	}
 	// Watch keeps this descriptor for the run's output (and, after it,
@@ -293,44 +293,26 @@ func (s *supervisor) reviewUsage(id, out string, log *os.File) *usage.Usage {
 	return &u
 }
 
-// prepareReview writes what the reviewer reads: the diff base..head (its
-// file, and its text and paths in in), the verdict's schema, the
-// disposable checkout, and the folder of the run's prompt and log.
-func prepareReview(w *workflow.Workflow, t *task.Task, in *review.Input, schema, promptPath string) error {
-	patch, paths, err := review.Diff(w.Repo.Git, in.Base, in.Head)
-	if err != nil {
-		return err
-	}
-	in.Patch, in.Paths = patch, paths
-	for _, d := range []string{filepath.Dir(in.ReviewFile), filepath.Dir(promptPath)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(in.DiffFile, []byte(patch), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(schema, []byte(review.Schema), 0o644); err != nil {
-		return err
-	}
-	return review.Checkout(in.Worktree, filepath.Join(w.Repo.CommonDir, "objects"), t.Branch(), in.Head, w.Config.MainBranch, in.Base)
-}
+// fetchAgain is how long a head found only in another clone is not
+// looked for again (each look may be a fetch).
+const fetchAgain = 5 * time.Second
 
-// failedReviews is how many reviews of id at head failed one after the
-// other up to now: each is one of the reviewer's tries.
-func failedReviews(w *workflow.Workflow, id, head string) int {
-	n := 0
-	attempts.NewestFirst(w, id, func(e events.Event) bool {
-		switch e.Action {
-		case "review":
-			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
-				return false
-			}
-			n++
-		case "submit", "reject", "unblock":
-			return false
-		}
+// haveHead reports whether t's submitted head is in this clone (fetched
+// from the remote when it has the branch there): a review of a head
+// this clone lacks could only fail, which is not the work's failure.
+func (s *supervisor) haveHead(w *workflow.Workflow, t *task.Task) bool {
+	key := t.ID() + " " + t.Str(task.KeySubmittedSHA)
+	s.mu.Lock()
+	at, looked := s.foreign[key]
+	s.mu.Unlock()
+	if looked && time.Since(at) < fetchAgain {
+		return false
+	}
+	if workspace.HaveCommit(w.Repo.Git, w.Config.Remote, t.Branch(), t.Str(task.KeySubmittedSHA)) {
 		return true
-	})
-	return n
+	}
+	s.mu.Lock()
+	s.foreign[key] = time.Now()
+	s.mu.Unlock()
+	return false
 }
