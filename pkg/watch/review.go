@@ -22,6 +22,7 @@ import (
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/trustcheck"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -50,8 +51,8 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		return false
 	}
 	if settings == nil ||
-		s.refusal(w, "review: not reviewing", []trust.Command{trust.Review(w.Dir, settings)}) != "" ||
-		s.refusal(w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
+		trustcheck.Refusal(s.sayOnce, w, "review: not reviewing", []trust.Command{trust.Review(w.Dir, settings)}) != "" ||
+		trustcheck.Refusal(s.sayOnce, w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
 		return false
 	}
 	if _, err := runcheck.SandboxFor(*a); err != nil {

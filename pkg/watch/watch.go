@@ -31,6 +31,7 @@ import (
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trustcheck"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -147,7 +148,7 @@ func Watch(opt Options) (*Summary, error) {
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
 		busy: map[string]int{}, held: map[string]bool{}, aside: map[string]aside{}, foreign: map[string]time.Time{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
 	s.check = s.checker()
-	if err := s.anyTrusted(w); err != nil {
+	if err := trustcheck.AnyAgent(w, s.file); err != nil {
 		return nil, err
 	}
 	if err := s.check.ChooseSandbox(s.file); err != nil {
@@ -253,7 +254,7 @@ func (s *supervisor) tick() (active, pending bool) {
 	}
 	s.check.SandboxChanged(file)
 	active = s.takeOvers(w)
-	if file != nil && file.AutoApprove && !s.stopping() && s.autoApproveTrusted(w, file) {
+	if file != nil && file.AutoApprove && !s.stopping() && trustcheck.AutoApprove(s.sayOnce, w, file) {
 		var did bool
 		did, pending = s.approveQueue(w)
 		active = active || did
@@ -265,12 +266,12 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.reviews(w, file) || active
 	}
 	var agentList []agents.Agent
-	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
+	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && trustcheck.Setup(s.sayOnce, w) && trustcheck.Gates(s.sayOnce, w) {
 		// The reviewer never claims: it reviews the others' work.
 		agentList = file.Workers()
 	}
 	for _, a := range agentList {
-		if !s.trusted(w, a) {
+		if !trustcheck.Agent(s.sayOnce, w, a) {
 			continue
 		}
 		if _, err := runcheck.SandboxFor(a); err != nil {
