@@ -1,9 +1,10 @@
 // Package review is the reviewer agent as a gate (DESIGN §21): what
-// agents.yaml's review: asks for, the prompt the reviewer is given, the
-// verdict it writes to $BURL_REVIEW_FILE (read strictly: whatever does
-// not parse is a failed review, never a pass) and the verdict's record on
-// the task, for the head it reviewed. Whether a task may land on that
-// record is pkg/land's question (land.ReviewGate).
+// agents.yaml's review: asks for, the review's lease on its task, what
+// the reviewer reads (its checkout, the diff, the prompt), the verdict it
+// writes to $BURL_REVIEW_FILE (read strictly: whatever does not parse is
+// a failed review, never a pass) and the verdict's record on the task,
+// for the head it reviewed. Whether a task may land on that record is
+// pkg/land's question (land.ReviewGate).
 package review
 
 import (

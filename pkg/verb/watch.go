@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/cli"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
@@ -29,17 +30,17 @@ type watchCmd struct {
 }
 
 // printCmdOut is --print-command's answer.
-type printCmdOut struct{ *watch.AgentCommand }
+type printCmdOut struct{ *agentbox.AgentCommand }
 
 func (o printCmdOut) Human(w io.Writer) {
-	fmt.Fprintln(w, watch.ShellLine(o.Command))
+	fmt.Fprintln(w, agentbox.ShellLine(o.Command))
 	keys := make([]string, 0, len(o.Env))
 	for k := range o.Env {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "  env %s=%s\n", k, watch.ShellLine([]string{o.Env[k]}))
+		fmt.Fprintf(w, "  env %s=%s\n", k, agentbox.ShellLine([]string{o.Env[k]}))
 	}
 }
 
@@ -79,7 +80,7 @@ func (c *watchCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 		return nil, usageErr("watch", "takes no arguments")
 	}
 	if c.PrintCmd != "" {
-		ac, err := watch.PrintCommand(ctx.Dir, c.PrintCmd)
+		ac, err := agentbox.PrintCommand(ctx.Dir, c.PrintCmd)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/attempts"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/task"
@@ -119,11 +120,11 @@ func FoldRunStart(tx *workflow.Tx, exp time.Time) {
 	if t.Str(task.KeyScopeRequest) != "" || budgetSpent(t, f.MaxCostUSD, f.Agent, id) != "" {
 		return
 	}
-	h := taskRounds(w, id)
-	if h.wait(w.Config.RetryBackoff, tx.Now) > 0 {
+	h := attempts.Of(w, id, failedResults)
+	if h.Wait(w.Config.RetryBackoff, tx.Now) > 0 {
 		return
 	}
-	attempt := 1 + h.runs
+	attempt := 1 + h.Runs
 	d := map[string]any{"agent": f.Agent, "attempt": attempt, "log": w.Rel(runBase(w, id, tx.Now, f.Agent, attempt) + ".log"),
 		"holder": holder, "lease_expires": exp.Format(time.RFC3339)}
 	if f.Preset != "" {
@@ -142,7 +143,7 @@ func runBase(w *workflow.Workflow, id string, at time.Time, agent string, attemp
 // its run_start details, nil when the claim started none.
 func startedRun(w *workflow.Workflow, id, actor string) map[string]any {
 	var evs []events.Event
-	newestFirst(w, id, func(e events.Event) bool {
+	attempts.NewestFirst(w, id, func(e events.Event) bool {
 		evs = append(evs, e)
 		return len(evs) < 2
 	})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/attempts"
+	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
@@ -37,15 +39,15 @@ func (s *supervisor) job(a agents.Agent, id string) {
 	// Runs are numbered across watchers, restarts and rejections; retries
 	// count this claim's failures only (a run stopped or taken over failed
 	// nothing). Every run after a failed round waits out retry_backoff.
-	var h rounds
+	var h attempts.Rounds
 	// started is the run the claim started (FoldRunStart), which nothing
 	// stood in front of when the claim checked.
 	var started map[string]any
 	if w, err := workflow.Open(s.opt.Dir); err == nil {
-		h = taskRounds(w, id)
+		h = attempts.Of(w, id, failedResults)
 		started = startedRun(w, id, actor)
 	}
-	first := 1 + h.runs
+	first := 1 + h.Runs
 	if n, ok := detailInt(started, "attempt"); ok {
 		first = n
 	} else {
@@ -71,7 +73,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 				if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 					s.logf("%s: cannot block: %s", id, firstLine(e))
 				} else {
-					s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+					s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(brief.FailureLine(reason)), id)
 				}
 				return
 			}
@@ -84,7 +86,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 		s.logf("%s: run %d of %s: %s (exit %d, %d ms), log %s", id, attempt, a.Name, r.Result, r.Exit, r.DurationMS, r.Log)
 		if (r.Result == ResultGates || r.Result == ResultUnchanged) && fail != "" {
 			// Why, in one line: the next prompt carries the whole of it.
-			s.logf("%s: %s", id, s.said1(failureLine(fail)))
+			s.logf("%s: %s", id, s.said1(brief.FailureLine(fail)))
 		}
 		switch r.Result {
 		case ResultSubmitted, ResultLost:
@@ -94,7 +96,7 @@ func (s *supervisor) job(a agents.Agent, id string) {
 			return
 		}
 		failure = fail
-		h.fail(time.Now())
+		h.Fail(time.Now())
 		if failures++; failures > a.Retries {
 			reason := s.stopReason(a, id)
 			if reason == "" {
@@ -104,12 +106,12 @@ func (s *supervisor) job(a agents.Agent, id string) {
 				if r.Result != ResultGates {
 					vs = nil
 				}
-				reason = blockText(s.opt.Dir, id, a.Name, failures, fail, vs)
+				reason = brief.BlockText(s.opt.Dir, id, a.Name, failures, fail, vs)
 			}
 			if _, e, rc := s.verbRetry(actor, "block", id, "--reason", reason); rc != 0 {
 				s.logf("%s: cannot block: %s", id, firstLine(e))
 			} else {
-				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(failureLine(reason)), id)
+				s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, s.said1(brief.FailureLine(reason)), id)
 			}
 			return
 		}
@@ -129,7 +131,7 @@ func (s *supervisor) releaseStopped(actor, id string) {
 // prompt, the agent under a renewed lease in its sandbox, its work taken
 // in, submit, run_end. It returns the run and, when it failed, what the
 // next prompt must say.
-func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *rounds, started map[string]any) (r Run, failure string) {
+func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev string, h *attempts.Rounds, started map[string]any) (r Run, failure string) {
 	r = Run{Task: id, Agent: a.Name, Attempt: attempt, Exit: -1}
 	began := time.Now()
 	defer func() { r.DurationMS = time.Since(began).Milliseconds() }()
@@ -191,7 +193,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultFailed
 		return r, err.Error()
 	}
-	prompt := Prompt(w, e, attempt, prev)
+	prompt := brief.Prompt(w, e, attempt, prev)
 	if err := fsx.WriteFile(promptPath, []byte(prompt)); err != nil {
 		r.Result = ResultFailed
 		return r, err.Error()
@@ -204,7 +206,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		return r, err.Error()
 	}
 	defer log.Close()
-	guard, box, err := s.confine(w, a, t, wt)
+	guard, box, err := s.check.Confine(w, s.file, a, t, wt)
 	if err != nil {
 		r.Result = ResultFailed
 		return r, "the run could not be confined: " + err.Error()
@@ -218,7 +220,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	vals := map[string]string{"id": id, "title": t.Title(), "worktree": wt, "branch": t.Branch(),
 		"task_file": taskFile, "prompt_file": promptPath, "attempt": strconv.Itoa(attempt), "prompt": prompt}
 	argv := Expand(a.Command, vals)
-	env := append(s.agentEnviron(a),
+	env := append(s.check.AgentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+wt, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+taskFile, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(attempt),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+box.UsageFile())
@@ -262,7 +264,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	if err := box.Restore(); err != nil {
 		s.logf("%s: %v", id, err)
 	}
-	tampered, intact := s.unconfine(w, id, guard, box)
+	tampered, intact := s.check.Unconfine(w, id, guard, box)
 	close(quitRenew)
 	<-renewed
 	r.Exit = o.exit
@@ -328,7 +330,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
-	if why := h.repeated(w, t); why != "" {
+	if why := h.Repeated(w, t); why != "" {
 		r.Result = ResultUnchanged
 		return r, why
 	}
@@ -353,7 +355,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	}
 	if code != 0 {
 		r.Result = ResultGates
-		text, vs := submitRefusal(out, errOut)
+		text, vs := brief.SubmitRefusal(out, errOut)
 		s.mu.Lock()
 		s.refused[id] = vs
 		s.mu.Unlock()

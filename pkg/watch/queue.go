@@ -8,6 +8,7 @@ import (
 	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trustcheck"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -72,7 +73,7 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	s.mu.Unlock()
 	inQA, waiting, retry := s.queueWork(w)
 	pending = pending || retry
-	if !waiting || s.stopping() || !s.queueTrusted(w, inQA) {
+	if !waiting || s.stopping() || !trustcheck.Queue(s.sayOnce, w, inQA) {
 		return did, pending
 	}
 	s.mu.Lock()

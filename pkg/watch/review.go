@@ -10,19 +10,22 @@ import (
 	"time"
 
 	"github.com/burl-dev/burl/pkg/agents"
+	"github.com/burl-dev/burl/pkg/attempts"
+	"github.com/burl-dev/burl/pkg/brief"
 	"github.com/burl-dev/burl/pkg/bwrapbox"
-	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
-	"github.com/burl-dev/burl/pkg/runguard"
+	"github.com/burl-dev/burl/pkg/runcheck"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/trust"
+	"github.com/burl-dev/burl/pkg/trustcheck"
 	"github.com/burl-dev/burl/pkg/usage"
 	"github.com/burl-dev/burl/pkg/workflow"
+	"github.com/burl-dev/burl/pkg/workspace"
 )
 
 // The reviewer as a gate (DESIGN §21): each round watch starts the agent
@@ -48,11 +51,11 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 		return false
 	}
 	if settings == nil ||
-		s.refusal(w, "review: not reviewing", []trust.Command{trust.Review(w.Dir, settings)}) != "" ||
-		s.refusal(w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
+		trustcheck.Refusal(s.sayOnce, w, "review: not reviewing", []trust.Command{trust.Review(w.Dir, settings)}) != "" ||
+		trustcheck.Refusal(s.sayOnce, w, "review: agent "+a.Name+": not reviewing with it", trust.Agent(w.Dir, *a)) != "" {
 		return false
 	}
-	if _, err := s.sandboxFor(*a); err != nil {
+	if _, err := runcheck.SandboxFor(*a); err != nil {
 		s.sayOnce("sandbox:"+err.Error(), "review: agent %s: not reviewing with it: %s", a.Name, withFix(err))
 		return false
 	}
@@ -83,7 +86,7 @@ func (s *supervisor) reviews(w *workflow.Workflow, f *agents.File) bool {
 			s.sayOnce("review-elsewhere:"+e.ID+t.Str(task.KeySubmittedSHA), "%s: not reviewed here: its submitted commit is only in the clone that submitted it, which reviews it", e.ID)
 			continue
 		}
-		if h := reviewHolder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
+		if h := review.Holder(w, t, lease.Holder(a.Name+"@"+s.host), time.Now()); h != "" {
 			s.sayOnce("reviewed:"+e.ID+h, "%s: reviewed by %s (lease until %s); reviewed here if that lease expires", e.ID, lease.Display(h), t.Str(task.KeyLeaseExpires))
 			continue
 		}
@@ -104,10 +107,10 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	actor := a.Name + "@" + s.host
 	w.Actor = actor
 	// The review's lease lasts as long as the reviewer may run.
-	if other, err := takeReview(w, id, actor, head, a.Timeout+time.Minute); err != nil {
+	if other, err := review.Take(w, id, actor, head, a.Timeout+time.Minute, retryLocked); err != nil {
 		if other != "" {
 			s.sayOnce("reviewed:"+id+other, "%s: reviewed by %s; not reviewed here", id, lease.Display(other))
-		} else if !errors.Is(err, errReviewTaken.Err) {
+		} else if !errors.Is(err, review.ErrTaken.Err) {
 			s.logf("%s: cannot start its review: %v", id, err)
 		}
 		return
@@ -141,7 +144,7 @@ func (s *supervisor) reviewJob(a agents.Agent, id, head string, rounds int) {
 	case bucket == workflow.Blocked:
 		s.logf("%s: BLOCKED: %s (git burl show %s has the whole reason and the fix)", id, t.BlockedSummary(), id)
 	case o.Verdict == nil:
-		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(failureLine(o.Failure)))
+		s.logf("%s: the review failed (try %d of %d): %s", id, o.Try, o.Tries, s.said1(brief.FailureLine(o.Failure)))
 	case o.Verdict.Verdict == review.RequestChanges:
 		s.markRejected(id, fmt.Sprintf("the reviewer %s requested changes: %s; %s", a.Name, oneLine(o.Verdict.Summary, 200), qa.Outcome(res.Entry)))
 	default:
@@ -158,7 +161,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 	}
 	t := e.Task
 	began := time.Now()
-	try := failedReviews(w, id, head) + 1
+	try := attempts.FailedReviews(w, id, head) + 1
 	// Numbered by round (the changes requested so far, plus one): each
 	// head reviewed is the next round, a failed review's next try is not.
 	r = Run{Task: id, Agent: a.Name, Attempt: t.Int(task.KeyReviewRounds) + 1, Exit: -1}
@@ -185,7 +188,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		DiffFile: filepath.Join(outDir, "diff.patch"), ReviewFile: filepath.Join(outDir, "review.json"),
 		Gates: review.LastEntry(t, "Validate PASS"), Round: t.Int(task.KeyReviewRounds) + 1, Rounds: rounds}
 	schema := filepath.Join(outDir, "verdict.schema.json")
-	if err := prepareReview(w, t, &in, schema, promptPath); err != nil {
+	if err := review.Prepare(w, t, &in, schema, promptPath); err != nil {
 		return fail(ResultFailed, "the review could not be prepared: "+err.Error())
 	}
 	// Watch keeps this descriptor for the run's output (and, after it,
@@ -204,7 +207,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		"task_file": e.Path, "prompt_file": promptPath, "attempt": strconv.Itoa(try), "prompt": prompt,
 		"review_file": in.ReviewFile, "review_dir": outDir, "review_schema": schema, "diff_file": in.DiffFile}
 	argv := Expand(a.Command, vals)
-	env := append(s.agentEnviron(a),
+	env := append(s.check.AgentEnviron(a),
 		"BURL_TASK="+id, "BURL_TITLE="+t.Title(), "BURL_WORKTREE="+src, "BURL_BRANCH="+t.Branch(),
 		"BURL_TASK_FILE="+e.Path, "BURL_PROMPT_FILE="+promptPath, "BURL_ATTEMPT="+strconv.Itoa(try),
 		"BURL_ACTOR="+actor, "BURL_USAGE_FILE="+filepath.Join(outDir, sandbox.UsageName), "BURL_REVIEW_FILE="+in.ReviewFile, "BURL_REVIEW_DIFF="+in.DiffFile, "BURL_REVIEW_SCHEMA="+schema)
@@ -212,7 +215,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		env = append(env, k+"="+v)
 	}
 
-	guard, argv, err := s.confineReview(w, a, t, tmp, src, argv)
+	guard, argv, err := s.check.ConfineReview(w, s.file, a, t, tmp, src, argv)
 	if err != nil {
 		return fail(ResultFailed, "the review could not be confined: "+err.Error())
 	}
@@ -236,7 +239,7 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 		s.logf("%s: cannot cap the review log %s: %v", id, w.Rel(logPath), err)
 	}
 	// The Guard covers the task's branch too: a review moves no ref.
-	tampered, _ := s.unconfine(w, id, guard, nil)
+	tampered, _ := s.check.Unconfine(w, id, guard, nil)
 	r.Exit = ran.exit
 	o.Usage = s.reviewUsage(id, outDir, log)
 	switch {
@@ -291,74 +294,26 @@ func (s *supervisor) reviewUsage(id, out string, log *os.File) *usage.Usage {
 	return &u
 }
 
-// prepareReview writes what the reviewer reads: the diff base..head (its
-// file, and its text and paths in in), the verdict's schema, the
-// disposable checkout, and the folder of the run's prompt and log.
-func prepareReview(w *workflow.Workflow, t *task.Task, in *review.Input, schema, promptPath string) error {
-	patch, paths, err := review.Diff(w.Repo.Git, in.Base, in.Head)
-	if err != nil {
-		return err
-	}
-	in.Patch, in.Paths = patch, paths
-	for _, d := range []string{filepath.Dir(in.ReviewFile), filepath.Dir(promptPath)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(in.DiffFile, []byte(patch), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(schema, []byte(review.Schema), 0o644); err != nil {
-		return err
-	}
-	return review.Checkout(in.Worktree, filepath.Join(w.Repo.CommonDir, "objects"), t.Branch(), in.Head, w.Config.MainBranch, in.Base)
-}
+// fetchAgain is how long a head found only in another clone is not
+// looked for again (each look may be a fetch).
+const fetchAgain = 5 * time.Second
 
-// confineReview records what the review must not change and, with
-// bubblewrap, wraps argv so that the repository is read-only to it and
-// only tmp (its checkout and its verdict's folder) is writable.
-func (s *supervisor) confineReview(w *workflow.Workflow, a agents.Agent, t *task.Task, tmp, src string, argv []string) (*runguard.Guard, []string, error) {
-	bwrap, err := s.sandboxFor(a)
-	if err != nil {
-		return nil, nil, err
+// haveHead reports whether t's submitted head is in this clone (fetched
+// from the remote when it has the branch there): a review of a head
+// this clone lacks could only fail, which is not the work's failure.
+func (s *supervisor) haveHead(w *workflow.Workflow, t *task.Task) bool {
+	key := t.ID() + " " + t.Str(task.KeySubmittedSHA)
+	s.mu.Lock()
+	at, looked := s.foreign[key]
+	s.mu.Unlock()
+	if looked && time.Since(at) < fetchAgain {
+		return false
 	}
-	wt := w.WorktreePath(t)
-	admin, _ := sandbox.AdminDir(w.Repo, wt)
-	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)})
-	if err != nil || !bwrap {
-		return guard, argv, err
-	}
-	hide, err := s.hidden(w, a, wt)
-	if err != nil {
-		return nil, nil, err
-	}
-	// The task's worktree by name too: a worktree path may lead out of
-	// the repository's root.
-	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: s.agentBox(a)}
-	if s.pin != nil {
-		spec.Private = []string{s.pin.Dir}
-	}
-	argv, err = sandbox.ReadOnly(spec, sandbox.ReviewInfo(t.ID(), t.Branch(), tmp), tmp, argv)
-	return guard, argv, err
-}
-
-// failedReviews is how many reviews of id at head failed one after the
-// other up to now: each is one of the reviewer's tries.
-func failedReviews(w *workflow.Workflow, id, head string) int {
-	n := 0
-	newestFirst(w, id, func(e events.Event) bool {
-		switch e.Action {
-		case "review":
-			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
-				return false
-			}
-			n++
-		case "submit", "reject", "unblock":
-			return false
-		}
+	if workspace.HaveCommit(w.Repo.Git, w.Config.Remote, t.Branch(), t.Str(task.KeySubmittedSHA)) {
 		return true
-	})
-	return n
+	}
+	s.mu.Lock()
+	s.foreign[key] = time.Now()
+	s.mu.Unlock()
+	return false
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/drain"
 	"github.com/burl-dev/burl/pkg/faults"
@@ -26,10 +27,11 @@ import (
 	"github.com/burl-dev/burl/pkg/lease"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/osx"
-	"github.com/burl-dev/burl/pkg/runguard"
+	"github.com/burl-dev/burl/pkg/runcheck"
 	"github.com/burl-dev/burl/pkg/sandbox"
 	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
+	"github.com/burl-dev/burl/pkg/trustcheck"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
@@ -116,13 +118,8 @@ type supervisor struct {
 	said    map[string]bool
 	// settled is when the open pull requests were last settled.
 	settled time.Time
-	// mode is agents.yaml's sandbox: as the last round read it.
-	mode string
-	// pin is the git configuration burl's own git reads (DESIGN §19).
-	pin *runguard.Pin
-	// halted are state directories a run replaced: until they are put
-	// back, watch runs nothing (haltReason).
-	halted []runguard.Replacement
+	// check confines the runs and checks what they did (DESIGN §19).
+	check *runcheck.Checker
 	// missing are the agents whose program cannot start (canStart).
 	missing map[string]CannotStart
 	// queue is the approve queue's run in the background.
@@ -150,19 +147,20 @@ func Watch(opt Options) (*Summary, error) {
 	host, _ := os.Hostname()
 	s := &supervisor{opt: opt, file: f, host: host, stop: make(chan struct{}), done: make(chan struct{}, 1), w: w, said: map[string]bool{},
 		busy: map[string]int{}, held: map[string]bool{}, aside: map[string]aside{}, foreign: map[string]time.Time{}, touch: map[string]bool{}, reject: map[string]bool{}, refused: map[string]gate.Violations{}}
-	if err := s.anyTrusted(w); err != nil {
+	s.check = s.checker()
+	if err := trustcheck.AnyAgent(w, s.file); err != nil {
 		return nil, err
 	}
-	if err := s.chooseSandbox(); err != nil {
+	if err := s.check.ChooseSandbox(s.file); err != nil {
 		return nil, err
 	}
-	if err := s.resolvePrograms(w); err != nil {
+	if err := agentbox.ResolvePrograms(w, s.file); err != nil {
 		return nil, err
 	}
-	if err := s.pinConfig(w); err != nil {
+	if err := s.check.PinConfig(w); err != nil {
 		return nil, err
 	}
-	defer s.pin.Close()
+	defer s.check.Pin.Close()
 	unregister, err := drain.Register(w.Repo.BurlDir(), w.Repo.Toplevel)
 	if err != nil {
 		return nil, err
@@ -250,13 +248,13 @@ func (s *supervisor) tick() (active, pending bool) {
 		}
 	}
 	file := s.reload(w)
-	if why := s.haltReason(); why != "" {
+	if why := s.check.HaltReason(); why != "" {
 		s.sayOnce("halt:"+why, "%s", why)
 		return false, false
 	}
-	s.sandboxChanged(file)
+	s.check.SandboxChanged(file)
 	active = s.takeOvers(w)
-	if file != nil && file.AutoApprove && !s.stopping() && s.autoApproveTrusted(w, file) {
+	if file != nil && file.AutoApprove && !s.stopping() && trustcheck.AutoApprove(s.sayOnce, w, file) {
 		var did bool
 		did, pending = s.approveQueue(w)
 		active = active || did
@@ -268,15 +266,15 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.reviews(w, file) || active
 	}
 	var agentList []agents.Agent
-	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && s.setupTrusted(w) && s.gatesTrusted(w) {
+	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && trustcheck.Setup(s.sayOnce, w) && trustcheck.Gates(s.sayOnce, w) {
 		// The reviewer never claims: it reviews the others' work.
 		agentList = file.Workers()
 	}
 	for _, a := range agentList {
-		if !s.trusted(w, a) {
+		if !trustcheck.Agent(s.sayOnce, w, a) {
 			continue
 		}
-		if _, err := s.sandboxFor(a); err != nil {
+		if _, err := runcheck.SandboxFor(a); err != nil {
 			s.sayOnce("sandbox:"+err.Error(), "agent %s: not claiming for it: %s", a.Name, withFix(err))
 			continue
 		}
@@ -554,7 +552,7 @@ func (s *supervisor) verb(actor string, args ...string) (stdout, stderr []byte, 
 
 // verbEnv is verb with env added to the verb's environment.
 func (s *supervisor) verbEnv(actor string, env []string, args ...string) (stdout, stderr []byte, code int) {
-	if why := s.haltReason(); why != "" {
+	if why := s.check.HaltReason(); why != "" {
 		// Every verb reads the trust store, and may run what it trusts.
 		return nil, []byte("watch runs nothing: " + why), 1
 	}
@@ -625,7 +623,7 @@ func (s *supervisor) summary(stopped bool) *Summary {
 			sum.Rejected = append(sum.Rejected, id)
 		}
 	}
-	sum.Halted = s.haltReason()
+	sum.Halted = s.check.HaltReason()
 	if err != nil {
 		w = nil
 	}

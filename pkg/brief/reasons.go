@@ -1,10 +1,8 @@
-package watch
+package brief
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -15,10 +13,10 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// submitRefusal is a refused submit --json as the agent's next prompt
+// SubmitRefusal is a refused submit --json as the agent's next prompt
 // shows it (reason, violations, fix), and its violations; output that is
 // not submit's JSON error is passed on as it came.
-func submitRefusal(stdout, stderr []byte) (string, gate.Violations) {
+func SubmitRefusal(stdout, stderr []byte) (string, gate.Violations) {
 	var doc struct {
 		Error struct {
 			Message    string          `json:"message"`
@@ -49,10 +47,10 @@ func submitRefusal(stdout, stderr []byte) (string, gate.Violations) {
 	return strings.TrimRight(b.String(), "\n"), e.Violations
 }
 
-// failureLine is the first line of a run's failure that says what failed:
+// FailureLine is the first line of a run's failure that says what failed:
 // the gate's reason after submit's heading, else the failure's own first
 // line. It is a whole sentence, never cut.
-func failureLine(fail string) string {
+func FailureLine(fail string) string {
 	for _, l := range strings.Split(fail, "\n") {
 		if r, ok := strings.CutPrefix(l, "Reason: "); ok {
 			return strings.TrimSpace(r)
@@ -62,31 +60,12 @@ func failureLine(fail string) string {
 	return strings.TrimSuffix(strings.TrimSpace(l), ":")
 }
 
-// said1 is a reason line as watch prints it: whole on a pipe or in a log
-// (machine output never cuts a sentence), cut between words with "…" on
-// a terminal, where a line longer than the screen wraps into a wall.
-func (s *supervisor) said1(line string) string {
-	if isTerminal(s.opt.Stderr) {
-		return reason.Cut(line, reason.Max)
-	}
-	return line
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// blockText is why watch blocks id after its agent's runs failed, for the
+// BlockText is why watch blocks id after its agent's runs failed, for the
 // human who decides: a first line that is its summary (the count, then
 // what failed, every out-of-scope file named), the fix for them (the diff
 // to look at, the exact scope command with every file, or unblock and
 // cancel), then the last run's failure as the agent was told it.
-func blockText(dir, id, agent string, failures int, fail string, vs gate.Violations) string {
+func BlockText(dir, id, agent string, failures int, fail string, vs gate.Violations) string {
 	var b strings.Builder
 	var files []string
 	for _, v := range vs {
@@ -118,7 +97,7 @@ func blockText(dir, id, agent string, failures int, fail string, vs gate.Violati
 	return b.String()
 }
 
-// blockSummary is the first line of blockText: whole sentences that fit
+// blockSummary is the first line of BlockText: whole sentences that fit
 // reason.Max (DESIGN §25), never a cut of the long reason, carrying a
 // failed run's last output line (an agent's "rate limit reached") when
 // it fits, else saying where it is.
@@ -142,7 +121,7 @@ func blockSummary(id, agent string, failures int, fail string, files []string) s
 		return fit(fmt.Sprintf("%s, the last with exit %d: %s", runs, code, last),
 			fmt.Sprintf("%s, the last with exit %d; its last output line is in git burl show %s.", runs, code, id))
 	}
-	first := failureLine(fail)
+	first := FailureLine(fail)
 	return fit(fmt.Sprintf("%s (%s)", first, runs), first)
 }
 

@@ -1,4 +1,4 @@
-package watch
+package agentbox
 
 import (
 	"path/filepath"

@@ -1,11 +1,19 @@
-package watch
+// Package runcheck confines a watch's runs, an agent's or a reviewer's,
+// and checks what each did (DESIGN §19, §24): under bubblewrap or
+// without, as agents.yaml's sandbox: asks; the user's credentials hidden
+// and burl's pinned git configuration private; after the run, the refs
+// and files no run may change, burl's own moves told apart from the run's
+// (run_tampered), and every command halted while a directory of burl's
+// state stays replaced. Checker is the one entry point, one per watch.
+package runcheck
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/burl-dev/burl/pkg/agentbox"
 	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/runguard"
@@ -15,28 +23,55 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// chooseSandbox checks, at start, that agents can be confined as
+// Checker confines the runs of one watch and checks them: what it needs
+// of the watch, and the state the checks keep between runs.
+type Checker struct {
+	// Dir is the repository the watch runs in.
+	Dir string
+	// Logf says a line of the watch's output; SayOnce says it the first
+	// time its key is seen.
+	Logf    func(format string, args ...any)
+	SayOnce func(key, format string, args ...any)
+	// Held are the tasks the watch runs now: their branches' moves are
+	// burl's, not a run's.
+	Held func() []string
+	// Retry runs a transition again while it fails on a lock another
+	// command holds.
+	Retry func(func() error) error
+	// Pin is the git configuration burl's own git reads (DESIGN §19),
+	// set by PinConfig.
+	Pin *runguard.Pin
+
+	mu sync.Mutex
+	// halted are state directories a run replaced: until they are put
+	// back, watch runs nothing (HaltReason).
+	halted []runguard.Replacement
+	// mode is agents.yaml's sandbox: as the last round read it.
+	mode string
+}
+
+// ChooseSandbox checks, at start, that agents can be confined as
 // agents.yaml's sandbox: asks (DESIGN §19): bwrap where it works (auto,
 // bwrap); where it cannot work, watch refuses to start agents, naming both
 // ways out; none (which the user must trust) with one line saying what is
-// then only checked after each run. Each run decides again (sandboxFor),
+// then only checked after each run. Each run decides again (SandboxFor),
 // so a trusted change of sandbox: reaches the next run.
-func (s *supervisor) chooseSandbox() error {
-	s.mode = s.file.Sandbox
-	if s.file.Sandbox == agents.SandboxNone {
-		s.logf("%s", noSandboxLine)
+func (c *Checker) ChooseSandbox(f *agents.File) error {
+	c.mode = f.Sandbox
+	if f.Sandbox == agents.SandboxNone {
+		c.Logf("%s", noSandboxLine)
 		return nil
 	}
-	_, err := s.sandboxFor(s.file.Agents[0])
+	_, err := SandboxFor(f.Agents[0])
 	return err
 }
 
 // noSandboxLine is what watch says when agents run without a sandbox.
 const noSandboxLine = "sandbox: none (agents.yaml): agents run unconfined; after each run watch checks .git/config, the hooks, .git/info, .burl/, every ref, the task's git dir, the object store's alternates, the global git config and burl's state directories, and undoes what changed (run_tampered)"
 
-// sandboxFor is whether agent a's next run goes under bubblewrap, or why
+// SandboxFor is whether agent a's next run goes under bubblewrap, or why
 // it may not run at all.
-func (s *supervisor) sandboxFor(a agents.Agent) (bool, error) {
+func SandboxFor(a agents.Agent) (bool, error) {
 	if a.Sandbox == agents.SandboxNone {
 		return false, nil
 	}
@@ -47,42 +82,33 @@ func (s *supervisor) sandboxFor(a agents.Agent) (bool, error) {
 	return true, nil
 }
 
-// withFix is err with its fix, in one line.
-func withFix(err error) string {
-	var e *errs.Error
-	if errors.As(err, &e) && e.Fix != "" {
-		return err.Error() + "; " + e.Fix
-	}
-	return err.Error()
-}
-
-// sandboxChanged says once when agents.yaml's sandbox: differs from what
+// SandboxChanged says once when agents.yaml's sandbox: differs from what
 // the last round read: runs under way keep theirs, the next ones take it.
-func (s *supervisor) sandboxChanged(f *agents.File) {
-	if f == nil || f.Sandbox == s.mode {
+func (c *Checker) SandboxChanged(f *agents.File) {
+	if f == nil || f.Sandbox == c.mode {
 		return
 	}
-	s.logf("sandbox: %s from the next run on (agents.yaml changed; was %s)", f.Sandbox, s.mode)
+	c.Logf("sandbox: %s from the next run on (agents.yaml changed; was %s)", f.Sandbox, c.mode)
 	if f.Sandbox == agents.SandboxNone {
-		s.logf("%s", noSandboxLine)
+		c.Logf("%s", noSandboxLine)
 	}
-	s.mode = f.Sandbox
+	c.mode = f.Sandbox
 }
 
-// confine prepares the run's own git dir and out folder (DESIGN §19),
-// under bubblewrap with the user's credentials, burl's pinned git config
+// Confine prepares the run's own git dir and out folder (DESIGN §19) for
+// agent a, one of the agents of f, under bubblewrap with the user's credentials, burl's pinned git config
 // hidden and the trust store and local remotes read-only, or without; and
 // records what the run must not change. The runs a dead watcher left on
 // the worktree are ended first (Prepare), so that what they bring in is
 // not taken for this run's.
-func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task, wt string) (*runguard.Guard, *sandbox.Run, error) {
-	bwrap, err := s.sandboxFor(a)
+func (c *Checker) Confine(w *workflow.Workflow, f *agents.File, a agents.Agent, t *task.Task, wt string) (*runguard.Guard, *sandbox.Run, error) {
+	bwrap, err := SandboxFor(a)
 	if err != nil {
 		return nil, nil, err
 	}
 	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: wt, Branch: t.Branch(), Bwrap: bwrap}
 	if bwrap {
-		hide, err := s.hidden(w, a, wt)
+		hide, err := c.hidden(w, a, wt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -92,9 +118,9 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 		}
 		spec.ReadOnly = append(spec.ReadOnly, hide.LocalRemotes...)
 		spec.Hide = hide.Paths
-		spec.Box = s.agentBox(a)
-		if s.pin != nil {
-			spec.Private = []string{s.pin.Dir}
+		spec.Box = agentbox.Of(f, a)
+		if c.Pin != nil {
+			spec.Private = []string{c.Pin.Dir}
 		}
 	}
 	state := stateDirs(w)
@@ -103,10 +129,10 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 		return nil, nil, err
 	}
 	for _, n := range run.Swept {
-		s.logf("%s", n)
+		c.Logf("%s", n)
 	}
 	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
+		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
 	if err != nil {
 		run.Close()
 		return nil, nil, err
@@ -114,22 +140,22 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 	return guard, run, nil
 }
 
-// unconfine checks the Guard under the workflow lock (only transitions,
+// Unconfine checks the Guard under the workflow lock (only transitions,
 // which hold it, change .burl/), and the part of the run's own git dir
 // that is burl's (which the run is discarded with: "put back"). A change
 // fails the run: event run_tampered, and the reason it returns. A
 // replaced state directory also stops every command of this watcher
 // (halt), and then nothing of the run may be taken in (intact false).
-func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *runguard.Guard, box *sandbox.Run) (reason string, intact bool) {
+func (c *Checker) Unconfine(w *workflow.Workflow, id string, guard *runguard.Guard, box *sandbox.Run) (reason string, intact bool) {
 	wl, err := w.LockWorkflow("run_tampered")
 	if err != nil {
-		s.logf("%s: cannot check what the run changed: %v", id, err)
+		c.Logf("%s: cannot check what the run changed: %v", id, err)
 		return "", true
 	}
 	var explain runguard.Explain
 	var foreign []string
 	if guard.Spec().Unconfined {
-		explain = s.explainer(w, guard.Spec().Branch, guard.Began(), &foreign)
+		explain = c.explainer(w, guard.Spec().Branch, guard.Began(), &foreign)
 	}
 	rep := guard.Changes(explain)
 	wl.Release()
@@ -144,10 +170,10 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *runguard.
 		changes = append(changes, box.Changed(explain)...)
 	}
 	if len(rep.Replaced) > 0 {
-		s.halt(rep.Replaced)
+		c.halt(rep.Replaced)
 		// Recording it runs no notifier: whether one is trusted is the
 		// replaced store's say.
-		if fresh, err := workflow.Open(s.opt.Dir); err == nil {
+		if fresh, err := workflow.Open(c.Dir); err == nil {
 			fresh.Actor, fresh.Config.Notify = w.Actor, nil
 			w = fresh
 		}
@@ -158,7 +184,7 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *runguard.
 	for i, c := range changes {
 		changes[i] = w.Rel(c)
 	}
-	err = retryLocked(func() error {
+	err = c.Retry(func() error {
 		_, err := w.Run(workflow.Transition{Verb: "run_tampered", ID: id,
 			From:    []workflow.Bucket{workflow.Doing, workflow.QA},
 			Message: "run_tampered " + id,
@@ -170,12 +196,12 @@ func (s *supervisor) unconfine(w *workflow.Workflow, id string, guard *runguard.
 		return err
 	})
 	if err != nil {
-		s.logf("%s: run_tampered not recorded: %v", id, err)
+		c.Logf("%s: run_tampered not recorded: %v", id, err)
 	}
 	what := "it was put back"
 	if !undone {
 		what = "not all of it could be put back: look at it by hand"
 	}
-	s.logf("%s: the agent changed what no run may change (%s); %s", id, strings.Join(changes, "; "), what)
+	c.Logf("%s: the agent changed what no run may change (%s); %s", id, strings.Join(changes, "; "), what)
 	return fmt.Sprintf("the agent changed what no run may change: %s; %s. An agent works in its worktree only: never in .burl/, .git/, other refs, the global git config or burl's state", strings.Join(changes, "; "), what), len(rep.Replaced) == 0
 }

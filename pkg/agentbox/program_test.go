@@ -1,4 +1,4 @@
-package watch
+package agentbox
 
 import (
 	"os"
@@ -19,7 +19,6 @@ func TestProgramIsLookedUpAsTheRunWill(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &supervisor{}
 	env := map[string]string{"PATH": "relative:" + dir}
 	for _, c := range []struct {
 		argv []string
@@ -37,12 +36,12 @@ func TestProgramIsLookedUpAsTheRunWill(t *testing.T) {
 		{[]string{"./scripts/agent.sh"}, env, ""},
 		{[]string{"{worktree}/agent"}, env, ""},
 	} {
-		_, why := s.program(agents.Agent{Command: c.argv, Env: c.env})
+		_, why := Program(agents.Agent{Command: c.argv, Env: c.env})
 		if c.want == "" && why != "" || c.want != "" && !strings.Contains(why, c.want) {
 			t.Errorf("%q: %q, want %q", c.argv, why, c.want)
 		}
 	}
-	_, why := s.program(agents.Agent{Command: []string{"claude"}, Preset: "claude-code", Env: map[string]string{"PATH": dir}})
+	_, why := Program(agents.Agent{Command: []string{"claude"}, Preset: "claude-code", Env: map[string]string{"PATH": dir}})
 	if !strings.Contains(why, "install it (npm install -g @anthropic-ai/claude-code)") {
 		t.Errorf("a preset's fix names its install command: %q", why)
 	}

@@ -1,4 +1,4 @@
-package watch
+package runcheck
 
 import (
 	"fmt"
@@ -24,9 +24,9 @@ import (
 // credentials are hidden from agents, burl's state directories are
 // checked by identity after each run, and without a sandbox every ref is.
 
-// pinConfig pins the git configuration for this watcher and everything it
-// starts; agents get the user's own back (agentEnviron).
-func (s *supervisor) pinConfig(w *workflow.Workflow) error {
+// PinConfig pins the git configuration for this watcher and everything it
+// starts; agents get the user's own back (AgentEnviron).
+func (c *Checker) PinConfig(w *workflow.Workflow) error {
 	p, err := runguard.PinGitConfig(w.Repo.Root)
 	if err != nil {
 		return err
@@ -35,18 +35,18 @@ func (s *supervisor) pinConfig(w *workflow.Workflow) error {
 		p.Close()
 		return err
 	}
-	s.pin = p
+	c.Pin = p
 	return nil
 }
 
-// agentEnviron is watch's environment as an agent gets it: the user's own
+// AgentEnviron is watch's environment as an agent gets it: the user's own
 // git configuration variables, without the variables sandbox_hide names,
 // and never the forge token burl lands pull requests with (DESIGN §17: an
 // agent holding it could merge its own request past its review).
-func (s *supervisor) agentEnviron(a agents.Agent) []string {
+func (c *Checker) AgentEnviron(a agents.Agent) []string {
 	env := os.Environ()
-	if s.pin != nil {
-		env = s.pin.Restore(env)
+	if c.Pin != nil {
+		env = c.Pin.Restore(env)
 	}
 	drop := map[string]bool{"BURL_FORGE_TOKEN": true}
 	for _, k := range bwrapbox.HiddenEnv(a.Hide) {
@@ -63,13 +63,13 @@ func (s *supervisor) agentEnviron(a agents.Agent) []string {
 }
 
 // hidden is what agent a's runs must not reach here.
-func (s *supervisor) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*bwrapbox.Hide, error) {
+func (c *Checker) hidden(w *workflow.Workflow, a agents.Agent, wt string) (*bwrapbox.Hide, error) {
 	h, err := bwrapbox.Hidden(w.Repo.Root, a.Hide, w.Repo.Root, w.Repo.CommonDir, wt)
 	if err != nil {
 		return nil, err
 	}
 	for _, why := range h.Skipped {
-		s.sayOnce("hide-skip:"+why, "sandbox_hide: not hidden: %s", why)
+		c.SayOnce("hide-skip:"+why, "sandbox_hide: not hidden: %s", why)
 	}
 	return h, nil
 }
@@ -94,27 +94,27 @@ func stateDirs(w *workflow.Workflow) []string {
 // was replaced, so what burl would read there (the commands trusted, the
 // forge's answers) is no longer its own. It lifts when the directories
 // are put back.
-func (s *supervisor) halt(r []runguard.Replacement) {
-	s.mu.Lock()
-	s.halted = append(s.halted, r...)
-	s.mu.Unlock()
+func (c *Checker) halt(r []runguard.Replacement) {
+	c.mu.Lock()
+	c.halted = append(c.halted, r...)
+	c.mu.Unlock()
 }
 
-// haltReason is why watch runs nothing now ("" when it may): a replaced
+// HaltReason is why watch runs nothing now ("" when it may): a replaced
 // state directory not yet put back.
-func (s *supervisor) haltReason() string {
-	s.mu.Lock()
+func (c *Checker) HaltReason() string {
+	c.mu.Lock()
 	var still []runguard.Replacement
-	for _, r := range s.halted {
+	for _, r := range c.halted {
 		if !r.Restored() {
 			still = append(still, r)
 		}
 	}
-	lifted := len(s.halted) > 0 && len(still) == 0
-	s.halted = still
-	s.mu.Unlock()
+	lifted := len(c.halted) > 0 && len(still) == 0
+	c.halted = still
+	c.mu.Unlock()
 	if lifted {
-		s.logf("the replaced directories are back; running commands again")
+		c.Logf("the replaced directories are back; running commands again")
 	}
 	if len(still) == 0 {
 		return ""
@@ -146,7 +146,7 @@ func (s *supervisor) haltReason() string {
 // subject is anyone's, DESIGN §24) is the run's: those are put in
 // *foreign, and the branch is left where it is, as rewinding it would
 // drop burl's own transitions made on top of them meanwhile.
-func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time, foreign *[]string) runguard.Explain {
+func (c *Checker) explainer(w *workflow.Workflow, own string, since time.Time, foreign *[]string) runguard.Explain {
 	evs, _, _ := events.Read(w.EventsDir(), events.Filter{Since: since.Add(-2 * time.Second)})
 	landed := map[string]bool{}
 	values := map[string]map[string]bool{} // task branch -> commits it was set to
@@ -202,15 +202,13 @@ func (s *supervisor) explainer(w *workflow.Workflow, own string, since time.Time
 	for _, in := range ins {
 		landed[in.Merged] = true
 	}
-	s.mu.Lock()
-	for id := range s.held {
+	for _, id := range c.Held() {
 		// The run's own branch is not moved while it lives: its commits
 		// go to the run's git dir, taken in after the check.
 		if b := branchOf(id); b != own {
 			note(b, id, "held")
 		}
 	}
-	s.mu.Unlock()
 	mainRef := "refs/heads/" + w.Config.MainBranch
 	flowRef := "refs/heads/" + w.Repo.Branch
 	remotes := map[string]map[string]string{}

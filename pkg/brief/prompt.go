@@ -1,4 +1,8 @@
-package watch
+// Package brief is what watch tells of a task's runs: the prompt an
+// agent is given for its next run (DESIGN §10), a refused submit as that
+// prompt shows it, and the reason a human reads when the runs failed and
+// the task is blocked (DESIGN §25).
+package brief
 
 import (
 	"fmt"

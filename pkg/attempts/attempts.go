@@ -1,7 +1,10 @@
-package watch
+// Package attempts is what the event log says of a task's runs, on any
+// machine, since it was added (DESIGN §20): the next run's number, how
+// long it must wait (retry_backoff, doubled with each failed round), and
+// the heads a rejection already answered, told by content (DESIGN §25).
+package attempts
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -21,17 +24,17 @@ const roundLookback = 30 * 24 * time.Hour
 // maxBackoff is where retry_backoff stops doubling (DESIGN §20).
 const maxBackoff = 10 * time.Minute
 
-// rounds is what the event log says of a task's runs, on any machine,
+// Rounds is what the event log says of a task's runs, on any machine,
 // since it was added: the next run's number, how long it must wait, and
 // the heads a rejection already answered.
-type rounds struct {
-	// runs is how many runs it had: a watch that takes a task over,
+type Rounds struct {
+	// Runs is how many runs it had: a watch that takes a task over,
 	// starts again after a stop, or runs it again after a rejection goes
 	// on numbering (BURL_ATTEMPT grows with every run).
-	runs int
-	// failed counts the failed runs and the rejections since it was
+	Runs int
+	// Failed counts the failed runs and the rejections since it was
 	// added or a human last unblocked it; last is when the latest was.
-	failed int
+	Failed int
 	last   time.Time
 	// rejected are the heads that were submitted and then rejected
 	// (approve leaves the task branch at submitted_sha when it does not
@@ -39,25 +42,23 @@ type rounds struct {
 	rejected map[string]bool
 }
 
-// failedResults are the run_end results that count as a failed round.
-var failedResults = map[string]bool{ResultFailed: true, ResultTimeout: true, ResultUnchanged: true, ResultGates: true, ResultTampered: true}
-
 // rejections are the events that send submitted work back to READY (or to
 // BLOCKED) with a reason.
 var rejections = map[string]bool{"reject": true, "checks_failed": true, "pr_changes_requested": true, "pr_closed": true}
 
-// taskRounds reads the task's history, newest first, only as far back as
-// its add (or roundLookback).
-func taskRounds(w *workflow.Workflow, id string) rounds {
-	h := rounds{rejected: map[string]bool{}}
+// Of reads the task's history, newest first, only as far back as its add
+// (or roundLookback); failedResults are the run_end results that count as
+// a failed round.
+func Of(w *workflow.Workflow, id string, failedResults map[string]bool) Rounds {
+	h := Rounds{rejected: map[string]bool{}}
 	counting, answered := true, false
-	newestFirst(w, id, func(e events.Event) bool {
+	NewestFirst(w, id, func(e events.Event) bool {
 		failed := false
 		switch a := e.Action; {
 		case a == "add":
 			return false
 		case a == "run_start":
-			h.runs++
+			h.Runs++
 		case a == "run_end":
 			r, _ := e.Details["result"].(string)
 			failed = failedResults[r]
@@ -79,46 +80,46 @@ func taskRounds(w *workflow.Workflow, id string) rounds {
 			counting = false
 		}
 		if failed && counting {
-			if h.failed == 0 {
+			if h.Failed == 0 {
 				// Events keep whole seconds: the next one starts
 				// when the failure's second is over.
 				h.last = e.TS.Add(time.Second)
 			}
-			h.failed++
+			h.Failed++
 		}
 		return true
 	})
 	return h
 }
 
-// fail counts a failed run of this watcher, at now.
-func (h *rounds) fail(now time.Time) {
-	h.failed++
+// Fail counts a failed run of this watcher, at now.
+func (h *Rounds) Fail(now time.Time) {
+	h.Failed++
 	h.last = now
 }
 
-// wait is how long, at now, the next run must still wait: retry_backoff
+// Wait is how long, at now, the next run must still wait: retry_backoff
 // (base) after the last failed round, doubled for each one before it, at
 // most maxBackoff (or base, when that is longer). Nothing before the
 // first failure, nor with base 0.
-func (h *rounds) wait(base time.Duration, now time.Time) time.Duration {
-	if h.failed == 0 || base <= 0 {
+func (h *Rounds) Wait(base time.Duration, now time.Time) time.Duration {
+	if h.Failed == 0 || base <= 0 {
 		return 0
 	}
 	limit, d := max(base, maxBackoff), base
-	for i := 1; i < h.failed && d < limit; i++ {
+	for i := 1; i < h.Failed && d < limit; i++ {
 		d *= 2
 	}
 	return min(d, limit) - now.Sub(h.last)
 }
 
-// repeated is why a run that left t's branch where it is changed nothing
+// Repeated is why a run that left t's branch where it is changed nothing
 // (DESIGN §20, §25): its change is one a rejection already answered,
 // judged by content (the diff against its base), so that a branch the
 // queue rebased onto a newer main, the same commits on top, is the same
 // change. Submitting it again would only be rejected again. "" when it is
 // new.
-func (h *rounds) repeated(w *workflow.Workflow, t *task.Task) string {
+func (h *Rounds) Repeated(w *workflow.Workflow, t *task.Task) string {
 	if len(h.rejected) == 0 {
 		return ""
 	}
@@ -170,66 +171,10 @@ func changeID(g gitx.Git, main, commit string) string {
 	return id
 }
 
-// backoff waits out retry_backoff before run attempt of id, the task
-// held under a renewed lease meanwhile. It reports whether the run may
-// go ahead: not when watch stops (the task is released) or the task was
-// taken from this watcher (a human may take it back while it waits).
-func (s *supervisor) backoff(actor, id string, attempt int, h *rounds) bool {
-	w, err := workflow.Open(s.opt.Dir)
-	if err != nil {
-		return true
-	}
-	base := w.Config.RetryBackoff
-	d := h.wait(base, time.Now())
-	if d <= 0 {
-		return true
-	}
-	until := time.Now().Add(d)
-	s.logf("%s: run %d waits %s (retry_backoff %s, doubled with each of its %d failed round(s))", id, attempt, roughly(d), base, h.failed)
-	w.Actor = actor
-	lease := w.Config.LeaseSeconds
-	err = retryLocked(func() error {
-		return leaseTx(w, id, actor, "lease", lease, map[string]any{"backoff_until": until.UTC().Format(time.RFC3339), "attempt": attempt})
-	})
-	if errors.Is(err, errLost.Err) {
-		s.logf("%s: lost the task while it waited for its next run", id)
-		return false
-	}
-	quit, lost, renewed := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	var why string // renew says who took it
-	go func() {
-		defer close(renewed)
-		s.renew(id, actor, lease, quit, lost, &why)
-	}()
-	defer func() {
-		close(quit)
-		<-renewed
-	}()
-	select {
-	case <-time.After(d):
-		return true
-	case <-lost:
-		return false
-	case <-s.stop:
-	case <-s.opt.Stop:
-	}
-	s.releaseStopped(actor, id)
-	return false
-}
-
-// roughly is d as a person reads it: whole seconds, or milliseconds
-// under one.
-func roughly(d time.Duration) time.Duration {
-	if d < time.Second {
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(time.Second)
-}
-
-// newestFirst calls each with the task's events, newest first, until it
+// NewestFirst calls each with the task's events, newest first, until it
 // returns false. The log is read newest day first, and only as far back as
 // roundLookback.
-func newestFirst(w *workflow.Workflow, id string, each func(events.Event) bool) {
+func NewestFirst(w *workflow.Workflow, id string, each func(events.Event) bool) {
 	files, err := events.Files(w.EventsDir(), time.Now().Add(-roundLookback))
 	if err != nil {
 		return
@@ -250,4 +195,23 @@ func newestFirst(w *workflow.Workflow, id string, each func(events.Event) bool) 
 			}
 		}
 	}
+}
+
+// FailedReviews is how many reviews of id at head failed one after the
+// other up to now: each is one of the reviewer's tries.
+func FailedReviews(w *workflow.Workflow, id, head string) int {
+	n := 0
+	NewestFirst(w, id, func(e events.Event) bool {
+		switch e.Action {
+		case "review":
+			if e.Details["verdict"] != review.Failed || e.Details["head"] != head {
+				return false
+			}
+			n++
+		case "submit", "reject", "unblock":
+			return false
+		}
+		return true
+	})
+	return n
 }

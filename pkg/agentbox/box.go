@@ -1,4 +1,10 @@
-package watch
+// Package agentbox is the box an agent's runs share, as agents.yaml
+// describes the agent (DESIGN §24): what they may write, what they see of
+// the agents' programs, which stay read-only; the programs burl itself
+// runs once a run started, refused where a run can write; whether an
+// agent's program can start here at all (DESIGN §20); and the command
+// watch runs for an agent, as watch --print-command shows it.
+package agentbox
 
 import (
 	"os"
@@ -14,17 +20,17 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// agentBox is the part of agent a's box its runs share (DESIGN §24):
-// the language caches, its preset's paths and agents.yaml's
-// sandbox_write writable; its program visible.
-func (s *supervisor) agentBox(a agents.Agent) *bwrapbox.Box {
+// Of is the part of agent a's box its runs share (DESIGN §24), a being
+// one of the agents of f: the language caches, its preset's paths and
+// agents.yaml's sandbox_write writable; its program visible.
+func Of(f *agents.File, a agents.Agent) *bwrapbox.Box {
 	write := bwrapbox.WritePaths(bwrapbox.DefaultWrite(), "a language cache (every box)")
 	if a.Preset != "" {
 		write = append(write, bwrapbox.WritePaths(bwrapbox.PresetWrite[a.Preset], "what the "+a.Preset+" preset's CLI writes")...)
 	}
 	write = append(write, bwrapbox.WritePaths(a.Write, "agents.yaml sandbox_write")...)
 	var see []string
-	if p := s.resolved(a); filepath.IsAbs(p) {
+	if p := resolved(a); filepath.IsAbs(p) {
 		see = append(see, filepath.Dir(p))
 	}
 	// The PATH its env: sets, where its program is looked up in the box.
@@ -37,8 +43,8 @@ func (s *supervisor) agentBox(a agents.Agent) *bwrapbox.Box {
 	// Every agent's program, read-only in every box, even where its
 	// directory is writable (sandbox_write): no run rewrites what a later
 	// run starts, its reviewer's above all, whose verdict lands the task.
-	for _, o := range append([]agents.Agent{a}, s.file.Agents...) {
-		if p := s.resolved(o); filepath.IsAbs(p) {
+	for _, o := range append([]agents.Agent{a}, f.Agents...) {
+		if p := resolved(o); filepath.IsAbs(p) {
 			b.Read(p, "an agent's program: no run rewrites what a later run (a reviewer's) starts")
 		}
 	}
@@ -47,7 +53,7 @@ func (s *supervisor) agentBox(a agents.Agent) *bwrapbox.Box {
 
 // resolved is agent a's program as an absolute path, when PATH finds it
 // (or it is one); else as written.
-func (s *supervisor) resolved(a agents.Agent) string {
+func resolved(a agents.Agent) string {
 	if len(a.Command) == 0 {
 		return ""
 	}
@@ -66,10 +72,10 @@ func (s *supervisor) resolved(a agents.Agent) string {
 // runWritable are the directories some run could write, as the boxes of
 // the agents of f have them: their worktrees, the runs folder, every
 // sandbox_write path. Nothing burl executes may lie in one.
-func (s *supervisor) runWritable(w *workflow.Workflow, f *agents.File) []string {
+func runWritable(w *workflow.Workflow, f *agents.File) []string {
 	out := []string{w.Repo.WorktreesDir(), w.Repo.RunsDir()}
 	for _, a := range f.Agents {
-		out = append(out, s.agentBox(a).Writable()...)
+		out = append(out, Of(f, a).Writable()...)
 	}
 	return out
 }
@@ -100,13 +106,13 @@ func within(p, dir string) bool {
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
-// resolvePrograms resolves, at watch's start, every program burl
+// ResolvePrograms resolves, at watch's start, for the agents of f, every program burl
 // executes after a run starts to an absolute path (bubblewrap, git,
 // burl's own verbs), and refuses one that lies where a run can write
 // (DESIGN §24): a run's program there would be run by burl, outside any
 // box, after it.
-func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
-	writable := s.runWritable(w, s.file)
+func ResolvePrograms(w *workflow.Workflow, f *agents.File) error {
+	writable := runWritable(w, f)
 	check := func(what, p string) error {
 		if d := inWritable(p, writable); d != "" {
 			return errs.New(errs.User, "%s %s lies in %s, which an agent's run can write: watch runs no program from there", what, p, d).
@@ -114,7 +120,7 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 		}
 		return nil
 	}
-	if s.file.Sandbox != agents.SandboxNone {
+	if f.Sandbox != agents.SandboxNone {
 		if bin, err := bwrapbox.BwrapProgram(); err == nil {
 			if err := check("bubblewrap", bin); err != nil {
 				return err
@@ -137,7 +143,7 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 			return err
 		}
 	}
-	if err := s.checkAgentPrograms(w); err != nil {
+	if err := checkAgentPrograms(w, f); err != nil {
 		return err
 	}
 	for _, tool := range []string{"gh", "glab"} {
@@ -161,12 +167,12 @@ func (s *supervisor) resolvePrograms(w *workflow.Workflow) error {
 // folder: a reviewer started from there runs the author's code), or, with
 // the sandbox on, in a sandbox_write path that its boxes could not keep
 // read-only. Elsewhere in a sandbox_write path every box holds it
-// read-only (agentBox). With sandbox: none a run can write whatever the
+// read-only (Of). With sandbox: none a run can write whatever the
 // user can, and burl says so at start.
-func (s *supervisor) checkAgentPrograms(w *workflow.Workflow) error {
+func checkAgentPrograms(w *workflow.Workflow, f *agents.File) error {
 	burls := []string{w.Repo.WorktreesDir(), w.Repo.RunsDir(), w.Repo.CommonDir}
-	for _, a := range s.file.Agents {
-		p := s.resolved(a)
+	for _, a := range f.Agents {
+		p := resolved(a)
 		if !filepath.IsAbs(p) {
 			continue
 		}
@@ -174,11 +180,11 @@ func (s *supervisor) checkAgentPrograms(w *workflow.Workflow) error {
 			return errs.New(errs.User, "agent %s's program %s lies in %s, which runs write: watch starts no agent from there", a.Name, p, d).
 				WithFix("install the agent's program outside the repository's worktrees and .git (e.g. ~/.local/bin), and name it in agents.yaml")
 		}
-		if s.file.Sandbox == agents.SandboxNone {
+		if f.Sandbox == agents.SandboxNone {
 			continue
 		}
 		if r, err := filepath.EvalSymlinks(p); err == nil && r != filepath.Clean(p) {
-			if d := inWritable(r, s.runWritable(w, s.file)); d != "" {
+			if d := inWritable(r, runWritable(w, f)); d != "" {
 				return errs.New(errs.User, "agent %s's program %s links to %s, in %s, which an agent's run can write: watch starts no agent from there", a.Name, p, r, d).
 					WithFix("name the program's real path in agents.yaml, or install it outside every sandbox_write path")
 			}

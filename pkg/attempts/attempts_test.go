@@ -1,4 +1,4 @@
-package watch
+package attempts
 
 import (
 	"testing"
@@ -23,17 +23,17 @@ func TestBackoffDoublesUpToItsLimit(t *testing.T) {
 		// A base longer than the limit is its own limit.
 		{4, 20 * time.Minute, 20 * time.Minute},
 	} {
-		h := rounds{failed: c.failed, last: at}
-		if got := h.wait(c.base, at); got != c.want {
+		h := Rounds{Failed: c.failed, last: at}
+		if got := h.Wait(c.base, at); got != c.want {
 			t.Errorf("%d failed round(s), retry_backoff %s: waits %s, want %s", c.failed, c.base, got, c.want)
 		}
 	}
-	h := rounds{failed: 2, last: at}
-	if got := h.wait(time.Second, at.Add(1500*time.Millisecond)); got != 500*time.Millisecond {
+	h := Rounds{Failed: 2, last: at}
+	if got := h.Wait(time.Second, at.Add(1500*time.Millisecond)); got != 500*time.Millisecond {
 		t.Errorf("the wait counts from the last failure: %s left, want 500ms", got)
 	}
-	h.fail(at.Add(time.Minute))
-	if got := h.wait(time.Second, at.Add(time.Minute)); got != 4*time.Second {
+	h.Fail(at.Add(time.Minute))
+	if got := h.Wait(time.Second, at.Add(time.Minute)); got != 4*time.Second {
 		t.Errorf("a third failure waits 4s, not %s", got)
 	}
 }
