@@ -3,6 +3,7 @@ package land
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -237,6 +238,7 @@ func (q *queue) order() ([]string, error) {
 		}
 	}
 	queueOrder(ts)
+	ts = childAfterParent(ts)
 	ids := make([]string, len(ts))
 	for i, t := range ts {
 		ids[i] = t.ID()
@@ -309,8 +311,9 @@ func (q *queue) stage(id, base string) *stacked {
 		q.single(id)
 		return nil
 	}
-	if stack.Waits(w, e.Task) != "" {
-		// Its parent may land in this run: staged again after it.
+	if waitsOutside(w, e.Task, func(p string) bool { return slices.Contains(q.stacked, p) }) != "" {
+		// Its parent, not staged below it in this batch, may land in
+		// this run: staged again after it.
 		q.deferred = append(q.deferred, id)
 		return nil
 	}
@@ -546,7 +549,11 @@ func (q *queue) land(s *stacked) landing {
 	dropIntent(w, s.e.ID)
 	cleanup(w, res.Entry.Task)
 	q.approved(s.e.ID, fmt.Sprintf("approved %s: %s fast-forwarded to %s (drift %d)", s.e.ID, w.Config.MainBranch, gitx.Short(a.merged), a.drift))
-	restack(w, s.e.ID, a.merged, func(l string) { q.res.Lines = append(q.res.Lines, l) })
+	if w.Config.Stack {
+		for _, l := range stack.RestackBut(w, s.e.ID, a.merged, q.isStaged) {
+			q.res.Lines = append(q.res.Lines, l)
+		}
+	}
 	return landed
 }
 
