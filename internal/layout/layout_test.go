@@ -31,8 +31,10 @@ const maxLines = 3000
 // folded run events of the same day were merged: their files are mostly
 // methods of one type each (the approval, the supervisor), which a move
 // of whole files cannot split; the split needs that state passed down.
+// land is counted again with the queue's stack batching and train
+// (issue 41), written beside the split that moves its forge side out.
 var over = map[string]int{
-	"pkg/land":  4184,
+	"pkg/land":  4453,
 	"pkg/watch": 4588,
 }
 

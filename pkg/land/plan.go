@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/stack"
 	"github.com/burl-dev/burl/pkg/task"
 	"github.com/burl-dev/burl/pkg/workflow"
 	"github.com/burl-dev/burl/pkg/workspace"
@@ -147,8 +148,8 @@ func planWith(w *workflow.Workflow, gate ReviewGate, here func(*task.Task) strin
 	// for both, the parent landed first (stackorder.go).
 	queued := map[string]bool{}
 	var run []*task.Task
-	for _, t := range childAfterParent(ts) {
-		if why := waitsOutside(w, t, func(p string) bool { return queued[p] }); why != "" {
+	for _, t := range stack.ChildAfterParent(ts) {
+		if why := stack.WaitsOutside(w, t, func(p string) bool { return queued[p] }); why != "" {
 			parent := t.Str(task.KeyStackedOn)
 			out = append(out, Place{ID: t.ID(), StackedOn: parent, Waits: WaitsParent,
 				Reason: fmt.Sprintf("waits for %s, which it is stacked on and which %s", parent, why)})

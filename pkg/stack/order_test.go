@@ -1,4 +1,4 @@
-package land
+package stack
 
 import (
 	"strings"
@@ -40,8 +40,8 @@ func TestChildAfterParent(t *testing.T) {
 		// A cycle (a broken file) keeps every task, last.
 		{[]*task.Task{mk("TASK-1", "TASK-2"), mk("TASK-2", "TASK-1"), mk("TASK-3", "")}, "TASK-3,TASK-1,TASK-2"},
 	} {
-		if got := ids(childAfterParent(c.in)); got != c.want {
-			t.Errorf("childAfterParent(%s) = %s, want %s", ids(c.in), got, c.want)
+		if got := ids(ChildAfterParent(c.in)); got != c.want {
+			t.Errorf("ChildAfterParent(%s) = %s, want %s", ids(c.in), got, c.want)
 		}
 	}
 }
