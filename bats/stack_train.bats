@@ -10,6 +10,7 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 load lifecycle
+load watch
 
 # train_repo FAIL: stack: true, squash, TASK-001 submitted and TASK-002
 # claimed on it with its work committed; the build (unconfined, so that it
@@ -99,4 +100,42 @@ at() {
 	[ "$(git log -1 --format=%s main)" = "Parent (TASK-001)" ]
 	run git burl doctor
 	assert_success
+}
+
+@test "stack train, watch: the child's agent finishes while its parent builds; the child's build starts before the parent lands, and they land in order" {
+	watch_repo
+	set_config merge_strategy squash
+	printf 'stack: true\nsandbox: none\n' >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -q -m "config: stack" -- .workflow/config.yaml
+	git burl add "Parent" --affects parent.txt >/dev/null
+	git burl add "Child" --affects child.txt --depends-on TASK-001 >/dev/null
+	LOG="$BATS_TEST_TMPDIR/builds"
+	# The parent's build lasts until the child's has begun (20 s at
+	# most): before trains, the child's build began after the parent
+	# landed, so after that build's end.
+	cat >"$BATS_TEST_TMPDIR/build.sh" <<SH
+#!/bin/sh
+echo "start \$BURL_TASK \$(date +%s%N)" >>"$LOG"
+if [ "\$BURL_TASK" = TASK-001 ]; then
+	n=0
+	until grep -q "^start TASK-002" "$LOG"; do n=\$((n+1)); [ \$n -lt 200 ] || break; sleep 0.1; done
+fi
+echo "end \$BURL_TASK \$(date +%s%N)" >>"$LOG"
+SH
+	chmod +x "$BATS_TEST_TMPDIR/build.sh"
+	set_config build_command "\"$BATS_TEST_TMPDIR/build.sh\""
+	# shellcheck disable=SC2016 # expanded by the agent
+	agent chain 'echo "$BURL_TASK" >"$(echo "$BURL_TASK" | sed "s/TASK-001/parent/; s/TASK-002/child/").txt"
+git add -A && git commit -q -m "$BURL_TASK part"'
+	SANDBOX=none MAXP=2 TIMEOUT=60s one_agent chain
+	run --separate-stderr git burl watch --once --interval 100ms
+	echo "$output"
+	assert_success
+	[ "$(field TASK-002 stacked_on)" = TASK-001 ]
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(bucket_of TASK-002)" = DONE ]
+	[ "$(at start TASK-002)" -lt "$(at end TASK-001)" ]
+	[ "$(git log -2 --format=%s main | paste -sd,)" = "Child (TASK-002),Parent (TASK-001)" ]
+	[ "$(all_events | jq -r -s '[.[] | select(.action == "approve") | .task] | join(",")')" = TASK-001,TASK-002 ]
+	! grep -q '"action":"run_tampered"' <(all_events)
 }
