@@ -94,10 +94,12 @@ type queue struct {
 	// branches pushed for it, deleted when the queue ends.
 	ci         forge.Checker
 	candidates []string
-	// gate is the review gate the queue was read with, and seen every
-	// QA task it read then or took behind a building batch since.
-	gate ReviewGate
-	seen map[string]bool
+	// gate is the review gate the queue was read with, seen every QA
+	// task it read then or took behind a building batch since, and
+	// parent the task each of those is stacked on.
+	gate   ReviewGate
+	seen   map[string]bool
+	parent map[string]string
 }
 
 // landTries bounds how often a task whose landing lost a race (main moved
@@ -240,13 +242,13 @@ func (q *queue) order() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.gate, q.seen = gate, map[string]bool{}
+	q.gate, q.seen, q.parent = gate, map[string]bool{}, map[string]string{}
 	var ts []*task.Task
 	for _, e := range qa {
 		if e.Task == nil {
 			continue
 		}
-		q.seen[e.ID] = true
+		q.seen[e.ID], q.parent[e.ID] = true, e.Task.Str(task.KeyStackedOn)
 		waits, why := holdOf(e.Task, gate, func(t *task.Task) string { return elsewhere(w, t) })
 		switch waits {
 		case "":

@@ -149,8 +149,7 @@ func (q *queue) followers(train []*car, pending *[]string) []string {
 	var ids []string
 	keep := make([]string, 0, len(*pending))
 	for _, id := range *pending {
-		e, err := w.Get(id)
-		if err == nil && e.Task != nil && on[e.Task.Str(task.KeyStackedOn)] && len(ids) < w.Config.QueueBatch {
+		if on[q.parent[id]] && len(ids) < w.Config.QueueBatch {
 			ids = append(ids, id)
 			on[id] = true
 			continue
@@ -177,7 +176,7 @@ func (q *queue) followers(train []*car, pending *[]string) []string {
 		if len(ids) < w.Config.QueueBatch && on[t.Str(task.KeyStackedOn)] {
 			ids = append(ids, t.ID())
 			on[t.ID()] = true
-			q.seen[t.ID()] = true
+			q.seen[t.ID()], q.parent[t.ID()] = true, t.Str(task.KeyStackedOn)
 		}
 	}
 	return ids
