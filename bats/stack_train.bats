@@ -34,7 +34,7 @@ train_repo() {
 #!/bin/sh
 echo "start \$BURL_TASK \$(date +%s%N)" >>"$LOG"
 if [ "\$BURL_TASK" = TASK-001 ]; then
-	git -C "$REPO" burl submit TASK-002 >"$BATS_TEST_TMPDIR/submit.out" 2>&1 || exit 7
+	git -C "$REPO" burl submit TASK-002 >"$BATS_TEST_TMPDIR/submit.out" 2>&1 || :
 	n=0
 	until grep -q "^start TASK-002" "$LOG"; do n=\$((n+1)); [ \$n -lt 100 ] || break; sleep 0.1; done
 fi
@@ -98,6 +98,28 @@ at() {
 	[ "$(bucket_of TASK-001)" = DONE ]
 	[ "$(bucket_of TASK-002)" = READY ]
 	[ "$(git log -1 --format=%s main)" = "Parent (TASK-001)" ]
+	run git burl doctor
+	assert_success
+}
+
+@test "stack train: killed while the child builds behind its parent, nothing landed; doctor repairs, and approve --all lands both in order" {
+	train_repo ""
+	main0=$(git rev-parse main)
+	run env BURL_CRASH_AFTER=queue:train git burl approve --all
+	[ "$status" -eq 137 ]
+	[ "$(git rev-parse main)" = "$main0" ]
+	[ "$(bucket_of TASK-001)" = QA ]
+	[ "$(bucket_of TASK-002)" = QA ]
+	run git burl doctor --repair --force
+	assert_success
+	run git burl doctor
+	assert_success
+	run git burl approve --all
+	assert_success
+	assert_output_contains "2 approved, 0 not approved"
+	[ "$(git log -2 --format=%s main | paste -sd,)" = "Child (TASK-002),Parent (TASK-001)" ]
+	[ "$(git show main:child.txt)" = child ]
+	[ -z "$(ls "$REPO/.git/burl/approve-intent" 2>/dev/null)" ]
 	run git burl doctor
 	assert_success
 }

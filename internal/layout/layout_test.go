@@ -34,7 +34,7 @@ const maxLines = 3000
 // land is counted again with the queue's stack batching and train
 // (issue 41), written beside the split that moves its forge side out.
 var over = map[string]int{
-	"pkg/land":  4453,
+	"pkg/land":  4455,
 	"pkg/watch": 4588,
 }
 

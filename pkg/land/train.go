@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
@@ -130,6 +131,7 @@ func (q *queue) follow(train *[]*car, pending *[]string) {
 		}
 		if len(stack) > 0 {
 			*train = append(*train, q.depart(stack))
+			faults.CrashPoint("queue", "train")
 		}
 	}
 }
