@@ -125,18 +125,112 @@ child_work() {
 	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
 }
 
-@test "stack: approve --all --dry-run puts the parent before its child, in a batch of its own after the parent's, as approve --all lands them" {
+@test "stack: approve --all --dry-run puts the child right after its parent, in the parent's batch, as approve --all lands them" {
 	stacked_repo
 	child_work
 	run git burl approve --all --dry-run --json
 	assert_success
-	[ "$(jq -c '.batches' <<<"$output")" = '[["TASK-001"],["TASK-002"]]' ]
-	[ "$(jq -c '.queue[] | select(.id == "TASK-002") | [.position, .batch, .stacked_on, .waits]' <<<"$output")" = '[2,2,"TASK-001","batch"]' ]
+	[ "$(jq -c '.batches' <<<"$output")" = '[["TASK-001","TASK-002"]]' ]
+	[ "$(jq -c '.queue[] | select(.id == "TASK-002") | [.position, .batch, .stacked_on, .waits]' <<<"$output")" = '[2,1,"TASK-001","queue"]' ]
 	run git burl approve --all --dry-run
-	assert_output_contains "batch 2: TASK-002 (after TASK-001, which it is stacked on)"
+	assert_output_contains "batch 1: TASK-001, TASK-002 (after TASK-001, which it is stacked on)"
 	[ "$(bucket_of TASK-001)" = QA ]
+	# With a batch of one the child gets a batch of its own, after its
+	# parent's.
+	set_config queue_batch 1
+	run git burl approve --all --dry-run --json
+	[ "$(jq -c '.batches' <<<"$output")" = '[["TASK-001"],["TASK-002"]]' ]
+	set_config queue_batch 4
 	run git burl approve --all --json
 	[ "$(jq -r '.approved | join(",")' <<<"$output")" = TASK-001,TASK-002 ]
+}
+
+# batch_build CMD: build_command CMD, set once both tasks are submitted
+# (their submits ran no build).
+batch_build() {
+	set_config build_command "$1"
+}
+
+@test "stack: approve --all builds a parent and its child in one batch, the child staged on the parent's squash: one build, landed parent first" {
+	stacked_repo
+	child_work
+	batch_build "'test -e child.txt'"
+	run git burl approve --all
+	assert_success
+	# One build, on the child's staged commit (which holds the parent's
+	# squash): the test needs the child's file.
+	assert_output_contains "2 approved, 0 not approved, 1 build(s)"
+	[ "$(git log -2 --format=%s main | paste -sd,)" = "Child (TASK-002),Parent (TASK-001)" ]
+	[ "$(git rev-list --count main~2..main)" = 2 ]
+	! git cat-file -e main:added.txt 2>/dev/null
+	[ "$(git show main:README.md)" = "$(printf '# demo\nparent line')" ]
+	[ "$(git show main:child.txt)" = child ]
+	# The parent's landing record names the build it passed: the child's
+	# commit on top of it.
+	run git burl verify main~2..main
+	assert_success
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: a chain of three lands in one batch and one build, each task replayed onto the one below's squash" {
+	stacked_repo
+	child_work
+	git burl add "Grandchild" --affects grand.txt --depends-on TASK-002 >/dev/null
+	wt=$(claim_wt TASK-003)
+	[ "$(field TASK-003 stacked_on)" = TASK-002 ]
+	(cd "$wt" && commit_file grand.txt "grand" "grandchild adds its file")
+	git burl submit TASK-003 >/dev/null
+	batch_build "'test -e grand.txt'"
+	run git burl approve --all
+	assert_success
+	assert_output_contains "3 approved, 0 not approved, 1 build(s)"
+	[ "$(git log -3 --format=%s main | paste -sd,)" = "Grandchild (TASK-003),Child (TASK-002),Parent (TASK-001)" ]
+	[ "$(git show main:grand.txt)" = grand ]
+	! git cat-file -e main:added.txt 2>/dev/null
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: a child that breaks the batch's build is rejected alone, bisected to it; its parent lands" {
+	stacked_repo
+	child_work
+	batch_build "'test ! -e child.txt'"
+	run git burl approve --all
+	assert_failure 2
+	assert_output_contains "1 approved, 1 not approved"
+	assert_output_contains "not approved TASK-002: build_command failed (bisected to it)"
+	[ "$(bucket_of TASK-001)" = DONE ]
+	[ "$(bucket_of TASK-002)" = READY ]
+	[ "$(git log -1 --format=%s main)" = "Parent (TASK-001)" ]
+	! git cat-file -e main:child.txt 2>/dev/null
+	grep -q "bisected the batch to it" "$(task_file TASK-002)"
+	run git burl doctor
+	assert_success
+}
+
+@test "stack: a parent that breaks the batch's build is rejected, bisected to it; its child does not land, and waits in QA as submitted" {
+	stacked_repo
+	child_work
+	child_head=$(field TASK-002 submitted_sha)
+	main0=$(git rev-parse main)
+	batch_build "'! grep -q \"parent line\" README.md'"
+	run git burl approve --all --json
+	assert_failure 2
+	[ "$(jq -r '.approved | length' <<<"$output")" = 0 ]
+	[ "$(jq -r '.rejected[0].id' <<<"$output")" = TASK-001 ]
+	[ "$(jq -r '.waiting[0].id' <<<"$output")" = TASK-002 ]
+	[ "$(jq -r '.waiting[0].reason' <<<"$output")" = "waits for TASK-001, which it is stacked on and which is in READY" ]
+	[ "$(bucket_of TASK-001)" = READY ]
+	grep -q "bisected the batch to it" "$(task_file TASK-001)"
+	[ "$(bucket_of TASK-002)" = QA ]
+	[ "$(git rev-parse main)" = "$main0" ]
+	# The child's branch is back where it was submitted, nothing staged.
+	[ "$(git rev-parse task-002-child)" = "$child_head" ]
+	[ "$(field TASK-002 submitted_sha)" = "$child_head" ]
+	[ -z "$(ls "$REPO/.git/burl/approve-intent" 2>/dev/null)" ]
+	run git burl doctor
+	assert_success
 }
 
 @test "stack: a hand-claimed child whose own commits conflict with main when restacked goes to BLOCKED with the files and the parent's landed commit" {

@@ -79,8 +79,8 @@ func queueOrder(ts []*task.Task) {
 
 // PlanQueue is what approve --all would do with the QA tasks now, without
 // doing any of it: the order, the batches of queue_batch, parents before
-// the tasks stacked on them (a child of a task landing in this run is
-// staged once its parent landed, after the rest, as the queue does), and
+// the tasks stacked on them (a child of a task landing in this run right
+// after it, in its batch when there is room, as the queue stages it), and
 // what each task left out waits for. It reads only this clone: no fetch,
 // no rebase, no build.
 func PlanQueue(w *workflow.Workflow) (*Plan, error) {
@@ -143,37 +143,44 @@ func planWith(w *workflow.Workflow, gate ReviewGate, here func(*task.Task) strin
 		ts = append(ts, e.Task)
 	}
 	queueOrder(ts)
+	// A child queued right after its parent is staged on the parent's
+	// staged commit, in the parent's batch when it has room: one build
+	// for both, the parent landed first (stackorder.go).
 	queued := map[string]bool{}
-	var first, later []*task.Task
-	for _, t := range ts {
-		if stack.Waits(w, t) == "" {
-			first = append(first, t)
-			queued[t.ID()] = true
-		}
-	}
-	for _, t := range ts {
-		if stack.Waits(w, t) == "" {
+	var run []*task.Task
+	for _, t := range stack.ChildAfterParent(ts) {
+		if why := stack.WaitsOutside(w, t, func(p string) bool { return queued[p] }); why != "" {
+			parent := t.Str(task.KeyStackedOn)
+			out = append(out, Place{ID: t.ID(), StackedOn: parent, Waits: WaitsParent,
+				Reason: fmt.Sprintf("waits for %s, which it is stacked on and which %s", parent, why)})
 			continue
 		}
-		parent := t.Str(task.KeyStackedOn)
-		if queued[parent] {
-			later = append(later, t)
-			continue
-		}
-		out = append(out, Place{ID: t.ID(), StackedOn: parent, Waits: WaitsParent,
-			Reason: fmt.Sprintf("waits for %s, which it is stacked on and which %s", parent, stack.Waits(w, t))})
+		queued[t.ID()] = true
+		run = append(run, t)
 	}
-	// The queue stages the children of this run's parents once every
-	// other task is through: they start a batch of their own.
-	for _, group := range [][]*task.Task{first, later} {
-		for i, t := range group {
-			if i%p.BatchSize == 0 {
-				p.Batches = append(p.Batches, []string{})
+	if w.Config.Landing == "pr" {
+		// approve --all opens every parent's request before its
+		// children's (parentsFirst), each a batch of one.
+		depth := func(t *task.Task) int {
+			d := 0
+			for p := t.Str(task.KeyStackedOn); queued[p] && d < len(run); d++ {
+				e, err := w.Get(p)
+				if err != nil || e.Task == nil {
+					break
+				}
+				p = e.Task.Str(task.KeyStackedOn)
 			}
-			b := len(p.Batches)
-			p.Batches[b-1] = append(p.Batches[b-1], t.ID())
-			p.Places = append(p.Places, Place{ID: t.ID(), Position: len(p.Places) + 1, Batch: b, StackedOn: t.Str(task.KeyStackedOn), Waits: WaitsQueue})
+			return d
 		}
+		sort.SliceStable(run, func(i, j int) bool { return depth(run[i]) < depth(run[j]) })
+	}
+	for i, t := range run {
+		if i%p.BatchSize == 0 {
+			p.Batches = append(p.Batches, []string{})
+		}
+		b := len(p.Batches)
+		p.Batches[b-1] = append(p.Batches[b-1], t.ID())
+		p.Places = append(p.Places, Place{ID: t.ID(), Position: len(p.Places) + 1, Batch: b, StackedOn: t.Str(task.KeyStackedOn), Waits: WaitsQueue})
 	}
 	for i := range p.Places {
 		pl := &p.Places[i]

@@ -3,6 +3,7 @@ package land
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,6 +94,12 @@ type queue struct {
 	// branches pushed for it, deleted when the queue ends.
 	ci         forge.Checker
 	candidates []string
+	// gate is the review gate the queue was read with, seen every QA
+	// task it read then or took behind a building batch since, and
+	// parent the task each of those is stacked on.
+	gate   ReviewGate
+	seen   map[string]bool
+	parent map[string]string
 }
 
 // landTries bounds how often a task whose landing lost a race (main moved
@@ -172,37 +179,53 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		}
 		staged := append([]string(nil), q.res.Lines[mark:]...)
 		q.res.Lines = q.res.Lines[:mark]
-		good, culprit, after := q.bisect(stack)
-		if osx.Interrupted() {
-			// Ctrl-C stopped a build: it proves nothing about the stack,
-			// which goes back to where it was, nothing landed or rejected.
-			for _, s := range stack {
+		// The batch is the train's first car; cars stacked on it may
+		// follow while it builds (train.go).
+		train := []*car{q.depart(stack)}
+		for len(train) > 0 {
+			q.follow(&train, &pending)
+			c := train[0]
+			if osx.Interrupted() {
+				// Ctrl-C stopped a build: it proves nothing about the stack,
+				// which goes back to where it was, nothing landed or rejected.
+				n, err := q.stopTrain(train)
+				if err != nil {
+					return nil, err
+				}
+				return nil, errs.New(errs.User, "interrupted while building a batch of %d task(s); none of them was landed or rejected, and they stay in QA", n).
+					WithTitle("Stopped").WithFix("git burl approve --all again")
+			}
+			again := q.landAll(c.good)
+			q.res.Lines = append(q.res.Lines, staged...)
+			staged = nil
+			culprit := c.culprit
+			if len(again) > 0 {
+				// A landing lost a race: the rest of the batch, culprit too, is
+				// staged again on the new main.
+				if culprit != nil {
+					again = append(again, culprit)
+				}
+			} else if culprit != nil {
+				q.rejectBuild(culprit, len(c.stack) > 1)
+			}
+			var ids []string
+			for _, s := range append(again, c.after...) {
 				if err := unstage(w, s.g, s.e.Task); err != nil {
 					return nil, err
 				}
+				ids = append(ids, s.e.ID)
 			}
-			return nil, errs.New(errs.User, "interrupted while building a batch of %d task(s); none of them was landed or rejected, and they stay in QA", len(stack)).
-				WithTitle("Stopped").WithFix("git burl approve --all again")
-		}
-		again := q.landAll(good)
-		q.res.Lines = append(q.res.Lines, staged...)
-		if len(again) > 0 {
-			// A landing lost a race: the rest of the batch, culprit too, is
-			// staged again on the new main.
-			if culprit != nil {
-				again = append(again, culprit)
+			train = train[1:]
+			if len(ids) > 0 || culprit != nil {
+				// Not landed whole: the cars behind were built on it.
+				more, err := q.derail(train)
+				if err != nil {
+					return nil, err
+				}
+				ids, train = append(ids, more...), nil
 			}
-		} else if culprit != nil {
-			q.rejectBuild(culprit, len(stack) > 1)
+			pending = append(ids, pending...)
 		}
-		var ids []string
-		for _, s := range append(again, after...) {
-			if err := unstage(w, s.g, s.e.Task); err != nil {
-				return nil, err
-			}
-			ids = append(ids, s.e.ID)
-		}
-		pending = append(ids, pending...)
 	}
 	return q.done(), nil
 }
@@ -219,11 +242,13 @@ func (q *queue) order() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	q.gate, q.seen, q.parent = gate, map[string]bool{}, map[string]string{}
 	var ts []*task.Task
 	for _, e := range qa {
 		if e.Task == nil {
 			continue
 		}
+		q.seen[e.ID], q.parent[e.ID] = true, e.Task.Str(task.KeyStackedOn)
 		waits, why := holdOf(e.Task, gate, func(t *task.Task) string { return elsewhere(w, t) })
 		switch waits {
 		case "":
@@ -237,6 +262,7 @@ func (q *queue) order() ([]string, error) {
 		}
 	}
 	queueOrder(ts)
+	ts = stack.ChildAfterParent(ts)
 	ids := make([]string, len(ts))
 	for i, t := range ts {
 		ids[i] = t.ID()
@@ -309,8 +335,9 @@ func (q *queue) stage(id, base string) *stacked {
 		q.single(id)
 		return nil
 	}
-	if stack.Waits(w, e.Task) != "" {
-		// Its parent may land in this run: staged again after it.
+	if stack.WaitsOutside(w, e.Task, func(p string) bool { return slices.Contains(q.stacked, p) }) != "" {
+		// Its parent, not staged below it in this batch, may land in
+		// this run: staged again after it.
 		q.deferred = append(q.deferred, id)
 		return nil
 	}
@@ -421,68 +448,6 @@ func (q *queue) record(e workflow.Entry, a *approval, reason string, code int) {
 	q.failed(e.ID, reason+"; "+qa.Outcome(res.Entry), code)
 }
 
-// build runs build_command on the top of a stack, in its worktree, and
-// with queue_ci: forge then waits for the forge's checks on it: the runs
-// that ran, the one that decides last (the landing record names both).
-func (q *queue) build(s *stacked) []gate.RunResult {
-	var built []gate.RunResult
-	if strings.TrimSpace(q.w.Config.BuildCommand) != "" {
-		runs, _, err := qa.Run(q.w, s.e.Task, s.dir, time.Now().UTC(), "build")
-		if err != nil {
-			// Cannot start the command: as good as a failed build, with why.
-			return []gate.RunResult{{Name: "build", Command: q.w.Config.BuildCommand, ExitCode: -1, Tail: []string{err.Error()}}}
-		}
-		q.res.Builds++
-		if !runs[0].OK() || q.ci == nil {
-			return runs[:1]
-		}
-		built = runs[:1]
-	}
-	return append(built, q.forgeChecks(s))
-}
-
-// passed: the last of runs passed, and with it the build.
-func passed(runs []gate.RunResult) bool { return runs[len(runs)-1].OK() }
-
-// bisect builds the top of the stack; when that fails it halves the stack
-// until the first task whose prefix breaks the build is found. good is the
-// prefix that built (main itself is taken as building), culprit the
-// breaking task, after the tasks stacked on it, to be staged again.
-func (q *queue) bisect(stack []*stacked) (good []*stacked, culprit *stacked, after []*stacked) {
-	if len(stack) == 0 || (strings.TrimSpace(q.w.Config.BuildCommand) == "" && q.ci == nil) {
-		return stack, nil, nil
-	}
-	n := len(stack)
-	top := q.build(stack[n-1])
-	if passed(top) {
-		for _, s := range stack {
-			s.a.runs = append(s.a.runs, top...)
-			s.a.builtOn = stack[n-1].a.merged
-		}
-		return stack, nil, nil
-	}
-	// The prefix of lo tasks builds, the prefix of hi tasks does not.
-	lo, hi, fail := 0, n, top
-	var pass []gate.RunResult
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if r := q.build(stack[mid-1]); passed(r) {
-			lo, pass = mid, r
-		} else {
-			hi, fail = mid, r
-		}
-	}
-	for _, s := range stack[:lo] {
-		if pass != nil {
-			s.a.runs = append(s.a.runs, pass...)
-			s.a.builtOn = stack[lo-1].a.merged
-		}
-	}
-	c := stack[hi-1]
-	c.a.runs = append(c.a.runs, fail...)
-	return stack[:lo], c, stack[hi:]
-}
-
 // landAll fast-forwards main over the tasks in order, one DONE commit each.
 // The tasks past one that did not land were built on it: they are returned
 // to be staged again, with that task itself when it lost a race and is
@@ -546,7 +511,11 @@ func (q *queue) land(s *stacked) landing {
 	dropIntent(w, s.e.ID)
 	cleanup(w, res.Entry.Task)
 	q.approved(s.e.ID, fmt.Sprintf("approved %s: %s fast-forwarded to %s (drift %d)", s.e.ID, w.Config.MainBranch, gitx.Short(a.merged), a.drift))
-	restack(w, s.e.ID, a.merged, func(l string) { q.res.Lines = append(q.res.Lines, l) })
+	if w.Config.Stack {
+		for _, l := range stack.RestackBut(w, s.e.ID, a.merged, q.isStaged) {
+			q.res.Lines = append(q.res.Lines, l)
+		}
+	}
 	return landed
 }
 

@@ -124,11 +124,18 @@ func Waits(w *workflow.Workflow, t *task.Task) string {
 // a DOING child with uncommitted changes, or that conflicts, is left for
 // its worker (said in the lines). It returns one line per child.
 func Restack(w *workflow.Workflow, parent, landed string) []string {
+	return RestackBut(w, parent, landed, nil)
+}
+
+// RestackBut is Restack leaving out the children staged says approve
+// --all has staged on parent's staged commit already, to land next: the
+// queue replays their own commits itself, and lands them as built.
+func RestackBut(w *workflow.Workflow, parent, landed string, staged func(id string) bool) []string {
 	main, err := w.Repo.Git.Run("rev-parse", "refs/heads/"+w.Config.MainBranch)
 	if err != nil {
 		return []string{fmt.Sprintf("cannot restack the tasks stacked on %s: %v", parent, err)}
 	}
-	return restackAll(w, parent, move{onto: main, where: w.Config.MainBranch, why: parent + " landed as " + gitx.Short(landed), landed: landed})
+	return restackAll(w, parent, move{onto: main, where: w.Config.MainBranch, why: parent + " landed as " + gitx.Short(landed), landed: landed, staged: staged})
 }
 
 // Resubmitted restacks the tasks stacked on parent, which was submitted
@@ -140,6 +147,8 @@ func Resubmitted(w *workflow.Workflow, parent, head string) []string {
 // move is where a restack replays a child's own commits, and why.
 type move struct {
 	onto, where, why, landed string
+	// staged: the children the queue staged already (nil: none).
+	staged func(id string) bool
 }
 
 func restackAll(w *workflow.Workflow, parent string, mv move) []string {
@@ -150,7 +159,7 @@ func restackAll(w *workflow.Workflow, parent string, mv move) []string {
 			return append(lines, fmt.Sprintf("cannot list %s to restack the tasks stacked on %s: %v", b, parent, err))
 		}
 		for _, e := range es {
-			if e.Task != nil && e.Task.Str(task.KeyStackedOn) == parent {
+			if e.Task != nil && e.Task.Str(task.KeyStackedOn) == parent && (mv.staged == nil || !mv.staged(e.ID)) {
 				lines = append(lines, restackOne(w, e, parent, mv))
 			}
 		}
