@@ -22,6 +22,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/stack"
@@ -130,7 +131,7 @@ const (
 
 // approve is Approve, AcceptLanded, or one task of the queue.
 func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) {
-	if err := trustedChecks(w); err != nil {
+	if err := landforge.TrustedChecks(w); err != nil {
 		return Result{}, err
 	}
 	acceptLanded := mode == acceptingLanded

@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/merged"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
@@ -45,7 +46,7 @@ type Settled struct {
 	To string `json:"to,omitempty"`
 	// Failed is each failed check, with the end of its log, when Result
 	// is checks_failed (DESIGN §21).
-	Failed []FailedCheck `json:"failed_checks,omitempty"`
+	Failed []landforge.FailedCheck `json:"failed_checks,omitempty"`
 }
 
 // SettleReport is a round: what was settled, and how many requests it
@@ -138,7 +139,7 @@ func (c *countingForge) Feedback(p forge.PR) (forge.Feedback, error) {
 // back to READY with what the reviewer said. Runs without the workflow
 // lock held: each settlement is its own transition.
 func Settle(w *workflow.Workflow) (*SettleReport, error) {
-	if err := trustedChecks(w); err != nil {
+	if err := landforge.TrustedChecks(w); err != nil {
 		return nil, err
 	}
 	rep := &SettleReport{PRs: []Settled{}}
@@ -155,7 +156,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 	if len(open) == 0 {
 		return rep, nil
 	}
-	p, err := forgeFor(w)
+	p, err := landforge.ForgeFor(w)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +245,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 func backOff(w *workflow.Workflow, st forgeState, p forge.Provider, err error) error {
 	rl, ok := err.(*forge.RateLimited)
 	if !ok {
-		return forgeErr(p, "list the open pull requests", err)
+		return landforge.ForgeErr(p, "list the open pull requests", err)
 	}
 	wait := rl.Retry
 	if wait <= 0 {
