@@ -26,6 +26,9 @@ const (
 	keyPRHead   = task.KeyPRHead
 )
 
+// keyPROpenedAt is when the request was opened at pr_head.
+const keyPROpenedAt = task.KeyPROpenedAt
+
 // PR is the pull request an approve opened or updated: approve --json's
 // "pr".
 type PR struct {

@@ -1,4 +1,4 @@
-package land
+package landsync
 
 // The forge's checks as a gate on pull requests (DESIGN §21): a settle
 // round reads the checks on each open request's gated head, asks the forge
@@ -17,6 +17,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/land"
 	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
@@ -167,7 +168,7 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 // timeoutOnly fails a head that waited ci_timeout for its checks: the
 // pending ones (or, when the forge's answer was not understood, why) are
 // what failed, named.
-func timeoutOnly(w *workflow.Workflow, s *Settled, e workflow.Entry, st *forgeState, why error, pending ...forge.Check) {
+func timeoutOnly(w *workflow.Workflow, s *land.Settled, e workflow.Entry, st *forgeState, why error, pending ...forge.Check) {
 	since := waitingSince(e.Task, st, strconv.Itoa(s.Number))
 	if since.IsZero() || time.Since(since) < w.Config.CI.Timeout {
 		return
@@ -199,7 +200,7 @@ func waitingSince(t *task.Task, st *forgeState, key string) time.Time {
 // checksFailed is the transition of a task whose checks failed on its
 // pull request: back to READY with what failed (a QA rejection), or
 // BLOCKED for a human once ci_max_rounds rounds failed.
-func checksFailed(w *workflow.Workflow, s Settled) workflow.Transition {
+func checksFailed(w *workflow.Workflow, s land.Settled) workflow.Transition {
 	return workflow.Transition{Verb: "checks_failed", To: workflow.Ready, Apply: func(tx *workflow.Tx) error {
 		qa.Reject(w, tx, s.Reason, landforge.ChecksReport(s.Failed))
 		landforge.CIRound(w, tx, "pr", landforge.FailedNames(s.Failed))
