@@ -1,15 +1,17 @@
 // Package land is the one home of landing (DESIGN §21): approve, the
-// merge queue (approve --all), opening and settling pull requests
-// (landing: pr), accepting work that landed outside burl, and the cleanup
-// after a task is DONE. Each verb has one entry point here (Approve,
-// AcceptLanded, ApproveAll, Settle) returning a result value; pkg/verb
-// keeps the options and the rendering. The git mechanics of moving main
-// (fast-forward, compare-and-swap, rewind, the approve intent) are
-// pkg/integrate's, below this package.
+// merge queue (approve --all), opening pull requests (landing: pr),
+// accepting work that landed outside burl, and the cleanup after a task
+// is DONE. Each verb has one entry point here (Approve, AcceptLanded,
+// ApproveAll) returning a result value; pkg/verb keeps the options and
+// the rendering. The git mechanics of moving main (fast-forward,
+// compare-and-swap, rewind, the approve intent) are pkg/integrate's, and
+// the forge's provider and checks pkg/landforge's, below this package;
+// settling the pull requests is pkg/landsync's, above it.
 //
 // A task becomes DONE in one place, done(), inside the transition that
 // lands it: approve and the queue (record), a merged pull request
-// (applySettlement) and --accept-landed all call it.
+// (landsync's applySettlement, through Done) and --accept-landed all
+// call it.
 package land
 
 import (
@@ -22,6 +24,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/stack"
@@ -130,7 +133,7 @@ const (
 
 // approve is Approve, AcceptLanded, or one task of the queue.
 func approve(w *workflow.Workflow, id string, mode approveMode) (Result, error) {
-	if err := trustedChecks(w); err != nil {
+	if err := landforge.TrustedChecks(w); err != nil {
 		return Result{}, err
 	}
 	acceptLanded := mode == acceptingLanded

@@ -19,12 +19,12 @@ import (
 // branch holding commits main lacks is kept.
 func cleanup(w *workflow.Workflow, t *task.Task) {
 	g := w.Repo.Git
-	if !removeWorktree(w, t) {
+	if !RemoveWorktree(w, t) {
 		return
 	}
 	b := t.Branch()
 	if w.Config.PushTaskBranchOnSubmit {
-		deleteRemoteBranch(w, b, t.Str(task.KeySubmittedSHA))
+		DeleteRemoteBranch(w, b, t.Str(task.KeySubmittedSHA))
 	}
 	tip, _ := g.Resolve("refs/heads/" + b)
 	if tip == "" {
@@ -43,9 +43,9 @@ func cleanup(w *workflow.Workflow, t *task.Task) {
 	}
 }
 
-// removeWorktree removes a landed task's worktree, if it has one here;
+// RemoveWorktree removes a landed task's worktree, if it has one here;
 // false (with a warning: git burl clean retries) when it could not.
-func removeWorktree(w *workflow.Workflow, t *task.Task) bool {
+func RemoveWorktree(w *workflow.Workflow, t *task.Task) bool {
 	dir := w.WorktreePath(t)
 	if dir == "" {
 		return true
@@ -69,14 +69,14 @@ func removeWorktree(w *workflow.Workflow, t *task.Task) bool {
 	return true
 }
 
-// deleteRemoteBranch removes from the remote a task branch that
+// DeleteRemoteBranch removes from the remote a task branch that
 // push_task_branch_on_submit published, once it holds nothing but what was
 // approved (the submitted commit, which approve may have rebased, or
 // commits main has): burl put it there, and nothing else would ever take
 // it away. What this clone knows of the remote's branch is its
 // remote-tracking ref, which the push set; a branch the remote has moved
 // on since is kept.
-func deleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
+func DeleteRemoteBranch(w *workflow.Workflow, b, submitted string) {
 	remote, g := w.Config.Remote, w.Repo.Git
 	tracking := gitx.Tracking(remote, b)
 	if !w.HasRemote() {

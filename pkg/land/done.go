@@ -20,3 +20,9 @@ func done(w *workflow.Workflow, tx *workflow.Tx, merged, entry string, l record.
 	tx.Details["merged_sha"] = merged
 	return record.Land(w, tx, l)
 }
+
+// Done is done for pkg/landsync, above this package, which records a pull
+// request the forge merged (applySettlement).
+func Done(w *workflow.Workflow, tx *workflow.Tx, merged, entry string, l record.Landing) error {
+	return done(w, tx, merged, entry, l)
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/record"
 	"github.com/burl-dev/burl/pkg/review"
@@ -25,6 +26,9 @@ const (
 	keyPRHead   = task.KeyPRHead
 )
 
+// keyPROpenedAt is when the request was opened at pr_head.
+const keyPROpenedAt = task.KeyPROpenedAt
+
 // PR is the pull request an approve opened or updated: approve --json's
 // "pr".
 type PR struct {
@@ -40,41 +44,6 @@ type PR struct {
 	StackedOn string `json:"stacked_on,omitempty"`
 }
 
-// forgeFor is the provider of landing: pr, once its settings are trusted
-// and the remote is known.
-func forgeFor(w *workflow.Workflow) (forge.Provider, error) {
-	if !w.HasRemote() {
-		return nil, errs.New(errs.User, "landing: pr needs the remote %q, which this clone does not have", w.Config.Remote).
-			WithFix("git remote add %s URL-OF-THE-FORGE-REPOSITORY", w.Config.Remote)
-	}
-	if err := trust.Check(w.Repo, w.ForgeCommands()...); err != nil {
-		return nil, err
-	}
-	// The URL as configured, not as insteadOf rewrites it for transport:
-	// it names the repository on the forge.
-	url, err := w.Repo.Git.Run("config", "--get", "remote."+w.Config.Remote+".url")
-	if err != nil {
-		return nil, err
-	}
-	p, err := forge.New(w.Config.Forge, w.Config.ForgeURL, url, w.Repo.Git)
-	if err != nil {
-		return nil, errs.Wrap(err, errs.User, "").WithFix("set forge: (github, gitlab or gitea) and forge_url: in .burl/.workflow/config.yaml, and commit it")
-	}
-	if err := forge.Ready(p); err != nil {
-		return nil, errs.Wrap(err, errs.User, "")
-	}
-	return p, nil
-}
-
-// forgeErr turns a provider's failure into an error a person can act on.
-func forgeErr(p forge.Provider, what string, err error) error {
-	if rl, ok := err.(*forge.RateLimited); ok {
-		return errs.Wrap(rl, errs.Git, "").WithTitle("Cannot %s: the forge rate-limits this account", what).
-			WithFix("wait and run it again; git burl sync settles open pull requests once the limit is lifted")
-	}
-	return errs.Wrap(err, errs.Git, "").WithTitle("Cannot %s on %s", what, p.Name())
-}
-
 // approvePR is approve with landing: pr: everything single approve does up
 // to the fast-forward (rebase onto the remote's main, the gates on the
 // rebased range, build and verify), then the rebased commits go to the
@@ -88,7 +57,7 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 		return Result{}, errs.New(errs.User, "merge_strategy: manual and landing: pr do not go together: with manual a human merges into %s, with pr the forge does", w.Config.MainBranch).
 			WithFix("set merge_strategy: rebase_ff_only (or ff_only) in .burl/.workflow/config.yaml, and commit it")
 	}
-	prov, err := forgeFor(w)
+	prov, err := landforge.ForgeFor(w)
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,7 +90,7 @@ func approvePR(w *workflow.Workflow, id, overridden string) (Result, error) {
 	}
 	// A request onto the parent's branch is never merged: its work goes
 	// to main after the parent's, through the same request retargeted.
-	asked := onto == w.Config.MainBranch && askMergeAtOpen(w, prov)
+	asked := onto == w.Config.MainBranch && landforge.AskMergeAtOpen(w, prov)
 	if asked {
 		pr.KeepBranch = w.Config.Stack
 		if err := prov.Merge(pr, w.Config.PRMergeStyle); err != nil {
@@ -183,45 +152,19 @@ func (a *approval) openPR(w *workflow.Workflow, tx *workflow.Tx, prov forge.Prov
 		return err
 	}
 	a.drift = integrate.Drift(w.Repo.Git, t.BaseSHA(), a.base)
-	if err := pushPRBranch(w, t.Branch(), a.merged); err != nil {
+	if err := landforge.PushPRBranch(w, t.Branch(), a.merged); err != nil {
 		return err
 	}
 	p, err := prov.Open(forge.Request{Branch: t.Branch(), Base: *onto, Head: a.merged,
 		Title: t.ID() + ": " + t.Title(), Body: prBody(w, t, a, tx, *onto)})
 	if err != nil {
-		return forgeErr(prov, "open the pull request for "+t.ID(), err)
+		return landforge.ForgeErr(prov, "open the pull request for "+t.ID(), err)
 	}
 	if p.Number <= 0 {
 		return errs.New(errs.Git, "%s answered the opening of the pull request for %s without its number", prov.Name(), t.ID())
 	}
 	p.Head = a.merged
 	*pr = p
-	return nil
-}
-
-// pushPRBranch puts the rebased commits on the remote's task branch.
-// The lease is what this clone last saw there (nothing, the submitted
-// commits, or an earlier approve's rebase): a branch someone else pushed
-// to meanwhile is not overwritten.
-func pushPRBranch(w *workflow.Workflow, branch, head string) error {
-	g, remote := w.Repo.Git, w.Config.Remote
-	tip, err := w.FetchRemoteBranch(branch)
-	switch {
-	case err != nil:
-		// Unreachable: the lease is what this clone saw there last.
-		tip, _ = g.Run("rev-parse", "-q", "--verify", gitx.Tracking(remote, branch))
-	case tip == "":
-		// The remote has no such branch (a forge deleted it with its
-		// pull request): the tracking ref left from before is stale, and
-		// as a lease it would refuse the push.
-		_, _ = g.Run("update-ref", "-d", gitx.Tracking(remote, branch))
-	}
-	lease := "--force-with-lease=refs/heads/" + branch + ":" + tip
-	if _, err := g.Run("push", "-q", lease, remote, head+":refs/heads/"+branch); err != nil {
-		return errs.Wrap(err, errs.Git, "Cannot push "+branch+" to "+remote).
-			WithFix("someone pushed to %s on %s since this clone last fetched it: look at it (git fetch %s %s), then approve again", branch, remote, remote, branch)
-	}
-	_, _ = g.Run("update-ref", gitx.Tracking(remote, branch), head)
 	return nil
 }
 

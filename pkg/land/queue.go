@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gate"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/stack"
@@ -114,7 +115,7 @@ const landTries = 3
 // is the same transaction as single approve's. Per-task failures are in
 // the result; the error is for what stops the whole queue.
 func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
-	if err := trustedChecks(w); err != nil {
+	if err := landforge.TrustedChecks(w); err != nil {
 		return nil, err
 	}
 	if w.Config.Landing == "pr" {
@@ -570,7 +571,7 @@ func (a *approval) rejectRed(w *workflow.Workflow, tx *workflow.Tx, title, why s
 	tx.Action = "reject"
 	tx.Details["cause"] = "build"
 	if extra != nil {
-		ciRound(w, tx, "queue", a.redChecks)
+		landforge.CIRound(w, tx, "queue", a.redChecks)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gate"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
@@ -36,7 +37,7 @@ const (
 
 // queueChecker is the forge's checks reader queue_ci: forge waits on.
 func queueChecker(w *workflow.Workflow) (forge.Checker, error) {
-	p, err := forgeFor(w)
+	p, err := landforge.ForgeFor(w)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func candidateChecks(w *workflow.Workflow, ci forge.Checker, id, head string) (r
 			r.Tail = []string{"passed: " + forge.Names(v.Passed)}
 			return r, "", true
 		case err == nil && v.State == forge.CheckFailure:
-			lines := strings.Split(strings.Join(checksReport(failedChecks(w, ci, target, workflow.Entry{ID: id}, v.Failed, new(int))), "\n"), "\n")
+			lines := strings.Split(strings.Join(landforge.ChecksReport(landforge.FailedChecks(w, ci, target, workflow.Entry{ID: id}, v.Failed, new(int))), "\n"), "\n")
 			return fail(lines...), forge.Names(v.Failed), true
 		}
 		pending = v.Pending
@@ -106,8 +107,8 @@ func candidateChecks(w *workflow.Workflow, ci forge.Checker, id, head string) (r
 		}
 	}
 	r.TimedOut = true
-	fs := timedOut(w, pending, why)
-	return fail(checksReport(fs)...), failedNames(fs), true
+	fs := landforge.TimedOut(w, pending, why)
+	return fail(landforge.ChecksReport(fs)...), landforge.FailedNames(fs), true
 }
 
 // removeCandidates deletes the candidate branches the queue pushed, in one

@@ -126,12 +126,12 @@ func taskCommits(g gitx.Git, t *task.Task) int {
 	return n
 }
 
-// prLanding is the record of a pull request the forge merged: its commits
+// PRLanding is the record of a pull request the forge merged: its commits
 // as git recognised them on the remote's main (§17), the gates as approve
 // recorded them when it opened the request (record.Land reads them from
 // the pr_open event), and the forge's checks where they gate it: passed
 // when a settle round saw them pass on the gated head.
-func prLanding(w *workflow.Workflow, t *task.Task, s Settled) (record.Landing, error) {
+func PRLanding(w *workflow.Workflow, t *task.Task, s Settled) (record.Landing, error) {
 	l := record.Landing{Kind: record.KindPR, Merged: s.MergedSHA, Count: 1, Gated: t.Str(keyPRHead),
 		MergeStyle: w.Config.PRMergeStyle, How: s.How, PR: &record.PR{Number: s.Number, URL: s.URL}}
 	if ci := w.Config.CI; ci.Gates() {

@@ -49,6 +49,10 @@ const (
 	KeyPRNumber = "pr_number"
 	KeyPRURL    = "pr_url"
 	KeyPRHead   = "pr_head"
+	// KeyPRBase is the branch a QA task's open pull request targets when
+	// that is not main: its parent's, while the parent's request is open
+	// (DESIGN §26).
+	KeyPRBase = "pr_base"
 	// KeyPROpenedAt is when approve opened (or updated) the pull request
 	// at pr_head: ci_timeout counts from it (DESIGN §21).
 	KeyPROpenedAt = "pr_opened_at"

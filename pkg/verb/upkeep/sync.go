@@ -11,6 +11,7 @@ import (
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
 	"github.com/burl-dev/burl/pkg/land"
+	"github.com/burl-dev/burl/pkg/landsync"
 	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/verb"
@@ -46,11 +47,11 @@ type syncOut struct {
 	Commit   string               `json:"commit,omitempty"`
 	// Settle: with landing: pr, what this sync did with the open pull
 	// requests (DESIGN §17).
-	Settle *land.SettleReport `json:"settle,omitempty"`
+	Settle *landsync.SettleReport `json:"settle,omitempty"`
 	// Main: what the pull or settle round did with local main (DESIGN
 	// §20), fast-forwarded to the remote's where that touches nobody's
 	// work.
-	Main    *land.LocalMain `json:"main,omitempty"`
+	Main    *landsync.LocalMain `json:"main,omitempty"`
 	pushing bool
 	missing []string // DOING/QA tasks without a worktree here
 }
@@ -152,12 +153,12 @@ func (c *syncCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	// outside the workflow lock: each settlement is a transition of its
 	// own, pushed at once with workflow_auto_push.
 	if w.Config.Landing == "pr" && (pull || c.Settle) {
-		if out.Settle, err = land.Settle(w); err != nil {
+		if out.Settle, err = landsync.Settle(w); err != nil {
 			return nil, err
 		}
 	}
 	if pull || c.Settle {
-		out.Main = land.FollowMain(w)
+		out.Main = landsync.FollowMain(w)
 	}
 	if err := c.branches(ctx, w, out, false, push); err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 	"github.com/burl-dev/burl/pkg/conflict"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
-	"github.com/burl-dev/burl/pkg/land"
+	"github.com/burl-dev/burl/pkg/landsync"
 	"github.com/burl-dev/burl/pkg/lock"
 	"github.com/burl-dev/burl/pkg/next"
 	"github.com/burl-dev/burl/pkg/stack"
@@ -268,7 +268,7 @@ func (c *statusCmd) Run(ctx *cli.Context, args []string) (cli.Output, error) {
 	}
 	for _, e := range entries {
 		if e.PRNumber != "" && e.Bucket == workflow.QA {
-			out.prChecks = land.PRChecks(w)
+			out.prChecks = landsync.PRChecks(w)
 			break
 		}
 	}

@@ -1,4 +1,4 @@
-package land
+package landforge
 
 import (
 	"errors"
@@ -40,7 +40,7 @@ func TestAskMergeAtOpen(t *testing.T) {
 		{"required", "none", true, false},  // a human merges
 	} {
 		ci.Checks = c.checks
-		if got := askMergeAtOpen(withCI(ci, c.merge), provider{pins: c.pins}); got != c.want {
+		if got := AskMergeAtOpen(withCI(ci, c.merge), provider{pins: c.pins}); got != c.want {
 			t.Errorf("checks %s, pr_merge %s, pins %v: asked at opening = %v", c.checks, c.merge, c.pins, got)
 		}
 	}
@@ -48,32 +48,24 @@ func TestAskMergeAtOpen(t *testing.T) {
 
 func TestChecksReportAndTimeouts(t *testing.T) {
 	w := withCI(config.CI{Checks: "required", Timeout: 90 * time.Second, MaxRounds: 2}, "auto")
-	fs := timedOut(w, []forge.Check{{Name: "ci/lint", Description: "required by main's protection, not reported on this head yet"}}, nil)
+	fs := TimedOut(w, []forge.Check{{Name: "ci/lint", Description: "required by main's protection, not reported on this head yet"}}, nil)
 	if len(fs) != 1 || fs[0].Description != "did not pass within ci_timeout (1m30s): required by main's protection, not reported on this head yet" {
-		t.Fatalf("timedOut = %+v", fs)
+		t.Fatalf("TimedOut = %+v", fs)
 	}
 	// An answer never understood: why, in place of the check.
-	fs = timedOut(w, nil, errors.New(`check "ci" has the state "exploded"`))
+	fs = TimedOut(w, nil, errors.New(`check "ci" has the state "exploded"`))
 	if len(fs) != 1 || fs[0].Name != "checks" || !strings.HasSuffix(fs[0].Description, `: check "ci" has the state "exploded"`) {
-		t.Fatalf("timedOut without checks = %+v", fs)
+		t.Fatalf("TimedOut without checks = %+v", fs)
 	}
-	got := strings.Join(checksReport([]FailedCheck{
+	got := strings.Join(ChecksReport([]FailedCheck{
 		{Name: "ci/test", Description: "2 tests\nfailed", URL: "http://ci.invalid/1", Log: "--- FAIL: TestJump\nFAIL"},
 		{Name: "lint"},
 	}), "\n")
 	want := "\nFailed checks:\n\n- ci/test: 2 tests failed (http://ci.invalid/1)\n\n  ```\n  --- FAIL: TestJump\n  FAIL\n  ```\n\n- lint"
 	if got != want {
-		t.Errorf("checksReport =\n%q\nwant\n%q", got, want)
+		t.Errorf("ChecksReport =\n%q\nwant\n%q", got, want)
 	}
-	if failedNames([]FailedCheck{{Name: "a"}, {Name: "b"}}) != "a, b" {
-		t.Error("failedNames")
-	}
-}
-
-func TestQueueBranch(t *testing.T) {
-	for id, want := range map[string]string{"TASK-007": "burl/queue/7", "TASK-1200": "burl/queue/1200"} {
-		if got := queueBranch(id); got != want {
-			t.Errorf("queueBranch(%s) = %s", id, got)
-		}
+	if FailedNames([]FailedCheck{{Name: "a"}, {Name: "b"}}) != "a, b" {
+		t.Error("FailedNames")
 	}
 }

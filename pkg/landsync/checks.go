@@ -1,4 +1,4 @@
-package land
+package landsync
 
 // The forge's checks as a gate on pull requests (DESIGN §21): a settle
 // round reads the checks on each open request's gated head, asks the forge
@@ -8,10 +8,7 @@ package land
 // with the checks it still waits for, named.
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,33 +17,21 @@ import (
 
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/land"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
-	"github.com/burl-dev/burl/pkg/trust"
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
 // Frontmatter of a task whose checks gate it.
-const (
-	keyPROpenedAt = task.KeyPROpenedAt
-	keyCIRounds   = task.KeyCIRounds
-)
+const keyPROpenedAt = task.KeyPROpenedAt
 
 // ciReadersAtOnce bounds the checks read at once in a round: a forge
 // without a listing of every head's checks (Gitea) is asked per head, and
 // the reads overlap where the forge answers several at once (a Gitea on
 // SQLite answers them one after the other: see contrib/bench/RESULTS.md).
 const ciReadersAtOnce = 8
-
-// askMergeAtOpen reports whether approve asks the forge to merge as soon
-// as the pull request opens: with checks none (the forge decides), or
-// required where the forge's own merge-when-checks-pass waits for the same
-// checks and merges only the gated head. Otherwise settle asks once the
-// checks passed.
-func askMergeAtOpen(w *workflow.Workflow, p forge.Provider) bool {
-	ci := w.Config.CI
-	return w.Config.PRMerge == "auto" && (!ci.Gates() || (ci.Checks == "required" && forge.PinsAutoMerge(p)))
-}
 
 // checkRun is one head whose checks a round reads.
 type checkRun struct {
@@ -150,7 +135,7 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 				// when it is retargeted, and is judged again then.
 				continue
 			}
-			if w.Config.PRMerge != "auto" || askMergeAtOpen(w, p) {
+			if w.Config.PRMerge != "auto" || landforge.AskMergeAtOpen(w, p) {
 				st.CIPassed[key] = r.target.Head
 				continue
 			}
@@ -164,7 +149,7 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 		case jerr == nil && v.State == forge.CheckFailure:
 			s.Checks = "failure"
 			s.Result = "checks_failed"
-			s.Failed = failedChecks(w, chk, r.target, r.e, v.Failed, n)
+			s.Failed = landforge.FailedChecks(w, chk, r.target, r.e, v.Failed, n)
 			s.Reason = fmt.Sprintf("checks failed on pull request #%d at %s: %s", s.Number, gitx.Short(r.target.Head), forge.Names(v.Failed))
 		default:
 			s.Checks = "pending"
@@ -183,40 +168,14 @@ func gateChecks(w *workflow.Workflow, p forge.Provider, rep *SettleReport, entri
 // timeoutOnly fails a head that waited ci_timeout for its checks: the
 // pending ones (or, when the forge's answer was not understood, why) are
 // what failed, named.
-func timeoutOnly(w *workflow.Workflow, s *Settled, e workflow.Entry, st *forgeState, why error, pending ...forge.Check) {
+func timeoutOnly(w *workflow.Workflow, s *land.Settled, e workflow.Entry, st *forgeState, why error, pending ...forge.Check) {
 	since := waitingSince(e.Task, st, strconv.Itoa(s.Number))
 	if since.IsZero() || time.Since(since) < w.Config.CI.Timeout {
 		return
 	}
 	s.Checks, s.Result = "failure", "checks_failed"
-	s.Failed = timedOut(w, pending, why)
-	s.Reason = fmt.Sprintf("checks timed out on pull request #%d at %s after ci_timeout (%s): %s", s.Number, gitx.Short(e.Task.Str(keyPRHead)), w.Config.CI.Timeout, failedNames(s.Failed))
-}
-
-// timedOut is the checks still pending at ci_timeout as failed ones.
-func timedOut(w *workflow.Workflow, pending []forge.Check, why error) []FailedCheck {
-	if len(pending) == 0 {
-		pending = []forge.Check{{Name: "checks"}}
-	}
-	out := make([]FailedCheck, 0, len(pending))
-	for _, c := range pending {
-		d := fmt.Sprintf("did not pass within ci_timeout (%s)", w.Config.CI.Timeout)
-		if why != nil {
-			d += ": " + why.Error()
-		} else if c.Description != "" {
-			d += ": " + c.Description
-		}
-		out = append(out, FailedCheck{Name: c.Name, Description: d, URL: c.URL})
-	}
-	return out
-}
-
-func failedNames(fs []FailedCheck) string {
-	names := make([]string, 0, len(fs))
-	for _, f := range fs {
-		names = append(names, f.Name)
-	}
-	return strings.Join(names, ", ")
+	s.Failed = landforge.TimedOut(w, pending, why)
+	s.Reason = fmt.Sprintf("checks timed out on pull request #%d at %s after ci_timeout (%s): %s", s.Number, gitx.Short(e.Task.Str(keyPRHead)), w.Config.CI.Timeout, landforge.FailedNames(s.Failed))
 }
 
 // waitingSince is when the gated head started waiting for its checks: the
@@ -238,96 +197,13 @@ func waitingSince(t *task.Task, st *forgeState, key string) time.Time {
 	return time.Time{}
 }
 
-// FailedCheck is a failed check as the task's QA report and the next
-// prompt carry it.
-type FailedCheck struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	URL         string `json:"url,omitempty"`
-	Log         string `json:"log,omitempty"`
-}
-
-// failedChecks reads each failed check's log: the forge's where it serves
-// one, else ci_log_command's (trusted first).
-func failedChecks(w *workflow.Workflow, chk forge.Checker, t forge.Target, e workflow.Entry, cs []forge.Check, n *int) []FailedCheck {
-	out := make([]FailedCheck, 0, len(cs))
-	for _, c := range cs {
-		f := FailedCheck{Name: c.Name, Description: c.Description, URL: c.URL}
-		if c.Log != "" {
-			*n++
-			log, err := chk.FailedLog(t, c)
-			if err != nil {
-				fmt.Fprintf(w.Stderr, "burl: %s: the log of the failed check %q: %v\n", e.ID, c.Name, err)
-			}
-			f.Log = log
-		}
-		if f.Log == "" {
-			f.Log = ciLog(w, e.ID, t, c)
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// ciLogTimeout bounds one run of ci_log_command.
-const ciLogTimeout = 60 * time.Second
-
-// ciLog runs ci_log_command for a failed check; "" when none is set, or it
-// fails (said on stderr).
-func ciLog(w *workflow.Workflow, id string, t forge.Target, c forge.Check) string {
-	argv := w.Config.CI.LogCommand
-	if len(argv) == 0 {
-		return ""
-	}
-	if err := trust.Check(w.Repo, w.CILogCommands()...); err != nil {
-		fmt.Fprintf(w.Stderr, "burl: %s: ci_log_command not run: %v\n", id, err)
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), ciLogTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = w.Repo.Root
-	cmd.Env = append(os.Environ(), "BURL_TASK="+id, "BURL_CHECK_NAME="+c.Name, "BURL_CHECK_URL="+c.URL,
-		"BURL_CHECK_DESCRIPTION="+c.Description, "BURL_HEAD="+t.Head, "BURL_PR_NUMBER="+strconv.Itoa(t.Number))
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		fmt.Fprintf(w.Stderr, "burl: %s: ci_log_command for %q: %v\n", id, c.Name, err)
-	}
-	return forge.Tail(string(out))
-}
-
-// checksReport is the failed checks in words: the QA report's lines and
-// the next prompt's.
-func checksReport(fs []FailedCheck) []string {
-	lines := []string{"", "Failed checks:"}
-	for _, f := range fs {
-		l := "- " + f.Name
-		if f.Description != "" {
-			l += ": " + qa.OneLine(f.Description)
-		}
-		if f.URL != "" {
-			l += " (" + f.URL + ")"
-		}
-		lines = append(lines, "", l)
-		if f.Log != "" {
-			lines = append(lines, "", "  ```")
-			for _, ll := range strings.Split(f.Log, "\n") {
-				lines = append(lines, "  "+ll)
-			}
-			lines = append(lines, "  ```")
-		}
-	}
-	return lines
-}
-
 // checksFailed is the transition of a task whose checks failed on its
 // pull request: back to READY with what failed (a QA rejection), or
 // BLOCKED for a human once ci_max_rounds rounds failed.
-func checksFailed(w *workflow.Workflow, s Settled) workflow.Transition {
+func checksFailed(w *workflow.Workflow, s land.Settled) workflow.Transition {
 	return workflow.Transition{Verb: "checks_failed", To: workflow.Ready, Apply: func(tx *workflow.Tx) error {
-		qa.Reject(w, tx, s.Reason, checksReport(s.Failed))
-		ciRound(w, tx, "pr", failedNames(s.Failed))
+		qa.Reject(w, tx, s.Reason, landforge.ChecksReport(s.Failed))
+		landforge.CIRound(w, tx, "pr", landforge.FailedNames(s.Failed))
 		for _, k := range []string{keyPRURL, keyPRNumber, keyPRHead, keyPROpenedAt} {
 			tx.Task.SetNull(k)
 		}
@@ -336,21 +212,4 @@ func checksFailed(w *workflow.Workflow, s Settled) workflow.Transition {
 		tx.Details["checks"] = s.Failed
 		return nil
 	}}
-}
-
-// ciRound counts one more round of failed checks for the task of tx (its
-// rejection recorded): the event is checks_failed (details cause: pr or
-// queue, round), and the round that reaches ci_max_rounds leaves the task
-// BLOCKED for a human.
-func ciRound(w *workflow.Workflow, tx *workflow.Tx, cause, names string) {
-	t := tx.Task
-	round := t.Int(keyCIRounds) + 1
-	t.SetInt(keyCIRounds, round)
-	tx.Action = "checks_failed"
-	tx.Details["cause"] = cause
-	tx.Details["round"] = round
-	if round >= w.Config.CI.MaxRounds {
-		tx.To = workflow.Blocked
-		t.SetBlocked(fmt.Sprintf("the forge's checks failed in %d round(s) (ci_max_rounds %d): %s; a human decides", round, w.Config.CI.MaxRounds, names))
-	}
 }

@@ -1,4 +1,4 @@
-package land
+package landsync
 
 import (
 	"errors"

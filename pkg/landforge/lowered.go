@@ -1,4 +1,4 @@
-package land
+package landforge
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"github.com/burl-dev/burl/pkg/workflow"
 )
 
-// trustedChecks keeps checks: at the level this user last trusted
+// TrustedChecks keeps checks: at the level this user last trusted
 // (DESIGN §24): a pushed change that waits for fewer of the forge's
 // checks is a gate turned down, which takes effect only after `git burl
 // trust`. Until then the landing waits for what was trusted, and says so
 // in one line.
-func trustedChecks(w *workflow.Workflow) error {
+func TrustedChecks(w *workflow.Workflow) error {
 	kept, lowered, err := trust.Kept(w.Repo, w.ChecksCommand())
 	if err != nil || !lowered {
 		return err

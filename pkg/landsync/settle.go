@@ -1,4 +1,12 @@
-package land
+// Package landsync is what git burl sync (and so watch) does about work
+// that lands on the remote, above pkg/land: it settles the open pull
+// requests of landing: pr (merged ones DONE through land's transition,
+// closed or changes-requested ones back, their checks as a gate, the
+// requests stacked on a merged parent retargeted to main, DESIGN §17,
+// §21, §26) and follows the remote's main with this clone's (§20). Its
+// entry points are Settle and FollowMain; PRChecks is what the last round
+// saw of the checks, for status.
+package landsync
 
 import (
 	"encoding/json"
@@ -12,6 +20,8 @@ import (
 	"github.com/burl-dev/burl/pkg/forge"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/land"
+	"github.com/burl-dev/burl/pkg/landforge"
 	"github.com/burl-dev/burl/pkg/merged"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/task"
@@ -19,40 +29,19 @@ import (
 	"github.com/burl-dev/burl/pkg/workspace"
 )
 
-// Settled is what one settle round did to one task with a pull request:
-// sync's and watch's "prs" (DESIGN §17).
-type Settled struct {
-	Task   string `json:"task"`
-	Number int    `json:"number"`
-	URL    string `json:"url"`
-	// Result: merged (now DONE), closed (to BLOCKED, or to READY with
-	// pr_closed: ready), changes_requested (back to READY), open (still
-	// waiting), held (merged at another head than approve passed: left in
-	// QA for a human), skipped (another clone settled it first, or its
-	// lock is held), retargeted (stacked on a parent that merged: restacked
-	// onto main, approved again, its request now onto main) or
-	// not_retargeted (that failed: Reason says why; its request still
-	// targets the parent's branch, which is kept).
-	Result string `json:"result"`
-	// MergedSHA is the commit on the remote's main holding the work, and
-	// How how it was recognised: ancestry, cherry, squash or forge.
-	MergedSHA string `json:"merged_sha,omitempty"`
-	How       string `json:"how,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	Checks    string `json:"checks,omitempty"`
-	// To is the bucket the task went to when this round moved it: DONE,
-	// READY, or BLOCKED (a closed pull request, unless pr_closed: ready).
-	To string `json:"to,omitempty"`
-	// Failed is each failed check, with the end of its log, when Result
-	// is checks_failed (DESIGN §21).
-	Failed []FailedCheck `json:"failed_checks,omitempty"`
-}
+// The frontmatter of a task whose pull request is open (DESIGN §17).
+const (
+	keyPRURL    = task.KeyPRURL
+	keyPRNumber = task.KeyPRNumber
+	keyPRHead   = task.KeyPRHead
+	keyPRBase   = task.KeyPRBase
+)
 
 // SettleReport is a round: what was settled, and how many requests it
 // cost (one list, plus one or two per pull request that changed).
 type SettleReport struct {
-	PRs      []Settled `json:"prs"`
-	Requests int       `json:"requests"`
+	PRs      []land.Settled `json:"prs"`
+	Requests int            `json:"requests"`
 	// Waiting is set when the forge rate-limited this clone: nothing was
 	// asked until then.
 	Waiting string `json:"backoff_until,omitempty"`
@@ -138,24 +127,24 @@ func (c *countingForge) Feedback(p forge.PR) (forge.Feedback, error) {
 // back to READY with what the reviewer said. Runs without the workflow
 // lock held: each settlement is its own transition.
 func Settle(w *workflow.Workflow) (*SettleReport, error) {
-	if err := trustedChecks(w); err != nil {
+	if err := landforge.TrustedChecks(w); err != nil {
 		return nil, err
 	}
-	rep := &SettleReport{PRs: []Settled{}}
+	rep := &SettleReport{PRs: []land.Settled{}}
 	qa, _, err := w.InBucket(workflow.QA)
 	if err != nil {
 		return nil, err
 	}
 	var open []workflow.Entry
 	for _, e := range qa {
-		if PRNumber(e.Task) > 0 {
+		if land.PRNumber(e.Task) > 0 {
 			open = append(open, e)
 		}
 	}
 	if len(open) == 0 {
 		return rep, nil
 	}
-	p, err := forgeFor(w)
+	p, err := landforge.ForgeFor(w)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +188,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 				st.save(w)
 				return rep, backOff(w, st, p, err)
 			}
-			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, PRNumber(e.Task), err)
+			fmt.Fprintf(w.Stderr, "burl: %s: cannot settle pull request #%d: %v\n", e.ID, land.PRNumber(e.Task), err)
 			continue
 		}
 		switch s.Result {
@@ -226,7 +215,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 	// What git found for pull requests no longer in QA here is not needed.
 	inQA := map[string]bool{}
 	for _, e := range open {
-		inQA[strconv.Itoa(PRNumber(e.Task))] = true
+		inQA[strconv.Itoa(land.PRNumber(e.Task))] = true
 	}
 	for _, m := range []map[string]string{st.NotLanded, st.CIPassed, st.CIPending, st.CISince} {
 		for k := range m {
@@ -244,7 +233,7 @@ func Settle(w *workflow.Workflow) (*SettleReport, error) {
 func backOff(w *workflow.Workflow, st forgeState, p forge.Provider, err error) error {
 	rl, ok := err.(*forge.RateLimited)
 	if !ok {
-		return forgeErr(p, "list the open pull requests", err)
+		return landforge.ForgeErr(p, "list the open pull requests", err)
 	}
 	wait := rl.Retry
 	if wait <= 0 {
@@ -257,9 +246,9 @@ func backOff(w *workflow.Workflow, st forgeState, p forge.Provider, err error) e
 }
 
 // judge decides one task's pull request without changing anything.
-func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int]forge.PR, st *forgeState, target string) (Settled, error) {
-	n := PRNumber(t)
-	s := Settled{Task: t.ID(), Number: n, URL: t.Str(keyPRURL), Result: "open"}
+func judge(w *workflow.Workflow, prov forge.Provider, t *task.Task, open map[int]forge.PR, st *forgeState, target string) (land.Settled, error) {
+	n := land.PRNumber(t)
+	s := land.Settled{Task: t.ID(), Number: n, URL: t.Str(keyPRURL), Result: "open"}
 	head := t.Str(keyPRHead)
 	key := strconv.Itoa(n)
 	if st.NotLanded[key] != head+" "+target {
@@ -364,7 +353,7 @@ func branchTip(w *workflow.Workflow, branch string) string {
 // pushed to the request after approve (by an agent holding forge
 // credentials, say) would otherwise reach main ungated and be recorded as
 // DONE.
-func mergedAsApproved(prov forge.Provider, s Settled, head, main string) (Settled, error) {
+func mergedAsApproved(prov forge.Provider, s land.Settled, head, main string) (land.Settled, error) {
 	pr, err := prov.Get(s.Number)
 	if err != nil {
 		return s, err
@@ -379,7 +368,7 @@ func mergedAsApproved(prov forge.Provider, s Settled, head, main string) (Settle
 // burl does not call it DONE. The task stays in QA, held, until a human
 // has looked at what else landed and accepts it (approve --accept-landed),
 // as for any work that reached main outside burl (DESIGN §15).
-func movedHead(s Settled, merged, passed, main string) Settled {
+func movedHead(s land.Settled, merged, passed, main string) land.Settled {
 	s.Result, s.MergedSHA, s.How = "held", "", ""
 	s.Reason = fmt.Sprintf("pull request #%d was merged at %s, but approve's gates passed %s: the commits after it reached %s without burl's gates: review them there, then git burl approve --accept-landed %s records it DONE", s.Number, gitx.Short(merged), gitx.Short(passed), main, s.Task)
 	return s
@@ -430,19 +419,19 @@ func landedByGit(w *workflow.Workflow, t *task.Task, n int, head, target string)
 // applySettlement records a settled pull request as its transition. A task
 // another clone settled first (it is not in QA any more) is skipped: each
 // DONE is recorded once.
-func applySettlement(w *workflow.Workflow, id string, s Settled) (result, to string) {
+func applySettlement(w *workflow.Workflow, id string, s land.Settled) (result, to string) {
 	var tr workflow.Transition
 	switch s.Result {
 	case "merged":
 		tr = workflow.Transition{Verb: "pr_merged", To: workflow.Done, Apply: func(tx *workflow.Tx) error {
-			l, err := prLanding(w, tx.Task, s)
+			l, err := land.PRLanding(w, tx.Task, s)
 			if err != nil {
 				return err
 			}
 			tx.Details["how"] = s.How
 			tx.Details["number"] = s.Number
 			tx.Details["url"] = s.URL
-			return done(w, tx, s.MergedSHA, fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
+			return land.Done(w, tx, s.MergedSHA, fmt.Sprintf("### Merged — pull request #%d merged into %s as %s (%s) — %s, recorded by %s\n",
 				s.Number, w.Config.MainBranch, gitx.Short(s.MergedSHA), howSaid(s.How), tx.Now.Format("2006-01-02T15:04:05Z"), w.Actor), l)
 		}}
 	case "closed", "changes_requested":
@@ -523,7 +512,7 @@ func howSaid(how string) string {
 // was recognised on main.
 func cleanupMerged(w *workflow.Workflow, t *task.Task) {
 	g := w.Repo.Git
-	if !removeWorktree(w, t) {
+	if !land.RemoveWorktree(w, t) {
 		return
 	}
 	b := t.Branch()
@@ -537,5 +526,5 @@ func cleanupMerged(w *workflow.Workflow, t *task.Task) {
 		// are retargeted (retargetStacked), not before.
 		return
 	}
-	deleteRemoteBranch(w, b, t.Str(keyPRHead))
+	land.DeleteRemoteBranch(w, b, t.Str(keyPRHead))
 }
