@@ -305,13 +305,13 @@ func (a *approval) integrate(w *workflow.Workflow, tx *workflow.Tx) error {
 // the forge's checks there, and deletes the branch: the run joins a.runs,
 // and what failed is a.redChecks.
 func (a *approval) awaitChecks(w *workflow.Workflow, t *task.Task) error {
-	ci, err := queueChecker(w)
+	ci, err := landforge.QueueChecker(w)
 	if err != nil {
 		return err
 	}
-	r, failed, pushed := candidateChecks(w, ci, t.ID(), a.merged)
+	r, failed, pushed := landforge.CandidateChecks(w, ci, t.ID(), a.merged)
 	if pushed {
-		deleteCandidates(w, []string{queueBranch(t.ID())})
+		landforge.DeleteCandidates(w, []string{landforge.QueueBranch(t.ID())})
 	}
 	if !r.OK() && failed == "" {
 		// Not the work's: the candidate could not be pushed.
@@ -595,7 +595,7 @@ func (a *approval) record(w *workflow.Workflow, tx *workflow.Tx) error {
 		tx.Details["files"] = a.conflict.Files
 	case a.redChecks != "":
 		a.rejectRed(w, tx, "Approve: the forge's checks failed on this task's rebased commits (queue_ci: forge)",
-			"the forge's checks failed on "+queueBranch(tx.Task.ID())+" once this task was rebased onto "+w.Config.MainBranch)
+			"the forge's checks failed on "+landforge.QueueBranch(tx.Task.ID())+" once this task was rebased onto "+w.Config.MainBranch)
 	case len(a.failed) > 0:
 		tx.To = workflow.QA
 		title := "Approve FAIL (after rebase)"

@@ -114,7 +114,7 @@ func (a *approval) refusal(w *workflow.Workflow, id string, res *workflow.Result
 			WithFix("the next worker rebases %s onto %s and resolves the conflict: git burl claim %s", res.Entry.Task.Branch(), w.Config.MainBranch, id)
 	case a.redChecks != "":
 		return errs.New(errs.Validation, "the forge's checks failed on %s (%s, rebased onto %s at %s): %s; %s is in %s, %s and the remote are unchanged",
-			queueBranch(id), gitx.Short(a.merged), w.Config.MainBranch, gitx.Short(a.base), a.redChecks, id, res.Entry.Bucket, w.Config.MainBranch).
+			landforge.QueueBranch(id), gitx.Short(a.merged), w.Config.MainBranch, gitx.Short(a.base), a.redChecks, id, res.Entry.Bucket, w.Config.MainBranch).
 			WithTitle("Cannot approve %s: the forge's checks failed", id).
 			WithFix("the failed checks and their logs are in git burl show %s and in its next worker's prompt", id)
 	case len(a.failed) > 0:

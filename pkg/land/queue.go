@@ -142,7 +142,7 @@ func ApproveAll(w *workflow.Workflow) (*QueueResult, error) {
 		return nil, err
 	}
 	if w.Config.CI.Queue == "forge" && len(pending) > 0 {
-		if q.ci, err = queueChecker(w); err != nil {
+		if q.ci, err = landforge.QueueChecker(w); err != nil {
 			return nil, err
 		}
 	}
@@ -528,7 +528,7 @@ func (q *queue) rejectBuild(s *stacked, bisected bool) {
 	w, a := q.w, s.a
 	what, title := "build_command failed", "Approve --all: build_command failed on this task's rebased commits"
 	if n := len(a.runs); n > 0 && a.runs[n-1].Name == "checks" {
-		what = "the forge's checks failed on " + queueBranch(s.e.ID)
+		what = "the forge's checks failed on " + landforge.QueueBranch(s.e.ID)
 		title = "Approve --all: the forge's checks failed on this task's rebased commits (queue_ci: forge)"
 		a.redChecks = s.failedChecks
 	}

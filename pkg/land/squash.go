@@ -1,11 +1,8 @@
 package land
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 
-	"github.com/burl-dev/burl/pkg/agents"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/gitx"
 	"github.com/burl-dev/burl/pkg/integrate"
@@ -29,13 +26,13 @@ func (a *approval) squash(w *workflow.Workflow, t *task.Task, g gitx.Git) error 
 	if err != nil {
 		return err
 	}
-	au, err := workAuthor(w, t)
+	au, err := integrate.WorkAuthor(w, t)
 	if err != nil {
 		return err
 	}
 	rg := w.Repo.Git
-	rg.Env = append(rg.Env[:len(rg.Env):len(rg.Env)], "GIT_AUTHOR_NAME="+au.name, "GIT_AUTHOR_EMAIL="+au.email)
-	out, err := rg.RunInput([]byte(squashMessage(t, au.agent)), "commit-tree", head+"^{tree}", "-p", a.base)
+	rg.Env = append(rg.Env[:len(rg.Env):len(rg.Env)], "GIT_AUTHOR_NAME="+au.Name, "GIT_AUTHOR_EMAIL="+au.Email)
+	out, err := rg.RunInput([]byte(integrate.SquashMessage(t, au.Agent)), "commit-tree", head+"^{tree}", "-p", a.base)
 	if err != nil {
 		return err
 	}
@@ -47,67 +44,4 @@ func (a *approval) squash(w *workflow.Workflow, t *task.Task, g gitx.Git) error 
 	faults.CrashPoint("approve", "squash")
 	a.squashed, a.rebased = true, head
 	return nil
-}
-
-// squashMessage is the squash commit's message: the title and ID, the
-// objective, and the trailers that name the task and who did it.
-func squashMessage(t *task.Task, agent string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n\n", oneLineOf(t.Title()), t.ID())
-	if obj, _ := task.StripPlaceholders(t.Section("Objective")); strings.TrimSpace(obj) != "" {
-		b.WriteString(strings.TrimSpace(obj) + "\n\n")
-	}
-	fmt.Fprintf(&b, "Burl-Task: %s\n", t.ID())
-	if agent != "" {
-		fmt.Fprintf(&b, "Burl-Agent: %s\n", agent)
-	}
-	return b.String()
-}
-
-func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// author is who a squash commit names as the author of the work, and the
-// Burl-Agent trailer's value.
-type author struct {
-	name, email, agent string
-}
-
-// workAuthor is who did t's work: the agent whose run submitted it
-// (agents.yaml's author:, else its name with the approver's email), or,
-// for a task claimed by a human, that human as their commits name them.
-func workAuthor(w *workflow.Workflow, t *task.Task) (author, error) {
-	g := w.Repo.Git
-	worker := t.Str(task.KeyAssignedTo)
-	if name := w.RunAgent(t, worker); name != "" {
-		if f, err := agents.Load(filepath.Join(w.Dir, agents.FileName)); err == nil {
-			for _, ag := range f.Agents {
-				if ag.Name == name && ag.Author != "" {
-					n, e := splitIdent(ag.Author)
-					return author{name: n, email: e, agent: name}, nil
-				}
-			}
-		}
-		ident, err := g.Run("var", "GIT_COMMITTER_IDENT")
-		if err != nil {
-			return author{}, err
-		}
-		_, email := splitIdent(ident)
-		return author{name: name, email: email, agent: name}, nil
-	}
-	ident, err := g.Run("log", "-1", "--format=%an <%ae>", t.Str(task.KeySubmittedSHA))
-	if err != nil {
-		return author{}, err
-	}
-	n, e := splitIdent(ident)
-	if worker == "" {
-		worker = n
-	}
-	return author{name: n, email: e, agent: worker}, nil
-}
-
-// splitIdent splits "Name <email> [date]" as git writes an identity.
-func splitIdent(s string) (name, email string) {
-	name, rest, _ := strings.Cut(s, "<")
-	email, _, _ = strings.Cut(rest, ">")
-	return strings.TrimSpace(name), strings.TrimSpace(email)
 }

@@ -1,4 +1,4 @@
-package land
+package integrate
 
 import (
 	"testing"
@@ -12,12 +12,12 @@ func TestSquashMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Add the login form (TASK-007)\n\nUsers log in.\n\nBurl-Task: TASK-007\nBurl-Agent: bot\n"
-	if got := squashMessage(tk, "bot"); got != want {
+	if got := SquashMessage(tk, "bot"); got != want {
 		t.Errorf("message:\n%q\nwant\n%q", got, want)
 	}
 	// The template's placeholder is no objective.
 	tk, _ = task.Parse([]byte("---\nid: TASK-008\ntitle: X\n---\n" + task.DefaultBody))
-	if got := squashMessage(tk, "bot"); got != "X (TASK-008)\n\nBurl-Task: TASK-008\nBurl-Agent: bot\n" {
+	if got := SquashMessage(tk, "bot"); got != "X (TASK-008)\n\nBurl-Task: TASK-008\nBurl-Agent: bot\n" {
 		t.Errorf("message of a task with the template's objective: %q", got)
 	}
 }
