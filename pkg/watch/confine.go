@@ -105,7 +105,7 @@ func (s *supervisor) confine(w *workflow.Workflow, a agents.Agent, t *task.Task,
 	for _, n := range run.Swept {
 		s.logf("%s", n)
 	}
-	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree, Hooks: w.Repo.HooksDir(),
 		Pin: s.pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
 	if err != nil {
 		run.Close()
