@@ -56,6 +56,9 @@ run() {
 	)
 }
 old=0 new=0
+# The load average at the start and at the end: the machine is shared, and
+# a number measured under a load that moved a lot says less.
+load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 # The order turns every round (BENCH_AB_FIRST: which goes first in the
 # first): a load that falls or rises over the runs favours neither.
 first=${BENCH_AB_FIRST:-old}
@@ -70,6 +73,6 @@ for r in $(seq 1 "$ROUNDS"); do
 		first=old
 	fi
 done
-load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
+load="$load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime) at the end"
 printf '| watch --once, 8 trivial agents, %d tasks, %d rounds by turns | %.0f tasks/min | %s: %.0f tasks/min | %.2f× | ≥ 1.3× | load %s |\n' \
 	"$N" "$ROUNDS" "$(echo "$N * $ROUNDS * 60 / $new" | bc -l)" "$BASE" "$(echo "$N * $ROUNDS * 60 / $old" | bc -l)" "$(echo "$old / $new" | bc -l)" "$load"

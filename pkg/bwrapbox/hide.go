@@ -1,7 +1,6 @@
 package bwrapbox
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/agents"
-	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/repo"
 	"github.com/burl-dev/burl/pkg/runguard"
 )
 
@@ -83,14 +82,16 @@ type Hide struct {
 // repository, the task's worktree).
 func Hidden(root string, entries []string, keep ...string) (*Hide, error) {
 	home, _ := os.UserHomeDir()
-	settings, err := gitx.Git{Dir: root, UserHooks: true}.RunInput(nil, "config", "-z", "--get-regexp", `^(credential\..*helper|remote\..*\.(url|pushurl))$`)
-	if err != nil && gitx.ExitCodeOf(err) != 1 { // 1: no such setting
+	// Read with the repository's bootstrap settings: no git config of
+	// its own for every run.
+	r, err := repo.Resolve(root)
+	if err != nil {
 		return nil, err
 	}
 	var helpers []string
 	h := &Hide{}
-	for _, kv := range bytes.Split(bytes.TrimSuffix(settings, []byte{0}), []byte{0}) {
-		k, v, _ := strings.Cut(string(kv), "\n")
+	for _, kv := range r.CredentialSettings() {
+		k, v := kv.Key, kv.Value
 		switch {
 		case strings.HasPrefix(k, "credential."):
 			if v == "" {

@@ -200,6 +200,13 @@ func (d Dir) CleanTemps() []string {
 	return out
 }
 
+// maxPoll bounds the pause between two tries of AcquireWait. Whatever of
+// it falls after the release is lost to every waiter: under watch, the
+// approve queue lands one task after the other and waits for the claims'
+// and submits' workflow lock (100 ms held under load) at each, where a
+// pause grown to 50 ms lost it 47 ms on average per task.
+const maxPoll = 10 * time.Millisecond
+
 // AcquireWait is Acquire retried for up to wait: for the workflow lock,
 // whose holders keep it only for the milliseconds of a file move and a
 // commit, so that a burst of agents queues instead of failing.
@@ -226,7 +233,7 @@ func (d Dir) AcquireWait(name string, me Info, wait time.Duration) (*Lock, error
 			continue
 		}
 		time.Sleep(delay)
-		if delay < 50*time.Millisecond {
+		if delay < maxPoll {
 			delay = delay * 3 / 2
 		}
 	}

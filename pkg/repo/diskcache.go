@@ -34,7 +34,7 @@ func bootstrapFile(d found) string {
 
 // bootstrapKey is what a kept answer must match: the digest of every
 // config file git reads here (set or not) and the environment's config
-// variables; "" where nothing is kept.
+// variables, and the keys asked for; "" where nothing is kept.
 func bootstrapKey(d found) string {
 	if bootstrapFile(d) == "" {
 		return ""
@@ -59,6 +59,8 @@ func bootstrapKey(d found) string {
 	}
 	slices.Sort(env)
 	h.Write([]byte(strings.Join(env, "\x00")))
+	// An answer to other keys (an earlier burl's) is no answer.
+	h.Write([]byte("\x00" + bootstrapKeys))
 	return hex.EncodeToString(h.Sum(nil)) + "\n"
 }
 

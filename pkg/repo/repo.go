@@ -48,7 +48,20 @@ type Repo struct {
 	signs, encodes bool
 	// ident holds the identity settings (identKeys) as git lists them.
 	ident map[string]string
+	// credentials are the credential helpers and remote URLs, in git's
+	// order (CredentialSettings).
+	credentials []Setting
 }
+
+// Setting is one key and value as git config lists them.
+type Setting struct{ Key, Value string }
+
+// CredentialSettings are credential.*helper and remote.*.url and
+// .pushurl as `git config --get-regexp` lists them (the system's, the
+// user's, then the repository's), read with the bootstrap settings: a
+// sandbox hides the helpers' stores and binds a local remote read-only,
+// for every run.
+func (r *Repo) CredentialSettings() []Setting { return r.credentials }
 
 // CommitTreeOnly reports whether workflow commits must be made by git
 // commit-tree (signed, or with an encoding header) rather than written as
@@ -282,7 +295,15 @@ func resolve(dir string, d found) (*Repo, []string, error) {
 // bootstrapKeys are the git config keys burl reads before anything else.
 // include.* and includeIf.* are read only to know that the settings may
 // come from files named nowhere else (cache.go).
-const bootstrapKeys = `^(include\..+|includeif\..+|core\.worktree|core\.bare|burl\.(branch|worktree)|remote\..+\.url|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
+const bootstrapKeys = `^(include\..+|includeif\..+|core\.worktree|core\.bare|burl\.(branch|worktree)|remote\..+\.(url|pushurl)|credential\..*helper|core\.commentchar|core\.hookspath|gc\.auto|gc\.autopacklimit|maintenance\..+|commit\.gpgsign|i18n\.commitencoding|(user|author|committer)\.(name|email))$`
+
+// credentialKey: credential.*helper, remote.*.url or remote.*.pushurl.
+func credentialKey(k string) bool {
+	if strings.HasPrefix(k, "credential.") {
+		return strings.HasSuffix(k, "helper")
+	}
+	return strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl"))
+}
 
 // movesWorktree reports a setting in the bootstrap config that puts the
 // worktree elsewhere than discover looks (core.worktree, core.bare).
@@ -369,6 +390,9 @@ func (r *Repo) readBootstrap(out string, err error) ([]string, error) {
 			e := strings.ToLower(v)
 			r.encodes = e != "utf-8" && e != "utf8"
 		default:
+			if credentialKey(k) {
+				r.credentials = append(r.credentials, Setting{k, v})
+			}
 			if identKeys[k] {
 				// The last one listed is in force.
 				r.ident[k] = v

@@ -1,8 +1,12 @@
 package repo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,5 +166,69 @@ func TestNeedsMaintenanceFollowsGitsAutoTest(t *testing.T) {
 	gittest.Git(t, root, "config", "maintenance.strategy", "incremental")
 	if !resolve().NeedsMaintenance() {
 		t.Error("a configured maintenance is not always asked")
+	}
+}
+
+// The credential helpers and remote URLs come with the bootstrap
+// settings, in git's order, also from the answer kept on disk; an answer
+// kept for other keys (an earlier burl's, without them) is not taken.
+func TestCredentialSettingsWithTheBootstrap(t *testing.T) {
+	root := gittest.NewRepo(t)
+	gittest.Git(t, root, "config", "credential.helper", "store --file ~/creds")
+	gittest.Git(t, root, "config", "--add", "credential.https://Example.com.helper", "")
+	gittest.Git(t, root, "remote", "add", "origin", "/srv/origin.git")
+	gittest.Git(t, root, "config", "remote.origin.pushurl", "/srv/push.git")
+	want := []Setting{{"credential.helper", "store --file ~/creds"}, {"credential.https://Example.com.helper", ""},
+		{"remote.origin.url", "/srv/origin.git"}, {"remote.origin.pushurl", "/srv/push.git"}}
+	same := func(got []Setting) bool {
+		if len(got) != len(want) {
+			return false
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				return false
+			}
+		}
+		return true
+	}
+	d := found{common: filepath.Join(root, ".git"), top: root, ok: true}
+	for _, from := range []string{"git", "the kept answer"} {
+		cacheMu.Lock()
+		cache = map[string]cacheEntry{}
+		cacheMu.Unlock()
+		if from == "the kept answer" {
+			if _, ok := keptBootstrap(d, bootstrapKey(d)); !ok {
+				t.Fatal("no answer kept")
+			}
+		}
+		r, err := Resolve(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !same(r.CredentialSettings()) {
+			t.Errorf("from %s: %q, want %q", from, r.CredentialSettings(), want)
+		}
+	}
+	// An answer kept under the same files but for other keys.
+	b, err := os.ReadFile(bootstrapFile(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	for _, f := range configFiles(&Repo{CommonDir: d.common, Toplevel: d.top}) {
+		c, _ := os.ReadFile(f)
+		h.Write([]byte(f + "\x00" + strconv.Itoa(len(c)) + "\x00"))
+		h.Write(c)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_CONFIG") {
+			env = append(env, kv)
+		}
+	}
+	slices.Sort(env)
+	h.Write([]byte(strings.Join(env, "\x00")))
+	if strings.HasPrefix(string(b), hex.EncodeToString(h.Sum(nil))) {
+		t.Error("the kept answer's key leaves out the keys asked for")
 	}
 }

@@ -131,7 +131,7 @@ func (c *Checker) Confine(w *workflow.Workflow, f *agents.File, a agents.Agent, 
 	for _, n := range run.Swept {
 		c.Logf("%s", n)
 	}
-	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree, Hooks: w.Repo.HooksDir(),
 		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
 	if err != nil {
 		run.Close()

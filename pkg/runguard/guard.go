@@ -44,6 +44,9 @@ func (g *Guard) Began() time.Time { return g.began }
 // GuardSpec is what a Guard records.
 type GuardSpec struct {
 	Root, CommonDir, WorkflowWorktree string
+	// Hooks is where git looks for the repository's hooks, as the caller
+	// read it from the settings (repo.Repo.HooksDir); "" asks git.
+	Hooks string
 	// Pin is the pinned git configuration, whose sources a run must not
 	// change.
 	Pin *Pin
@@ -75,9 +78,11 @@ func Record(spec GuardSpec) (*Guard, error) {
 		return nil, err
 	}
 	g.configText = string(data)
-	hooks, err := gitx.Git{Dir: spec.Root, UserHooks: true}.Run("rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if err != nil {
-		return nil, err
+	hooks := spec.Hooks
+	if hooks == "" {
+		if hooks, err = (gitx.Git{Dir: spec.Root, UserHooks: true}).Run("rev-parse", "--path-format=absolute", "--git-path", "hooks"); err != nil {
+			return nil, err
+		}
 	}
 	g.dirs = []string{hooks, filepath.Join(spec.CommonDir, "info")}
 	for _, d := range g.dirs {

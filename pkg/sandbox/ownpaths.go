@@ -3,6 +3,7 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/repo"
 )
 
@@ -15,14 +16,18 @@ func (run *Run) ownPaths(head string) error {
 	if head == run.Before {
 		return nil
 	}
-	common := run.spec.Repo.CommonDir
-	out, err := gitIn(common, "GIT_DIR="+common).Run("-c", "core.quotePath=false", "log", "--no-renames", "--name-only",
-		"--format=", "-m", "--first-parent", "--end-of-options", run.Before+".."+head)
-	if err != nil {
-		return refuse("its commits cannot be listed: %v", err)
+	paths, ok := run.firstParentPaths(head)
+	if !ok {
+		common := run.spec.Repo.CommonDir
+		out, err := gitIn(common, "GIT_DIR="+common).Run("-c", "core.quotePath=false", "log", "--no-renames", "--name-only",
+			"--format=", "-m", "--first-parent", "--end-of-options", run.Before+".."+head)
+		if err != nil {
+			return refuse("its commits cannot be listed: %v", err)
+		}
+		paths = strings.Split(out, "\n")
 	}
 	reserved := run.spec.Repo.Reserved()
-	for _, p := range strings.Split(out, "\n") {
+	for _, p := range paths {
 		if p == "" {
 			continue
 		}
@@ -31,4 +36,56 @@ func (run *Run) ownPaths(head string) error {
 		}
 	}
 	return nil
+}
+
+// firstParentPaths is what `git log --name-only -m --first-parent
+// Before..head` lists, read through the repository's one cat-file (DESIGN
+// §28: the run's one commit of what it left was a git log of its own):
+// each commit of head's first-parent line against its first parent, back
+// to Before. ok is false where the walk cannot vouch for the range (a path
+// back from head that does not reach Before within gitx's walk limit):
+// git log answers then.
+func (run *Run) firstParentPaths(head string) (paths []string, ok bool) {
+	g := run.spec.Repo.Git
+	since, ok := g.Since(run.Before, head)
+	if !ok {
+		return nil, false
+	}
+	// Every commit of the range descends from Before: its first-parent
+	// line reaches Before, through commits of the range only.
+	for c, n := head, 0; c != run.Before; n++ {
+		if n == len(since) {
+			return nil, false
+		}
+		var parent string
+		err := g.Cat([]string{c}, true, func(_ int, _, kind string, body []byte) error {
+			if kind == "commit" {
+				parent = firstParent(body)
+			}
+			return nil
+		})
+		if err != nil || parent == "" {
+			return nil, false
+		}
+		changed, err := gitobj.ChangedPaths(g, parent, c)
+		if err != nil {
+			return nil, false
+		}
+		paths = append(paths, changed...)
+		c = parent
+	}
+	return paths, true
+}
+
+// firstParent is the first parent a commit's body names ("" for a root).
+func firstParent(body []byte) string {
+	for _, l := range strings.Split(string(body), "\n") {
+		if l == "" {
+			break
+		}
+		if p, ok := strings.CutPrefix(l, "parent "); ok {
+			return p
+		}
+	}
+	return ""
 }

@@ -338,7 +338,9 @@ func (run *Run) settleIndex(tip, tree string, commit bool, message string) (stri
 			return "", err
 		}
 		if tree == "" {
-			if tree, err = g.Run("rev-parse", tip+"^{tree}"); err != nil {
+			// Through the repository's one cat-file, which the run's
+			// environment here would start a second of.
+			if tree, err = run.spec.Repo.Git.Run("rev-parse", tip+"^{tree}"); err != nil {
 				return "", err
 			}
 		}

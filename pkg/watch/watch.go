@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -266,6 +267,7 @@ func (s *supervisor) tick() (active, pending bool) {
 		active = s.reviews(w, file) || active
 	}
 	var agentList []agents.Agent
+	idle := false // a slot was free: idleReasons may say why
 	if claim := s.claiming(w) && s.withinBudget(w); claim && file != nil && trustcheck.Setup(s.sayOnce, w) && trustcheck.Gates(s.sayOnce, w) {
 		// The reviewer never claims: it reviews the others' work.
 		agentList = file.Workers()
@@ -281,13 +283,13 @@ func (s *supervisor) tick() (active, pending bool) {
 		if !s.canStart(a) {
 			continue
 		}
-		for !s.stopping() {
-			s.mu.Lock()
-			free := s.busy[a.Name] < a.MaxParallel
-			s.mu.Unlock()
-			if !free {
-				break
-			}
+		// The slots free when the pass began: one freed meanwhile is the
+		// next pass's, which starts the queue on what its run submitted.
+		s.mu.Lock()
+		free := a.MaxParallel - s.busy[a.Name]
+		s.mu.Unlock()
+		idle = idle || free > 0
+		for ; free > 0 && !s.stopping(); free-- {
 			id, ok := s.claim(w, a)
 			if !ok {
 				break
@@ -296,7 +298,7 @@ func (s *supervisor) tick() (active, pending bool) {
 			s.start(a, id, func() { s.job(a, id) })
 		}
 	}
-	if !active && len(agentList) > 0 {
+	if !active && idle {
 		s.idleReasons(w, agentList)
 	}
 	return active, pending
@@ -309,14 +311,15 @@ func (s *supervisor) tick() (active, pending bool) {
 // saying "0 run(s)".
 func (s *supervisor) idleReasons(w *workflow.Workflow, list []agents.Agent) {
 	open, _, err := readyTasks(w)
-	if err != nil {
+	if err != nil || len(open) == 0 {
 		return
 	}
 	sums, err := w.Summaries(false, false)
 	if err != nil {
 		return
 	}
-	set, err := next.Gather(w, next.Inputs{Tasks: sums})
+	// READY tasks and BLOCKED ones only, whose facts no ref decides.
+	set, err := next.Gather(w, next.Inputs{Tasks: sums, Refs: &next.Refs{}})
 	if err != nil {
 		return
 	}
@@ -429,6 +432,10 @@ func (s *supervisor) takeOvers(w *workflow.Workflow) bool {
 // claim takes the next task for agent a, as a.Name@host.
 func (s *supervisor) claim(w *workflow.Workflow, a agents.Agent) (string, bool) {
 	actor := a.Name + "@" + s.host
+	if n, err := w.Count(workflow.Ready); err == nil && n == 0 {
+		// As of this pass's pull: no claim process to say so.
+		return "", false
+	}
 	if len(a.Tags) == 0 && !s.endingInReady(w) {
 		return s.claimOne(a, actor, "")
 	}
@@ -480,14 +487,7 @@ func (s *supervisor) endingInReady(w *workflow.Workflow) bool {
 }
 
 func tagged(t *task.Task, want []string) bool {
-	for _, have := range t.List(task.KeyTags) {
-		for _, x := range want {
-			if have == x {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(t.List(task.KeyTags), func(have string) bool { return slices.Contains(want, have) })
 }
 
 func (s *supervisor) claimOne(a agents.Agent, actor, id string) (string, bool) {
