@@ -351,3 +351,52 @@ agents:
 	assert_success
 	assert_output_contains "TASK-001 killed"
 }
+
+@test "a landing record a kill left journalled rides with the next workflow commit, whichever it is; one on the notes ref already is dropped, not written twice" {
+	git burl add "killed" --affects f1.txt >/dev/null
+	submitted TASK-001 f1.txt "work on f1.txt" >/dev/null
+	run env BURL_CRASH_AFTER=approve:log git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	# The record moves with DONE's commit (one update-ref transaction,
+	# DESIGN §28): journalled until then, not on the notes ref yet.
+	[ -s .git/burl/landing-record ]
+	run note_of main
+	assert_failure
+	cp .git/burl/landing-record "$BATS_TEST_TMPDIR/record"
+	# Another commit comes first (lock clear logs its event): the record
+	# goes with it, before any commit names it.
+	for l in TASK-001 main workflow; do
+		git burl lock clear "$l" --force >/dev/null 2>&1 || true
+	done
+	note_of main | jq -e '.task == "TASK-001"'
+	[ ! -e .git/burl/landing-record ]
+	notes=$(git rev-parse refs/notes/burl)
+	run git burl doctor --repair --force
+	[ "$(bucket_of TASK-001)" = DONE ]
+	run git burl verify
+	assert_success
+	# A journal left by a kill after the commit that carried it: the next
+	# commit finds it on the notes ref and only removes it.
+	cp "$BATS_TEST_TMPDIR/record" .git/burl/landing-record
+	git burl add "later still" >/dev/null
+	[ ! -e .git/burl/landing-record ]
+	[ "$(git rev-parse refs/notes/burl)" = "$notes" ]
+	run git burl verify
+	assert_success
+}
+
+@test "a journalled landing record whose notes ref moved meanwhile (a hand-run git notes, a sync's merge) is written again on top of it: neither note is lost" {
+	git burl add "killed" --affects f1.txt >/dev/null
+	submitted TASK-001 f1.txt "work on f1.txt" >/dev/null
+	run env BURL_CRASH_AFTER=approve:log git burl approve TASK-001
+	[ "$status" -eq 137 ]
+	[ -s .git/burl/landing-record ]
+	root=$(git rev-list --max-parents=0 main)
+	git notes --ref=burl add -m "by hand" "$root"
+	run git burl doctor --repair --force
+	assert_success
+	[ "$(bucket_of TASK-001)" = DONE ]
+	note_of main | jq -e '.task == "TASK-001"'
+	[ "$(note_of "$root")" = "by hand" ]
+	[ ! -e .git/burl/landing-record ]
+}

@@ -170,50 +170,20 @@ func (w *Inputs) gateHistory(t *task.Task, e *bucket.Entry) error {
 		return nil
 	}
 	g := w.gitWT()
-	// One log lists the commits that touched the task file and the event
-	// log's shards each changed: what a claim or scope commit records is
-	// then read through cat-file, not another log (DESIGN §28).
 	wf := filepath.ToSlash(filepath.Base(w.Dir))
-	evDir := wf + "/" + bucket.EventsDirName + "/"
-	spec := ":(glob)" + wf + "/*/" + filepath.Base(e.Path)
-	out, err := g.Run("log", "--reverse", "--no-renames", "--format=%x01%H %s", "--name-only",
-		"--since="+started.Add(-2*time.Second).Format(time.RFC3339), "HEAD", "--", spec, ":(glob)"+evDir+"**")
-	if err != nil {
-		return err
-	}
-	type commit struct {
-		sha, subject string
-		paths        []string // a move lists the old and the new path
-	}
-	var cs []commit
-	shards := map[string][]string{}
-	for _, block := range strings.Split(out, "\x01") {
-		lines := strings.Split(strings.TrimSpace(block), "\n")
-		if len(lines) == 0 || lines[0] == "" {
-			continue
-		}
-		c := commit{}
-		c.sha, c.subject, _ = strings.Cut(lines[0], " ")
-		// burl's own commits are "burl: <verb> <ID>"; by hand, anything.
-		c.subject = strings.TrimPrefix(c.subject, "burl: ")
-		for _, l := range lines[1:] {
-			switch l = strings.TrimSpace(l); {
-			case l == "":
-			case strings.HasPrefix(l, evDir):
-				shards[c.sha] = append(shards[c.sha], l)
-			default:
-				c.paths = append(c.paths, l)
-			}
-		}
-		if len(c.paths) > 0 {
-			cs = append(cs, c)
+	since := started.Add(-2 * time.Second)
+	claimOrScope := func(subject string) bool { return subject == "claim "+t.ID() || subject == "scope "+t.ID() }
+	cs, shards, ok := walkHistory(g, since, wf, filepath.Base(e.Path), claimOrScope)
+	if !ok {
+		if cs, shards, err = logHistory(g, since, wf, filepath.Base(e.Path)); err != nil {
+			return err
 		}
 	}
 	// A commit that says it is t's claim or a scope of t counts only when
 	// it records that event itself (DESIGN §24): a subject is anyone's.
 	named := map[string][]string{}
 	for _, c := range cs {
-		if c.subject == "claim "+t.ID() || c.subject == "scope "+t.ID() {
+		if claimOrScope(c.subject) {
 			named[c.sha] = shards[c.sha]
 		}
 	}
@@ -271,6 +241,43 @@ func (w *Inputs) gateHistory(t *task.Task, e *bucket.Entry) error {
 		}
 	}
 	return nil
+}
+
+// logHistory is walkHistory asked of git: one log lists the commits that
+// touched the task file and the event log's shards each changed.
+func logHistory(g gitx.Git, since time.Time, wf, file string) ([]commit, map[string][]string, error) {
+	evDir := wf + "/" + bucket.EventsDirName + "/"
+	spec := ":(glob)" + wf + "/*/" + file
+	out, err := g.Run("log", "--reverse", "--no-renames", "--format=%x01%H %s", "--name-only",
+		"--since="+since.Format(time.RFC3339), "HEAD", "--", spec, ":(glob)"+evDir+"**")
+	if err != nil {
+		return nil, nil, err
+	}
+	var cs []commit
+	shards := map[string][]string{}
+	for _, block := range strings.Split(out, "\x01") {
+		lines := strings.Split(strings.TrimSpace(block), "\n")
+		if len(lines) == 0 || lines[0] == "" {
+			continue
+		}
+		c := commit{}
+		c.sha, c.subject, _ = strings.Cut(lines[0], " ")
+		// burl's own commits are "burl: <verb> <ID>"; by hand, anything.
+		c.subject = strings.TrimPrefix(c.subject, "burl: ")
+		for _, l := range lines[1:] {
+			switch l = strings.TrimSpace(l); {
+			case l == "":
+			case strings.HasPrefix(l, evDir):
+				shards[c.sha] = append(shards[c.sha], l)
+			default:
+				c.paths = append(c.paths, l)
+			}
+		}
+		if len(c.paths) > 0 {
+			cs = append(cs, c)
+		}
+	}
+	return cs, shards, nil
 }
 
 // gateWords is a task's gate fields as a reader types them back.

@@ -327,7 +327,7 @@ func (m Main) heldElsewhere(local, remote string) (bool, error) {
 // a compare-and-swap update-ref where it is not checked out; where it is
 // checked out and dirty it fails (exit 3) and changes nothing.
 func (m Main) Advance(old, new string) error {
-	wt, err := workspace.CheckedOutAt(m.Git, m.Branch)
+	wt, err := m.checkedOut()
 	if err != nil {
 		return err
 	}
@@ -488,7 +488,7 @@ func Drift(g gitx.Git, from, to string) int {
 // Rewind undoes an Advance of ours (new back to old) when a later step of
 // the same approve fails, so main is left exactly as it was.
 func (m Main) Rewind(new, old string) error {
-	wt, err := workspace.CheckedOutAt(m.Git, m.Branch)
+	wt, err := m.checkedOut()
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,10 @@ type Inputs struct {
 	// Done says which dependencies of the open tasks are DONE.
 	Done  map[string]bool
 	Locks []lock.Status
-	Refs  *Refs
+	// Refs are read (one for-each-ref) the first time a DOING task's
+	// facts need them: only its activity and tip are read from them, and
+	// submit's and approve's next step is of a task in QA or DONE.
+	Refs *Refs
 	// Duplicates are the IDs with more than one file, with those files.
 	Duplicates map[string][]string
 	// BuildUntrusted: validate and approve would refuse every QA task.
@@ -95,6 +98,17 @@ type Set struct {
 	// open maps each open task to its bucket, made the first time a QA
 	// task with dependencies needs it (stackedWait).
 	open map[string]workflow.Bucket
+	// readRefs reads in.Refs when they were not given, the first time
+	// refs() is asked (DESIGN §28: a git process only when needed).
+	readRefs func() *Refs
+}
+
+// refs are in.Refs, read now if they were not given.
+func (s *Set) refs() *Refs {
+	if s.in.Refs == nil {
+		s.in.Refs = s.readRefs()
+	}
+	return s.in.Refs
 }
 
 // stackedWait is the dependency a QA task waits for before it can land:
@@ -145,12 +159,14 @@ func Gather(w *workflow.Workflow, in Inputs) (*Set, error) {
 		}
 		in.Locks = ls
 	}
-	if in.Refs == nil {
-		r := ReadRefs(w)
-		in.Refs = &r
-	}
 	s := &Set{in: in, locked: map[string]lock.Status{}, blocked: map[string]int{},
 		stale: time.Duration(w.Config.LockStaleMinutes) * time.Minute, grace: w.Config.LeaseGrace, host: w.Host}
+	if in.Refs == nil {
+		s.readRefs = func() *Refs {
+			r := ReadRefs(w)
+			return &r
+		}
+	}
 	for _, l := range in.Locks {
 		if !l.Dead {
 			// A dead holder's lock is taken over by the next verb.
@@ -242,7 +258,7 @@ func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
 		f.Holder = lease.Check(lease.Fields{Holder: e.LeaseHolder, Expires: e.LeaseExpires, StartedAt: e.StartedAt}, s.in.Now, s.grace, s.host)
 		// No commit on the task branch (and no claim) for longer than
 		// lock_stale_minutes: likely a dead worker.
-		last := s.in.Refs.Activity[e.Branch]
+		last := s.refs().Activity[e.Branch]
 		if st, err := time.Parse(time.RFC3339, e.StartedAt); err == nil && st.After(last) {
 			last = st
 		}
@@ -250,7 +266,7 @@ func (s *Set) facts(e *workflow.Summary, withDeps bool) Facts {
 			f.Stalled = idle
 		}
 		// submit refuses a branch without commits of its own.
-		if tip := s.in.Refs.Tips[e.Branch]; tip != "" && tip == e.BaseSHA {
+		if tip := s.refs().Tips[e.Branch]; tip != "" && tip == e.BaseSHA {
 			f.NoCommit = e.Branch
 		}
 	case workflow.QA:

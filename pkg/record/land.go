@@ -54,15 +54,17 @@ const KeyGates = "gates"
 // Land writes the landing record of tx's task as a note on each landed
 // commit, in one notes commit, and puts its sha256 in the landing's event
 // (record_sha256). Landing transitions call it from Apply, once main
-// holds the work and before the event is logged: whatever point a kill
-// stops the transition at, the note is there before any event names it
-// (doctor commits an event a kill left uncommitted; an approve finished
-// later writes the record again). A transition rolled back takes the note
-// back; with workflow_auto_push the notes go in the push of DONE.
+// holds the work. The notes commit is written by the transition's own
+// commit, its objects and the notes ref's move in the same git processes
+// as DONE's (DESIGN §28), journalled until then (workflow's carry): a kill
+// after the event reached the disk leaves the record for the next commit,
+// doctor's of that event first, so no committed event names a record that
+// is not there. A transition rolled back takes the note back; with
+// workflow_auto_push the notes go in the push of DONE.
 func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
-	u, hash, err := prepare(w, tx.Task, tx.Now, l)
+	u, c, hash, err := prepare(w, tx.Task, tx.Now, l)
 	if err == nil {
-		err = u.Apply(w.Repo.Git)
+		err = tx.CarryNotes(c, u)
 	}
 	if err != nil {
 		return fmt.Errorf("writing the landing record of %s to %s: %w", tx.Task.ID(), notes.Ref, err)
@@ -76,7 +78,7 @@ func Land(w *workflow.Workflow, tx *workflow.Tx, l Landing) error {
 // repair of an interrupted approve): the notes ref moves at once, and the
 // caller puts the sha256 it returns in its event.
 func Repaired(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (string, error) {
-	u, hash, err := prepare(w, t, now, l)
+	u, _, hash, err := prepare(w, t, now, l)
 	if err != nil {
 		return "", err
 	}
@@ -85,12 +87,13 @@ func Repaired(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (str
 
 // prepare builds t's landing record and the notes commit that puts it on
 // each landed commit, read with one git cat-file (the landed commits and
-// the notes tree); it returns the notes commit and the record's sha256.
-func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *notes.Update, hash string, err error) {
+// the notes tree); it returns the notes commit, the change it makes and
+// the record's sha256.
+func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *notes.Update, c notes.Change, hash string, err error) {
 	rd := gitobj.NewReader(w.Repo.Git)
 	r := build(w, t, now, l)
 	if r.Commits, r.Tree, err = landed(rd, l); err != nil {
-		return nil, "", fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
+		return nil, c, "", fmt.Errorf("reading the landed commits of %s: %w", r.Task, err)
 	}
 	for _, g := range []*Gate{&r.Gates.Build, r.Gates.Checks} {
 		if g != nil && g.On == r.Commits[len(r.Commits)-1] {
@@ -100,7 +103,7 @@ func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *n
 	if l.Gated != "" && l.Gated != l.Merged {
 		oid, kind, _, err := rd.Read(l.Gated + "^{tree}")
 		if err != nil || kind != "tree" {
-			return nil, "", fmt.Errorf("reading the tree the gates passed (%s): %v", gitx.Short(l.Gated), err)
+			return nil, c, "", fmt.Errorf("reading the tree the gates passed (%s): %v", gitx.Short(l.Gated), err)
 		}
 		if oid != r.Tree {
 			r.GatedTree = oid
@@ -108,19 +111,19 @@ func prepare(w *workflow.Workflow, t *task.Task, now time.Time, l Landing) (u *n
 	}
 	note, err := r.Encode()
 	if err != nil {
-		return nil, "", err
+		return nil, c, "", err
 	}
 	blob := gitobj.New("blob", note, len(r.Commits[0])/2)
 	m := notes.Map{}
-	for _, c := range r.Commits {
-		m[c] = blob.OID
+	for _, cm := range r.Commits {
+		m[cm] = blob.OID
 	}
-	u, err = notes.Plan(w.Repo, rd, notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
-		Message: fmt.Sprintf("burl: landing record of %s (%d commit(s))", r.Task, len(r.Commits))})
-	if err != nil {
-		return nil, "", err
+	c = notes.Change{Notes: m, Blobs: []gitobj.Object{blob},
+		Message: fmt.Sprintf("burl: landing record of %s (%d commit(s))", r.Task, len(r.Commits))}
+	if u, err = notes.Plan(w.Repo, rd, c); err != nil {
+		return nil, c, "", err
 	}
-	return u, notes.Hash(note), nil
+	return u, c, notes.Hash(note), nil
 }
 
 // maxLanded bounds the walk down main's first parents to a landing's

@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
 )
 
 // ahead is what a transition's commit needs from git that does not depend
@@ -96,7 +97,7 @@ func (w *Workflow) usable(a *ahead) bool {
 // computed here, so the index, the trees and the commit are written side
 // by side, and the branch moves from a.head. errNotAhead (and any other
 // failure) leaves the commit to commitFiles, which reads HEAD again.
-func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, error) {
+func (w *Workflow) commitAhead(a *ahead, rels []string, msg string, cr *notes.Pending) (string, error) {
 	g, root := w.gitWT(), w.Repo.Worktree
 	rawLen := len(a.head) / 2
 	dirs := dirsOf(rels)
@@ -144,7 +145,7 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 		_, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...)
 		return err
 	})
-	err = gitobj.Write(g, append(writes, commit), rawLen)
+	err = gitobj.Write(g, append(append(writes, commit), cr.Objs()...), rawLen)
 	if serr := staged(); err == nil {
 		err = serr
 	}
@@ -156,7 +157,7 @@ func (w *Workflow) commitAhead(a *ahead, rels []string, msg string) (string, err
 			return "", errNotAhead
 		}
 	}
-	return updateHead(g, commit.OID, a.head, msg)
+	return updateHead(g, commit.OID, a.head, msg, cr)
 }
 
 // haveObject reports whether the object oid exists: as a loose object

@@ -67,7 +67,7 @@ func TestCommitAheadIsGitsCommit(t *testing.T) {
 		t.Fatal("nothing read ahead")
 	}
 	before := wtGit(t, w, "rev-parse", "HEAD")
-	sha, err := w.commitAhead(a, []string{".workflow/READY/TASK-001-a.md", ".workflow/DOING/TASK-001-a.md"}, "burl: claim\n\nBurl-Actor: x\n")
+	sha, err := w.commitAhead(a, []string{".workflow/READY/TASK-001-a.md", ".workflow/DOING/TASK-001-a.md"}, "burl: claim\n\nBurl-Actor: x\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/burl-dev/burl/pkg/gitobj"
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/notes"
 )
 
 // Commit records the given workflow paths on the workflow branch (when
@@ -54,11 +55,15 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 	msg := fmt.Sprintf("burl: %s\n\nBurl-Actor: %s\nBurl-Host: %s\nBurl-Pid: %d\nBurl-Token: %s\n",
 		summary, w.Actor, w.Host, os.Getpid(), token())
 	c := w.readCone()
+	// A landing record journalled for this commit, or left by a kill.
+	cr, err := w.takeCarry(g)
+	if err != nil {
+		return "", fmt.Errorf("reading the landing record to commit (%s): %w", w.carryPath(), err)
+	}
 	var sha string
-	var err error
 	if files && read != nil {
 		if a := read(); w.usable(a) {
-			if sha, err = w.commitAhead(a, rels, msg); err != nil {
+			if sha, err = w.commitAhead(a, rels, msg, cr); err != nil {
 				sha = ""
 			}
 		}
@@ -68,7 +73,7 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 		// fanout folder, a pack being rewritten) can fail a write for a
 		// moment; the commit is redone rather than left to doctor.
 		for attempt := 1; ; attempt++ {
-			sha, err = commitFiles(g, w.Repo.Worktree, rels, msg, w.Repo.Signs())
+			sha, err = commitFiles(g, w.Repo.Worktree, rels, msg, w.Repo.Signs(), cr)
 			if err == nil || attempt == 3 || !transient(err) {
 				break
 			}
@@ -78,11 +83,17 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 	// git commit (commitStaged's sparse path) runs maintenance itself.
 	viaGitCommit := false
 	if !files || err == errNoHead {
-		sha, err = commitStaged(g, rels, msg, c != nil, w.Repo.Signs())
+		// git commit moves the branch itself: the record goes first.
+		if err = cr.Apply(g); err == nil {
+			sha, err = commitStaged(g, rels, msg, c != nil, w.Repo.Signs())
+		}
 		viaGitCommit = c != nil
 	}
 	if err != nil {
 		return "", err
+	}
+	if cr != nil {
+		_ = w.dropCarry()
 	}
 	// gc gets its chance, as after git commit; asked only when git's own
 	// test says it may have work.
@@ -153,19 +164,30 @@ func commitStaged(g gitx.Git, rels []string, msg string, sparse, sign bool) (str
 	if err != nil {
 		return "", err
 	}
-	return updateHead(g, strings.TrimSpace(string(out)), "", msg)
+	return updateHead(g, strings.TrimSpace(string(out)), "", msg, nil)
 }
 
 // updateHead moves the workflow branch to sha (from old, when given: the
 // lock the caller holds keeps HEAD there, and a HEAD moved behind burl's
-// back fails the update instead of being overwritten).
-func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
+// back fails the update instead of being overwritten), and the notes ref
+// cr carries in the same transaction.
+func updateHead(g gitx.Git, sha, old, msg string, cr *notes.Pending) (string, error) {
 	subject, _, _ := strings.Cut(msg, "\n")
-	args := []string{"update-ref", "-m", "commit: " + subject, "HEAD", sha}
-	if old != "" {
-		args = append(args, old)
+	var err error
+	if cr == nil {
+		args := []string{"update-ref", "-m", "commit: " + subject, "HEAD", sha}
+		if old != "" {
+			args = append(args, old)
+		}
+		_, err = g.Run(args...)
+	} else {
+		line := "update HEAD " + sha
+		if old != "" {
+			line += " " + old
+		}
+		_, err = g.RunInput([]byte(line+"\n"+cr.Move()), "update-ref", "-m", "commit: "+subject, "--stdin")
 	}
-	if _, err := g.Run(args...); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return sha, nil
@@ -181,7 +203,7 @@ func updateHead(g gitx.Git, sha, old, msg string) (string, error) {
 // Its six git processes run as four steps, two at a time where neither
 // needs the other's result: a transition runs them thousands of times a
 // day, and each costs a process start.
-func commitFiles(g gitx.Git, root string, rels []string, msg string, sign bool) (string, error) {
+func commitFiles(g gitx.Git, root string, rels []string, msg string, sign bool, cr *notes.Pending) (string, error) {
 	var present []string
 	for _, rel := range rels {
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
@@ -215,7 +237,7 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string, sign bool) 
 		_, err := g.Run(append([]string{"update-index", "--add", "--remove", "--"}, rels...)...)
 		return err
 	})
-	err = gitobj.Write(g, writes, len(head)/2)
+	err = gitobj.Write(g, append(writes, cr.Objs()...), len(head)/2)
 	if serr := staged(); err == nil {
 		err = serr
 	}
@@ -227,7 +249,7 @@ func commitFiles(g gitx.Git, root string, rels []string, msg string, sign bool) 
 	if err != nil {
 		return "", err
 	}
-	return updateHead(g, strings.TrimSpace(string(out)), head, msg)
+	return updateHead(g, strings.TrimSpace(string(out)), head, msg, cr)
 }
 
 // signed is a git commit-tree argv that signs as git commit would where

@@ -12,6 +12,7 @@ import (
 	"github.com/burl-dev/burl/pkg/events"
 	"github.com/burl-dev/burl/pkg/faults"
 	"github.com/burl-dev/burl/pkg/fsx"
+	"github.com/burl-dev/burl/pkg/notes"
 	"github.com/burl-dev/burl/pkg/task"
 )
 
@@ -57,6 +58,9 @@ type Tx struct {
 	After []Step
 	undo  []func() error
 	moved bool
+	// carry is the landing record's notes commit that the transition's
+	// commit writes with its own (CarryNotes).
+	carry *notes.Pending
 	// ahead is the read of HEAD made while Prepare runs, for the first
 	// attempt's commit.
 	ahead func() *ahead
@@ -94,7 +98,7 @@ func (tx *Tx) begin(tr Transition, e *Entry) {
 	if tx.To == "" {
 		tx.To = e.Bucket
 	}
-	tx.Action, tx.Details, tx.PushRefs, tx.Before, tx.After, tx.moved = tr.Verb, map[string]any{}, nil, nil, nil, false
+	tx.Action, tx.Details, tx.PushRefs, tx.Before, tx.After, tx.moved, tx.carry = tr.Verb, map[string]any{}, nil, nil, nil, false, nil
 }
 
 // Result is what Run leaves behind.
@@ -219,6 +223,11 @@ func (w *Workflow) apply(tr Transition, tx *Tx) (*Result, error) {
 				tx.Task.SetNull(k)
 			}
 		}
+	}
+	// The landing record is journalled before any file of the
+	// transition is written (carry.go).
+	if err := w.journal(tx); err != nil {
+		return nil, err
 	}
 	src := tx.Entry.Path
 	if err := fsx.WriteFile(src, tx.Task.Bytes()); err != nil {
