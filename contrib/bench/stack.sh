@@ -2,16 +2,18 @@
 # Stacked tasks (DESIGN §26, issue 41), reported not asserted (DESIGN §8):
 #   1. a chain of 3 dependent tasks under watch --once, each agent taking
 #      BENCH_STACK_AGENT_S seconds (default 5) and each landing gated by a
-#      build of BENCH_STACK_BUILD_S seconds (default 5, the CI a parent
-#      waits for), with stack: true against without: wall time until all
-#      three are DONE (goal ≤ 0.6×);
+#      build of each of BENCH_STACK_BUILD_S seconds (default "5 10", the CI
+#      a parent waits for), with stack: true against without: wall time
+#      until all three are DONE (goal ≤ 0.6×, which no scheduler reaches
+#      with a build shorter than 1.5× the agent's time: see the floors the
+#      row prints);
 #   2. the restack of a child after its parent's squash landing (approve
 #      of the parent with a stacked child, minus approve without one)
 #      against a plain git rebase --onto of the same commits (goal ≤ 2×).
 # Needs git-burl on PATH. Prints markdown rows.
 set -euo pipefail
 AGENT_S=${BENCH_STACK_AGENT_S:-5}
-BUILD_S=${BENCH_STACK_BUILD_S:-5}
+BUILDS=${BENCH_STACK_BUILD_S:-5 10}
 RUNS=${BENCH_STACK_RUNS:-10}
 W=$(mktemp -d "${TMPDIR:-/tmp}/burl-stack-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
@@ -63,15 +65,17 @@ chain_wall() {
 	[ "$(find .burl/.workflow/DONE -name 'TASK-*.md' | wc -l)" = 3 ] || { echo "bench: the chain did not reach DONE (stack: $1)" >&2; exit 1; }
 	echo "$t1 - $t0" | bc -l
 }
-off=$(chain_wall false)
-on=$(chain_wall true)
-# The floor: stacked, the last task is submitted no earlier than 3 agent
-# runs and lands after its own build (3A + B); one after the other, each
-# task's run and build in turn (3(A + B)).
-floor_on=$(echo "3 * $AGENT_S + $BUILD_S" | bc -l)
-floor_off=$(echo "3 * ($AGENT_S + $BUILD_S)" | bc -l)
-printf '| a chain of 3 dependent tasks under watch --once, agents %s s, build %s s: until all DONE | stack: true %.1f s (floor %.0f s) | without %.1f s (floor %.0f s) | %.2f× (floor %.2f×) | ≤ 0.6× |\n' \
-	"$AGENT_S" "$BUILD_S" "$on" "$floor_on" "$off" "$floor_off" "$(echo "$on / $off" | bc -l)" "$(echo "$floor_on / $floor_off" | bc -l)"
+for BUILD_S in $BUILDS; do
+	off=$(chain_wall false)
+	on=$(chain_wall true)
+	# The floor: stacked, the last task is submitted no earlier than 3 agent
+	# runs and lands after its own build (3A + B); one after the other, each
+	# task's run and build in turn (3(A + B)).
+	floor_on=$(echo "3 * $AGENT_S + $BUILD_S" | bc -l)
+	floor_off=$(echo "3 * ($AGENT_S + $BUILD_S)" | bc -l)
+	printf '| a chain of 3 dependent tasks under watch --once, agents %s s, build %s s: until all DONE | stack: true %.1f s (floor %.0f s) | without %.1f s (floor %.0f s) | %.2f× (floor %.2f×) | ≤ 0.6× |\n' \
+		"$AGENT_S" "$BUILD_S" "$on" "$floor_on" "$off" "$floor_off" "$(echo "$on / $off" | bc -l)" "$(echo "$floor_on / $floor_off" | bc -l)"
+done
 
 # restack_repo DIR STACKED: a parent of 5 commits in QA and, when STACKED,
 # a child of 5 commits stacked on it in QA; main moved on by one commit.
