@@ -82,6 +82,17 @@ func (w *Workflow) aheadPaths(e *Entry, to Bucket, now time.Time) []string {
 	return paths
 }
 
+// covers reports whether a holds the trees a commit of the files rels
+// rewrites.
+func (a *ahead) covers(rels []string) bool {
+	for _, d := range dirsOf(rels) {
+		if _, ok := a.trees[d]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // usable reports whether a, read ahead, may make the commit now: HEAD is
 // still where it was read, as far as the branch's ref file tells (a packed
 // ref tells nothing; the branch update decides).

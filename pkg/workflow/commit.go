@@ -62,7 +62,16 @@ func (w *Workflow) commit(read func() *ahead, summary string, paths ...string) (
 	}
 	var sha string
 	if files && read != nil {
-		if a := read(); w.usable(a) {
+		a := read()
+		if a != nil && (!w.usable(a) || !a.covers(rels)) {
+			// Another transition committed since the read ahead (under
+			// watch, most do), or this commit writes more than was read:
+			// the same read again, now, through the process's cat-file,
+			// costs no git process, where commitFiles costs two more
+			// (hash-object, commit-tree) inside the workflow's lock.
+			a = w.readAhead(paths...)()
+		}
+		if w.usable(a) {
 			if sha, err = w.commitAhead(a, rels, msg, cr); err != nil {
 				sha = ""
 			}
