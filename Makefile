@@ -69,7 +69,7 @@ forge:
 test: deps lint unit cross forge bats
 
 lint:
-	@test -z "$$(gofmt -l cmd pkg)" || { echo "gofmt needed:"; gofmt -l cmd pkg; exit 1; }
+	@test -z "$$(gofmt -l cmd pkg internal)" || { echo "gofmt needed:"; gofmt -l cmd pkg internal; exit 1; }
 	$(GO) vet ./...
 	shellcheck $(SHELL_FILES)
 	mandoc -T lint -W warning man/man1/*.1 man/man5/*.5

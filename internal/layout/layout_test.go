@@ -30,8 +30,7 @@ const maxLines = 3000
 // land and watch came off it on 2026-11-28, split with their state passed
 // down (landforge below land, landsync above it; runcheck, agentbox,
 // brief, attempts and trustcheck below watch).
-var over = map[string]int{
-}
+var over = map[string]int{}
 
 // packages are the directories under pkg/ that hold Go files, by their
 // path from the repository root, with the files' names.
