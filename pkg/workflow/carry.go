@@ -76,7 +76,7 @@ func (w *Workflow) dropCarry() error {
 func (w *Workflow) takeCarry(g gitx.Git) (*notes.Pending, error) {
 	p, err := notes.ReadPending(w.carryPath())
 	if err != nil {
-		fmt.Fprintf(w.Stderr, "burl: warning: %s is not a landing record burl wrote (%v); left out of the commit\n", w.carryPath(), err)
+		fmt.Fprintf(w.Stderr, "burl: warning: %s is not a landing record burl wrote (%v); left out of the commit: remove it, and git burl verify names the landing whose record is missing\n", w.carryPath(), err)
 		return nil, nil
 	}
 	if p == nil {
