@@ -111,6 +111,42 @@ mkdir -p src && echo ok >src/ok.txt"
 	[ "$(bucket_of TASK-001)" = DONE ]
 }
 
+@test "under bubblewrap a file a human leaves in .burl/ during a run is not the run's: the task lands and the file stays" {
+	need_bwrap
+	agent waiter 'touch '"$AGENTS"'/started
+i=0
+while [ ! -e '"$AGENTS"'/go ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mkdir -p src && echo ok >src/ok.txt'
+	SANDBOX=bwrap one_agent waiter
+	git burl watch --once --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
+	pid=$!
+	wait_until 20 test -e "$AGENTS/started"
+	echo "my notes" >.burl/by-hand.txt
+	touch "$AGENTS/go"
+	wait "$pid"
+	pid=
+	[ "$(bucket_of TASK-001)" = DONE ]
+	! grep -q '"action":"run_tampered"' <(all_events) || false
+	[ "$(cat .burl/by-hand.txt)" = "my notes" ]
+}
+
+@test "a box whose sandbox_write names .burl/ lets the agent write there: what it left is found after the run and undone" {
+	need_bwrap
+	agent scribbler 'echo planted >'"$REPO"'/.burl/planted.txt
+mkdir -p src && echo ok >src/ok.txt'
+	agents_yaml "auto_approve: true
+sandbox: bwrap
+sandbox_write: [\"$AGENTS\", \"$REPO/.burl\"]
+agents:
+  - name: bot
+    command: [\"$AGENTS/scribbler\"]
+    retries: 0"
+	run git burl watch --once --interval 100ms
+	grep -q '"action":"run_tampered"' <(all_events)
+	[ ! -e .burl/planted.txt ]
+	[ "$(bucket_of TASK-001)" != DONE ]
+}
+
 @test "sandbox: auto where bubblewrap cannot run refuses to start agents and names both ways out" {
 	agent good 'mkdir -p src && echo ok >src/ok.txt'
 	one_agent good

@@ -111,6 +111,31 @@ func (b *Box) Writable() []string {
 	return out
 }
 
+// Writes reports whether a run in the box can write p (or what it links
+// to) where burl sees it: the last mount over p decides, as it does in
+// bubblewrap (ordered: deeper paths after shallower, burl's files and
+// the hidden last); outside every mount the file system is read-only and
+// /tmp private.
+func (b *Box) Writes(p string) bool {
+	cands := []string{filepath.Clean(p)}
+	if r, err := filepath.EvalSymlinks(p); err == nil && r != cands[0] {
+		cands = append(cands, r)
+	}
+	ms := b.ordered()
+	for _, c := range cands {
+		kind := -1
+		for _, m := range ms {
+			if Within(c, m.path) {
+				kind = m.kind
+			}
+		}
+		if kind == kindWrite {
+			return true
+		}
+	}
+	return false
+}
+
 // base is what every box starts from: a user namespace it cannot nest
 // (so it cannot undo a mount), no capabilities (bwrap keeps them for root
 // otherwise), a PID namespace with its own /proc (it sees and signals

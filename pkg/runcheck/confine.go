@@ -132,7 +132,10 @@ func (c *Checker) Confine(w *workflow.Workflow, f *agents.File, a agents.Agent, 
 		c.Logf("%s", n)
 	}
 	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree, Hooks: w.Repo.HooksDir(),
-		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state})
+		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: run.Admin, Branch: t.Branch(), State: state,
+		// Its box decides, sandbox_write included: one git status the
+		// fewer per run where the box keeps .burl/ read-only.
+		WorkflowReadOnly: bwrap && !run.Box().Writes(w.Repo.Worktree)})
 	if err != nil {
 		run.Close()
 		return nil, nil, err

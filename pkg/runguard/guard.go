@@ -50,6 +50,10 @@ type GuardSpec struct {
 	// Pin is the pinned git configuration, whose sources a run must not
 	// change.
 	Pin *Pin
+	// WorkflowReadOnly: the run cannot write the workflow worktree (its
+	// sandbox makes it read-only), so an edit found there is not the
+	// run's, and git status is not asked.
+	WorkflowReadOnly bool
 	// Unconfined asks for what only a run without a sandbox can reach:
 	// every ref (loose and packed), the task's git dir files and the
 	// object store's alternates.
@@ -281,6 +285,9 @@ func (g *Guard) changes(explain Explain) (changes []string, undone bool) {
 		c, ok := g.refChanges(explain)
 		changes = append(changes, c...)
 		undone = undone && ok
+	}
+	if g.spec.WorkflowReadOnly {
+		return changes, undone
 	}
 	// Raw output: the first entry may start with a space (XY is " M").
 	if raw, err := g.workflow.RunInput(nil, "status", "--porcelain", "-z", "--untracked-files=all"); err == nil && len(raw) > 0 {
