@@ -58,14 +58,13 @@ func (run *Run) Receive(commit bool, message string) (Received, error) {
 	if err != nil {
 		return res, err
 	}
-	tree := ""
 	if tip != run.Before {
-		if res.Objects, tree, err = run.take(tip); err != nil {
+		if res.Objects, err = run.take(tip); err != nil {
 			return res, err
 		}
 		res.Tip = tip
 	}
-	head, err := run.settleIndex(tip, tree, commit, message)
+	head, err := run.settleIndex(tip, commit, message)
 	if err != nil {
 		return res, err
 	}
@@ -137,20 +136,19 @@ func oneLine(s string) string {
 }
 
 // take brings the objects of tip that the shared store lacks through the
-// quarantine into it. It returns how many objects came in, and tip's
-// tree.
-func (run *Run) take(tip string) (int, string, error) {
+// quarantine into it. It returns how many objects came in.
+func (run *Run) take(tip string) (int, error) {
 	common := run.spec.Repo.CommonDir
 	shared := filepath.Join(common, "objects")
 	in := filepath.Join(run.dir, "in")
 	defer os.RemoveAll(in)
 	copyDir, incoming := filepath.Join(in, "copy"), filepath.Join(in, "incoming")
 	if err := os.MkdirAll(filepath.Join(incoming, "pack"), 0o755); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	packs, err := copyObjects(filepath.Join(run.GitDir, "objects"), copyDir, len(tip))
 	if err != nil {
-		return 0, "", refuse("its objects cannot be copied: %v", err)
+		return 0, refuse("its objects cannot be copied: %v", err)
 	}
 	// quarantine is git with only the shared store and dir, which no
 	// ref update may leave (GIT_QUARANTINE_PATH).
@@ -162,7 +160,7 @@ func (run *Run) take(tip string) (int, string, error) {
 	for _, p := range packs {
 		// The index is burl's, made from the pack's bytes.
 		if _, err := fromCopy.Run("index-pack", p); err != nil {
-			return 0, "", refuse("a pack it wrote does not index: %v", err)
+			return 0, refuse("a pack it wrote does not index: %v", err)
 		}
 	}
 	// What is new: reachable from tip, not from where the branch was nor
@@ -170,34 +168,31 @@ func (run *Run) take(tip string) (int, string, error) {
 	exclude := []string{"--not", run.Before, "--branches", "--tags", "--remotes"}
 	list, err := fromCopy.RunInput(nil, append([]string{"rev-list", "--objects", tip}, exclude...)...)
 	if err != nil {
-		return 0, "", refuse("its commits are not complete: %v", err)
+		return 0, refuse("its commits are not complete: %v", err)
 	}
 	objects := 0
 	if len(list) > 0 {
 		objects = strings.Count(string(list), "\n")
 		pack := filepath.Join(in, "incoming.pack")
 		if err := packTo(fromCopy, list, pack); err != nil {
-			return 0, "", refuse("its objects cannot be packed: %v", err)
+			return 0, refuse("its objects cannot be packed: %v", err)
 		}
 		if err := indexStrict(quarantine(incoming), pack); err != nil {
-			return 0, "", refuse("its objects are malformed: %v", err)
+			return 0, refuse("its objects are malformed: %v", err)
 		}
 	}
 	// The connectivity check, against what came through index-pack only.
 	checked := quarantine(incoming)
 	if _, err := checked.Run(append([]string{"rev-list", "--objects", "--quiet", tip}, exclude...)...); err != nil {
-		return 0, "", refuse("its commits are not complete: %v", err)
+		return 0, refuse("its commits are not complete: %v", err)
 	}
-	c, err := checked.Run("cat-file", "commit", tip)
-	tree, ok := strings.CutPrefix(c, "tree ")
-	if err != nil || !ok || len(tree) < len(tip) {
-		t, _ := checked.Run("cat-file", "-t", tip)
-		return 0, "", refuse("its branch names %s, a %s, not a commit", gitx.Short(tip), orUnknown(t, nil))
+	if t, err := checked.Run("cat-file", "-t", tip); err != nil || t != "commit" {
+		return 0, refuse("its branch names %s, a %s, not a commit", gitx.Short(tip), orUnknown(t, err))
 	}
 	if err := migrate(filepath.Join(incoming, "pack"), filepath.Join(shared, "pack")); err != nil {
-		return 0, "", err
+		return 0, err
 	}
-	return objects, tree[:len(tip)], nil
+	return objects, nil
 }
 
 func orUnknown(t string, err error) string {
@@ -293,11 +288,10 @@ func migrate(from, to string) error {
 
 // settleIndex gives the worktree an index of tip: the task's own index
 // (its file stats still valid for what did not change) moved to tip,
-// then, with commit, everything in the worktree added, written as a tree
-// and, when that is not tip's tree (given, or "" to look it up),
-// committed onto tip by burl: the head it returns. The index is made
-// aside (installIndex puts it in place).
-func (run *Run) settleIndex(tip, tree string, commit bool, message string) (string, error) {
+// then, with commit, everything in the worktree added and, when that is
+// not tip's tree, committed onto tip by burl (commitLeft): the head it
+// returns. The index is made aside (installIndex puts it in place).
+func (run *Run) settleIndex(tip string, commit bool, message string) (string, error) {
 	common, wt := run.spec.Repo.CommonDir, run.Worktree
 	idx := filepath.Join(run.dir, "index")
 	_ = os.Remove(idx)
@@ -328,31 +322,59 @@ func (run *Run) settleIndex(tip, tree string, commit bool, message string) (stri
 			}
 		}
 	}
-	head := tip
-	if commit {
-		if _, err := g.Run("add", "-A"); err != nil {
-			return "", fmt.Errorf("adding what the agent left: %w", err)
-		}
-		now, err := g.Run("write-tree")
-		if err != nil {
+	if !commit {
+		return tip, nil
+	}
+	if _, err := g.Run("add", "-A"); err != nil {
+		return "", fmt.Errorf("adding what the agent left: %w", err)
+	}
+	return run.commitLeft(idx, tip, message)
+}
+
+// commitLeft commits the index idx onto tip with message, when it differs
+// from tip's tree, and returns the head: git commit (one process, where
+// write-tree, a tree lookup and commit-tree were three) in a git dir of
+// burl's own whose detached HEAD is tip, so that no shared ref moves: the
+// task branch moves by Receive's compare-and-swap alone. Like commit-tree
+// it signs nothing and keeps the message verbatim; "nothing to commit"
+// (exit 1, HEAD still tip) is no change.
+func (run *Run) commitLeft(idx, tip, message string) (string, error) {
+	common, wt := run.spec.Repo.CommonDir, run.Worktree
+	gd := filepath.Join(run.dir, "intake")
+	if err := os.RemoveAll(gd); err != nil {
+		return "", err
+	}
+	files := map[string]string{"HEAD": tip + "\n", "commondir": common + "\n"}
+	// The main worktree's own settings, which git reads with GIT_DIR the
+	// common dir (as add -A did): extensions.worktreeConfig's file.
+	if b, err := os.ReadFile(filepath.Join(common, "config.worktree")); err == nil {
+		files["config.worktree"] = string(b)
+	}
+	if err := os.Mkdir(gd, 0o700); err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(gd)
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(gd, name), []byte(data), 0o600); err != nil {
 			return "", err
 		}
-		if tree == "" {
-			// Through the repository's one cat-file, which the run's
-			// environment here would start a second of.
-			if tree, err = run.spec.Repo.Git.Run("rev-parse", tip+"^{tree}"); err != nil {
-				return "", err
-			}
-		}
-		if now != tree {
-			c, err := g.RunInput([]byte(message), "commit-tree", now, "-p", tip)
-			if err != nil {
-				return "", fmt.Errorf("committing what the agent left: %w", err)
-			}
-			head = strings.TrimSpace(string(c))
-		}
 	}
-	return head, nil
+	g := gitIn(wt, "GIT_DIR="+gd, "GIT_WORK_TREE="+wt, "GIT_INDEX_FILE="+idx)
+	_, err := g.RunInput([]byte(message), "-c", "maintenance.auto=false", "commit", "-q", "--no-verify", "--no-gpg-sign",
+		"--cleanup=verbatim", "--untracked-files=no", "-F", "-")
+	b, rerr := os.ReadFile(filepath.Join(gd, "HEAD"))
+	head := strings.TrimSpace(string(b))
+	switch {
+	case rerr != nil:
+		return "", fmt.Errorf("committing what the agent left: %w", rerr)
+	case err == nil && head != tip && len(head) == len(tip) && isHex(head):
+		return head, nil
+	case err != nil && gitx.ExitCodeOf(err) == 1 && head == tip:
+		return tip, nil
+	case err == nil:
+		return "", fmt.Errorf("committing what the agent left: git commit left HEAD at %q", oneLine(head))
+	}
+	return "", fmt.Errorf("committing what the agent left: %w", err)
 }
 
 // installIndex makes the index settleIndex made the worktree's, in one

@@ -175,6 +175,61 @@ func TestReceiveCommitsLeftoversOntoTheTaskBranchWhateverHeadSays(t *testing.T) 
 	}
 }
 
+// A run that left nothing gets no commit; what it left is committed as
+// commit-tree would: the message byte for byte (a # line, spaces at line
+// ends), unsigned whatever commit.gpgsign says, no hook run, no shared ref
+// but the task branch moved, and burl's own git dir for it gone after.
+func TestReceiveCommitsWhatWasLeftVerbatimAndNothingWhenNothingWas(t *testing.T) {
+	f := newFixture(t)
+	run := f.prepare(t, true)
+	res, err := run.Receive(true, "Nothing\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Head != f.main || f.tip(t) != f.main {
+		t.Fatalf("a run that left nothing: Receive %+v, branch at %s, want %s", res, f.tip(t), f.main)
+	}
+
+	f = newFixture(t)
+	run = f.prepare(t, true)
+	mark := filepath.Join(t.TempDir(), "hook-ran")
+	hooks := filepath.Join(f.root, ".git", "hooks")
+	for _, h := range []string{"pre-commit", "commit-msg", "post-commit"} {
+		os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\necho "+h+" >>"+mark+"\n"), 0o755)
+	}
+	git(t, f.root, nil, "config", "commit.gpgsign", "true")
+	git(t, f.root, nil, "config", "gpg.program", "false")
+	git(t, f.root, nil, "config", "commit.template", filepath.Join(f.root, "no-such-template"))
+	os.WriteFile(filepath.Join(f.wt, "left.txt"), []byte("left\n"), 0o644)
+	msg := "Title  \n\n# not a comment\nBurl-Task: TASK-001\n"
+	res, err = run.Receive(true, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Head == f.main || f.tip(t) != res.Head {
+		t.Fatalf("Receive %+v, branch at %s", res, f.tip(t))
+	}
+	raw := git(t, f.root, nil, "cat-file", "commit", res.Head)
+	if _, body, _ := strings.Cut(raw, "\n\n"); body+"\n" != msg || strings.Contains(raw, "gpgsig") {
+		t.Fatalf("the commit of what was left:\n%s", raw)
+	}
+	if got := git(t, f.root, nil, "rev-parse", res.Head+"^"); got != f.main {
+		t.Fatalf("its parent = %s, want %s", got, f.main)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("a hook ran")
+	}
+	if got := git(t, f.root, nil, "rev-parse", "main"); got != f.main {
+		t.Fatal("main moved")
+	}
+	if _, err := os.Stat(filepath.Join(run.Dir(), "intake")); !os.IsNotExist(err) {
+		t.Fatalf("burl's git dir for the commit is left: %v", err)
+	}
+	if st := git(t, f.wt, nil, "status", "--porcelain"); st != "" {
+		t.Fatalf("the worktree is not clean after Receive: %q", st)
+	}
+}
+
 func TestCloseRestoresTheGitfileOverWhateverTheRunLeft(t *testing.T) {
 	for _, kind := range []string{"dir", "symlink", "fifo"} {
 		t.Run(kind, func(t *testing.T) {
