@@ -20,9 +20,10 @@ func (c *Checker) ConfineReview(w *workflow.Workflow, f *agents.File, a agents.A
 	}
 	wt := w.WorktreePath(t)
 	admin, _ := sandbox.AdminDir(w.Repo, wt)
-	guard, err := runguard.Record(runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
-		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)})
-	if err != nil || !bwrap {
+	spec := runguard.GuardSpec{Root: w.Repo.Root, CommonDir: w.Repo.CommonDir, WorkflowWorktree: w.Repo.Worktree,
+		Pin: c.Pin, Unconfined: !bwrap, TaskGitDir: admin, Branch: t.Branch(), State: stateDirs(w)}
+	if !bwrap {
+		guard, err := runguard.Record(spec)
 		return guard, argv, err
 	}
 	hide, err := c.hidden(w, a, wt)
@@ -32,10 +33,17 @@ func (c *Checker) ConfineReview(w *workflow.Workflow, f *agents.File, a agents.A
 	// The task's worktree by name too: a worktree path may lead out of
 	// the repository's root.
 	ro := append(append(stateDirs(w), hide.LocalRemotes...), wt)
-	spec := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: agentbox.Of(f, a)}
+	box := sandbox.Spec{Repo: w.Repo, Task: t.ID(), Worktree: src, Branch: t.Branch(), Bwrap: true, ReadOnly: ro, Hide: hide.Paths, Box: agentbox.Of(f, a)}
 	if c.Pin != nil {
-		spec.Private = []string{c.Pin.Dir}
+		box.Private = []string{c.Pin.Dir}
 	}
-	argv, err = sandbox.ReadOnly(spec, sandbox.ReviewInfo(t.ID(), t.Branch(), tmp), tmp, argv)
+	// As after an agent's run: a reviewer whose box keeps .burl/
+	// read-only is not asked about it.
+	spec.WorkflowReadOnly = !sandbox.ReadOnlyBox(box, tmp).Writes(w.Repo.Worktree)
+	guard, err := runguard.Record(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	argv, err = sandbox.ReadOnly(box, sandbox.ReviewInfo(t.ID(), t.Branch(), tmp), tmp, argv)
 	return guard, argv, err
 }

@@ -33,14 +33,21 @@ func ReadOnly(spec Spec, info Info, writable string, argv []string) ([]string, e
 	if spec.CleanConfig, err = bwrapbox.CleanConfig(r, writable); err != nil {
 		return nil, err
 	}
-	b := repoBox(spec)
-	b.Write(writable, "the reviewer's own folder: its checkout and its verdict, in its box alone")
+	b := ReadOnlyBox(spec, writable)
 	b.File(desc, r.ActiveRunFile(), "the run's description: burl's verbs inside know they are in a run")
 	bin, err := bwrapbox.BwrapProgram()
 	if err != nil {
 		return nil, err
 	}
 	return b.Argv(bin, spec.Worktree, argv), nil
+}
+
+// ReadOnlyBox is the box ReadOnly runs in: the spec's, with the
+// repository read-only and only writable (and sandbox_write) writable.
+func ReadOnlyBox(spec Spec, writable string) *bwrapbox.Box {
+	b := repoBox(spec)
+	b.Write(writable, "the reviewer's own folder: its checkout and its verdict, in its box alone")
+	return b
 }
 
 // ReviewDir makes a reviewer's own folder under the runs folder (DESIGN
