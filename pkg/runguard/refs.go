@@ -23,11 +23,36 @@ type Refs map[string]string
 // packed-refs. A symbolic ref reads as "ref: <target>".
 func ReadRefs(commonDir string) (Refs, error) {
 	out := Refs{}
-	if err := readPacked(filepath.Join(commonDir, "packed-refs"), out); err != nil {
+	err := eachLoose(commonDir, "refs", func(name, p string) {
+		if v, ok := readLoose(p); ok {
+			out[name] = v
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
-	root := filepath.Join(commonDir, "refs")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = eachPacked(filepath.Join(commonDir, "packed-refs"), func(oid, name string) error {
+		if _, ok := out[name]; !ok && name != "" {
+			out[name] = oid
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := readLoose(filepath.Join(commonDir, "HEAD")); ok {
+		out["HEAD"] = v
+	}
+	return out, nil
+}
+
+// eachLoose calls fn with the name and path of every file below
+// commonDir/under but *.lock files, links and all, none followed. Loose
+// refs are read before packed-refs, as git reads them: a ref only ever
+// moves from its file to packed-refs (git pack-refs, gc), so one that
+// moves between the two reads is found in the second.
+func eachLoose(commonDir, under string, fn func(name, p string)) error {
+	return filepath.WalkDir(filepath.Join(commonDir, filepath.FromSlash(under)), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -38,15 +63,9 @@ func ReadRefs(commonDir string) (Refs, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(commonDir, p)
-		if v, ok := readLoose(p); ok {
-			out[filepath.ToSlash(rel)] = v
-		}
+		fn(filepath.ToSlash(rel), p)
 		return nil
 	})
-	if v, ok := readLoose(filepath.Join(commonDir, "HEAD")); ok {
-		out["HEAD"] = v
-	}
-	return out, err
 }
 
 // readLoose reads a loose ref. What is not a regular file (a link, a
@@ -72,8 +91,9 @@ func readLoose(p string) (string, bool) {
 	return strings.TrimSpace(string(b)), true
 }
 
-// readPacked adds packed-refs' entries (not their peeled lines).
-func readPacked(p string, into Refs) error {
+// eachPacked calls fn with packed-refs' entries (not their peeled lines
+// nor its header), as the object id and name the line holds.
+func eachPacked(p string, fn func(oid, name string) error) error {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -90,7 +110,11 @@ func readPacked(p string, into Refs) error {
 			continue
 		}
 		if sha, name, ok := bytes.Cut(l, []byte{' '}); ok {
-			into[string(name)] = string(sha)
+			if err := fn(string(sha), string(name)); err != nil {
+				return err
+			}
+		} else if err := fn(string(l), ""); err != nil {
+			return err
 		}
 	}
 	return sc.Err()

@@ -15,6 +15,7 @@ import (
 	"github.com/burl-dev/burl/pkg/errs"
 	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/repo"
+	"github.com/burl-dev/burl/pkg/runguard"
 )
 
 // makeGitDir writes the agent's git dir gd: HEAD on the task's branch at
@@ -23,35 +24,39 @@ import (
 // the shared config with the worktree and hooks named, an empty object
 // store whose alternate is the shared one, and a copy of the task's
 // index. Everything in it is the agent's to change: burl reads back only
-// the branch's ref and the objects, as files.
+// the branch's ref and the objects, as files. The shared refs are read as
+// files too (one git process fewer a run, DESIGN §28): the files
+// for-each-ref read, in the shared git dir every box binds read-only, and
+// before this run starts; none of the run's git dir. A link or a FIFO
+// among them, which git would follow or open, is skipped.
 func makeGitDir(r *repo.Repo, gd string, spec Spec, admin string) (string, error) {
-	out, err := gitIn(r.CommonDir, "GIT_DIR="+r.CommonDir).Run("for-each-ref", "--format=%(objectname) %(refname)",
-		"refs/heads", "refs/remotes", "refs/tags")
-	if err != nil {
-		return "", err
-	}
 	own := "refs/heads/" + spec.Branch
-	before := ""
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		oid, name, ok := strings.Cut(l, " ")
-		switch {
-		case !ok:
-		case name == own:
-			before = oid
-		default:
-			lines = append(lines, oid+" "+name)
+	refs, ok := runguard.ObjectRefs(r.CommonDir, sharedRefs...)
+	before := refs[own]
+	if !ok || before == "" {
+		// What the files cannot say exactly (before is the compare-and-swap
+		// base of the run's intake), git says.
+		var err error
+		if refs, err = forEachRef(r); err != nil {
+			return "", err
 		}
+		before = refs[own]
 	}
 	if before == "" {
 		return "", errs.New(errs.Git, "the task's branch %s does not exist", spec.Branch).
 			WithFix("git burl doctor finds what happened to it")
 	}
+	delete(refs, own)
+	names := make([]string, 0, len(refs))
+	for name := range refs {
+		names = append(names, name)
+	}
 	// Sorted by name, as the trait says (git then searches it).
-	sort.Slice(lines, func(i, j int) bool { return lines[i][len(before)+1:] < lines[j][len(before)+1:] })
-	packed := "# pack-refs with: sorted \n" + strings.Join(lines, "\n")
-	if len(lines) > 0 {
-		packed += "\n"
+	sort.Strings(names)
+	var packed strings.Builder
+	packed.WriteString("# pack-refs with: sorted \n")
+	for _, name := range names {
+		packed.WriteString(refs[name] + " " + name + "\n")
 	}
 	hooks := r.HooksDir()
 	cfg, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
@@ -66,7 +71,7 @@ func makeGitDir(r *repo.Repo, gd string, spec Spec, admin string) (string, error
 	files := map[string][]byte{
 		"HEAD":                    []byte("ref: " + own + "\n"),
 		filepath.FromSlash(own):   []byte(before + "\n"),
-		"packed-refs":             []byte(packed),
+		"packed-refs":             []byte(packed.String()),
 		"config":                  cfg,
 		"objects/info/alternates": []byte(filepath.Join(r.CommonDir, "objects") + "\n"),
 		"description":             []byte("the git dir of one agent run: burl takes back its branch's commits, nothing else\n"),
@@ -94,6 +99,24 @@ func makeGitDir(r *repo.Repo, gd string, spec Spec, admin string) (string, error
 		return "", err
 	}
 	return before, nil
+}
+
+// sharedRefs are the refs the run's git dir gets a copy of.
+var sharedRefs = []string{"refs/heads/", "refs/remotes/", "refs/tags/"}
+
+// forEachRef is what ObjectRefs reads, asked of git.
+func forEachRef(r *repo.Repo) (map[string]string, error) {
+	out, err := gitIn(r.CommonDir, "GIT_DIR="+r.CommonDir).Run(append([]string{"for-each-ref", "--format=%(objectname) %(refname)"}, sharedRefs...)...)
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if oid, name, ok := strings.Cut(l, " "); ok {
+			refs[name] = oid
+		}
+	}
+	return refs, nil
 }
 
 // fixed are the parts of the run's git dir that are burl's, not the
