@@ -260,7 +260,7 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	if err := capLog(log, int64(w.Config.LogMaxBytes)); err != nil {
 		s.logf("%s: cannot cap the run log %s: %v", id, w.Rel(logPath), err)
 	}
-	used = readUsage(box, log)
+	used = readUsage(box.Out, log)
 	if err := box.Restore(); err != nil {
 		s.logf("%s: %v", id, err)
 	}
@@ -374,9 +374,9 @@ type runUsage struct {
 // readUsage reads what the run reported: its usage file (in its out
 // folder, opened as a regular file only) or the agent CLI's lines in its
 // log, read through watch's own descriptor.
-func readUsage(box *sandbox.Run, log *os.File) runUsage {
+func readUsage(out string, log *os.File) runUsage {
 	var data []byte
-	if f, err := osx.OpenInside(box.Out, sandbox.UsageName, false); err == nil {
+	if f, err := osx.OpenInside(out, sandbox.UsageName, false); err == nil {
 		data, err = io.ReadAll(io.LimitReader(f, usage.MaxFile+1))
 		f.Close()
 		if err != nil {

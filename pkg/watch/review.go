@@ -3,7 +3,6 @@ package watch
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 	"github.com/burl-dev/burl/pkg/bwrapbox"
 	"github.com/burl-dev/burl/pkg/fsx"
 	"github.com/burl-dev/burl/pkg/lease"
-	"github.com/burl-dev/burl/pkg/osx"
 	"github.com/burl-dev/burl/pkg/qa"
 	"github.com/burl-dev/burl/pkg/review"
 	"github.com/burl-dev/burl/pkg/runcheck"
@@ -268,30 +266,14 @@ func (s *supervisor) review(w *workflow.Workflow, a agents.Agent, actor, id, hea
 // link there) or its tool's lines in its log, read through watch's own
 // descriptor; nil when neither says anything.
 func (s *supervisor) reviewUsage(id, out string, log *os.File) *usage.Usage {
-	var data []byte
-	if f, err := osx.OpenInside(out, sandbox.UsageName, false); err == nil {
-		data, err = io.ReadAll(io.LimitReader(f, usage.MaxFile+1))
-		f.Close()
-		if err != nil {
-			s.logf("%s: the reviewer's usage not recorded: %v", id, err)
-			return nil
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		s.logf("%s: the reviewer's usage not recorded: $BURL_USAGE_FILE: %v", id, err)
+	ru := readUsage(out, log)
+	if ru.err != nil && !errors.Is(ru.err, usage.ErrNone) {
+		s.logf("%s: the reviewer's usage: %v", id, ru.err)
+	}
+	if ru.u.Zero() {
 		return nil
 	}
-	st, err := log.Stat()
-	if err != nil {
-		return nil
-	}
-	u, err := usage.OfRun(data, "$BURL_USAGE_FILE", io.NewSectionReader(log, 0, st.Size()))
-	if err != nil && !errors.Is(err, usage.ErrNone) {
-		s.logf("%s: the reviewer's usage: %v", id, err)
-	}
-	if u.Zero() {
-		return nil
-	}
-	return &u
+	return &ru.u
 }
 
 // fetchAgain is how long a head found only in another clone is not
