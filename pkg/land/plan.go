@@ -161,18 +161,14 @@ func planWith(w *workflow.Workflow, gate ReviewGate, here func(*task.Task) strin
 	if w.Config.Landing == "pr" {
 		// approve --all opens every parent's request before its
 		// children's (parentsFirst), each a batch of one.
-		depth := func(t *task.Task) int {
-			d := 0
-			for p := t.Str(task.KeyStackedOn); queued[p] && d < len(run); d++ {
-				e, err := w.Get(p)
-				if err != nil || e.Task == nil {
-					break
-				}
-				p = e.Task.Str(task.KeyStackedOn)
-			}
-			return d
+		byID, parent := map[string]*task.Task{}, map[string]string{}
+		ids := make([]string, len(run))
+		for i, t := range run {
+			ids[i], byID[t.ID()], parent[t.ID()] = t.ID(), t, t.Str(task.KeyStackedOn)
 		}
-		sort.SliceStable(run, func(i, j int) bool { return depth(run[i]) < depth(run[j]) })
+		for i, id := range orderParentsFirst(ids, parent) {
+			run[i] = byID[id]
+		}
 	}
 	for i, t := range run {
 		if i%p.BatchSize == 0 {
