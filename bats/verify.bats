@@ -385,6 +385,24 @@ agents:
 	assert_success
 }
 
+@test "a landing-record journal that is not burl's: every commit warns and leaves it out, doctor names it and its repair removes it" {
+	mkdir -p .git/burl
+	echo "not a record" >.git/burl/landing-record
+	run git burl add "later"
+	assert_success
+	assert_output_contains "landing-record is not a landing record burl wrote"
+	run git burl doctor --json
+	echo "$output" | jq -e '.findings | map(select(.kind == "bad_landing_record" and .path == ".git/burl/landing-record" and .repairable)) | length == 1'
+	run git burl doctor --repair --force
+	assert_success
+	[ ! -e .git/burl/landing-record ]
+	run git burl add "later still"
+	assert_success
+	! echo "$output" | grep -q "landing-record" || false
+	run git burl doctor --json
+	echo "$output" | jq -e '.findings | map(select(.kind == "bad_landing_record")) | length == 0'
+}
+
 @test "a journalled landing record whose notes ref moved meanwhile (a hand-run git notes, a sync's merge) is written again on top of it: neither note is lost" {
 	git burl add "killed" --affects f1.txt >/dev/null
 	submitted TASK-001 f1.txt "work on f1.txt" >/dev/null

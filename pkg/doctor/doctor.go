@@ -55,6 +55,7 @@ const (
 	UnpushedMain       Kind = "unpushed_main"
 	UnpushedWorkflow   Kind = "unpushed_workflow"
 	StaleApproveIntent Kind = "stale_approve_intent"
+	BadLandingRecord   Kind = "bad_landing_record"
 	DoneNotOnRemote    Kind = "done_not_on_remote_main"
 	BadLease           Kind = "bad_lease"
 	HolderDead         Kind = "holder_dead"
@@ -173,6 +174,7 @@ func Check(w *workflow.Workflow) (*Report, error) {
 	if err := c.intents(); err != nil {
 		return nil, err
 	}
+	c.landingRecord()
 	return c.report, nil
 }
 

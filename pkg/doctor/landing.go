@@ -176,3 +176,24 @@ func (c *checker) unpublishedApprove(e workflow.Entry) {
 	}
 	c.add(f)
 }
+
+// landingRecord reports a landing-record journal (.git/burl/landing-record)
+// burl cannot read as one it wrote: not its record, or a damaged one.
+// Every workflow commit leaves it out with a warning; the landing it
+// would have carried, if any, lacks its note, which verify names.
+func (c *checker) landingRecord() {
+	abs, why := c.w.BadLandingRecord()
+	if abs == "" {
+		return
+	}
+	f := Finding{Kind: BadLandingRecord, Path: c.w.Rel(abs), Repairable: true}
+	f.Message = fmt.Sprintf("%s is not a landing record burl wrote (%v): every workflow commit leaves it out and warns", f.Path, why)
+	f.Fix = repairCmd + " removes it; then git burl verify names the landing whose record is missing, if any"
+	f.repair = func() (*change, error) {
+		if err := os.Remove(abs); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		return &change{action: "removed " + f.Path, noEvent: true}, nil
+	}
+	c.add(f)
+}

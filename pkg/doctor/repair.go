@@ -44,7 +44,7 @@ type Result struct {
 var rank = map[Kind]int{
 	MissingOnDisk: 0, InterruptedRun: 0, TempFile: 1, LostTask: 1, DuplicateTask: 1, BucketMismatch: 2, InterruptedApprove: 3, MissingBaseSHA: 4,
 	MissingBranch: 5, MissingWorktree: 5, PartialWorktree: 5, RebaseInProgress: 5,
-	UncommittedChange: 9, StaleApproveIntent: 10, UnpushedMain: 11, DoneNotOnRemote: 11, UnpushedWorkflow: 12,
+	UncommittedChange: 9, StaleApproveIntent: 10, BadLandingRecord: 10, UnpushedMain: 11, DoneNotOnRemote: 11, UnpushedWorkflow: 12,
 }
 
 func isLock(k Kind) bool {

@@ -25,6 +25,17 @@ func (w *Workflow) carryPath() string {
 	return filepath.Join(w.Repo.CommonDir, "burl", "landing-record")
 }
 
+// BadLandingRecord is the journal's path when it holds what burl cannot
+// read as a record it wrote (every workflow commit then leaves it out and
+// warns), and why; "" when it is absent or sound.
+func (w *Workflow) BadLandingRecord() (string, error) {
+	p := w.carryPath()
+	if _, err := notes.ReadPending(p); err != nil {
+		return p, err
+	}
+	return "", nil
+}
+
 // CarryNotes has the transition's commit write the notes commit u (of
 // the change c) and move the notes ref with the workflow branch. Without
 // workflow_auto_commit there is no such commit: u is written now.
