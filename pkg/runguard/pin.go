@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -62,8 +61,10 @@ type entry struct {
 }
 
 // PinGitConfig flattens the configuration git reads in the repository
-// whose main worktree is root into a new private directory.
-func PinGitConfig(root string) (*Pin, error) {
+// whose main worktree is root into a new private directory. stateDir is
+// burl's state directory, where the system config's path is kept
+// (syspath.go; "" keeps nothing).
+func PinGitConfig(root, stateDir string) (*Pin, error) {
 	p := &Pin{files: map[string][]byte{}, orig: map[string]*string{}}
 	for _, k := range append(pinnedVars, envSystem) {
 		if v, ok := os.LookupEnv(k); ok {
@@ -85,10 +86,20 @@ func PinGitConfig(root string) (*Pin, error) {
 	for _, f := range globalFiles(home) {
 		watch(f)
 	}
-	sysPath := ""
+	builtin, asked := "", false
+	builtinSystem := func() string {
+		if !asked {
+			builtin, asked = builtinSystemConfig(root, stateDir, entries), true
+		}
+		return builtin
+	}
 	if !gitBool(os.Getenv(envNoSystem)) {
-		sysPath = systemConfig(root, true)
-		watch(sysPath)
+		// The one in effect.
+		if v, ok := os.LookupEnv(envSystem); ok {
+			watch(v)
+		} else {
+			watch(builtinSystem())
+		}
 	}
 	var kept []entry
 	attrs, excludes := "", ""
@@ -131,7 +142,7 @@ func PinGitConfig(root string) (*Pin, error) {
 	if os.Getenv(envAttrNoSys) == "" {
 		// The system attributes file sits beside the system config git
 		// was built with; burl's git reads it from the pinned copy.
-		if def := systemConfig(root, false); def != "" {
+		if def := builtinSystem(); def != "" {
 			sa := filepath.Join(filepath.Dir(def), "gitattributes")
 			watch(sa)
 			attrText = append(attrText, fileBytes(sa)...)
@@ -429,30 +440,6 @@ func XDGConfig(home string) string {
 		return x
 	}
 	return filepath.Join(home, ".config")
-}
-
-// systemConfig is the system config file: the one in effect (honouring
-// GIT_CONFIG_SYSTEM), or with effective false the one git was built with.
-// git names it without reading it when asked to edit it.
-func systemConfig(root string, effective bool) string {
-	if v, ok := os.LookupEnv(envSystem); ok && effective {
-		return v
-	}
-	cmd := exec.Command("git", "config", "--system", "--edit")
-	cmd.Dir = root
-	for _, kv := range os.Environ() {
-		// Unset, not empty: git reads an empty GIT_CONFIG_SYSTEM as a path.
-		if !strings.HasPrefix(kv, envSystem+"=") || effective {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "GIT_EDITOR=echo")
-	out, err := cmd.Output()
-	p := strings.TrimSpace(string(out))
-	if err != nil || !filepath.IsAbs(p) {
-		return ""
-	}
-	return p
 }
 
 // includeTarget is the file an include path names, as git resolves it.
