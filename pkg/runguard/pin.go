@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // Pin is the git configuration burl's own git runs with while a watch
@@ -71,6 +73,7 @@ func PinGitConfig(root, stateDir string) (*Pin, error) {
 			p.orig[k] = &v
 		}
 	}
+	seed := repo.SeedBootstrap(root)
 	entries, err := listConfig(root)
 	if err != nil {
 		return nil, err
@@ -169,7 +172,50 @@ func PinGitConfig(root, stateDir string) (*Pin, error) {
 		p.Close()
 		return nil, err
 	}
+	if settings, ok := p.settings(kept, entries); ok {
+		seed(p.environ(), settings)
+	}
 	return p, nil
+}
+
+// environ is this process's environment once Setenv has run.
+func (p *Pin) environ() []string {
+	env := p.Env()
+	out := os.Environ()[:0:0]
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(env, func(s string) bool { return strings.HasPrefix(s, k+"=") }) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
+}
+
+// settings are what git reads in the repository under the pinned
+// configuration, in its order: the pinned file's (kept as writeConfig
+// wrote them, then the two files it points at), then the repository's
+// and the command line's as they were listed. ok is false when a setting
+// came from elsewhere.
+func (p *Pin) settings(kept, entries []entry) (out []repo.OriginSetting, ok bool) {
+	origin := "file:" + filepath.Join(p.Dir, pinnedConfig)
+	for _, e := range kept {
+		if _, _, _, ok := splitKey(e.key); ok {
+			out = append(out, repo.OriginSetting{Origin: origin, Key: e.key, Value: e.value, NoValue: e.implicit})
+		}
+	}
+	out = append(out,
+		repo.OriginSetting{Origin: origin, Key: "core.attributesfile", Value: filepath.Join(p.Dir, pinnedAttrs)},
+		repo.OriginSetting{Origin: origin, Key: "core.excludesfile", Value: filepath.Join(p.Dir, pinnedExcludes)})
+	for _, e := range entries {
+		switch e.scope {
+		case "system", "global":
+		case "local", "worktree", "command":
+			out = append(out, repo.OriginSetting{Origin: e.origin, Key: e.key, Value: e.value, NoValue: e.implicit})
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // Env is what burl's own processes run with: the pinned configuration
@@ -386,14 +432,13 @@ func parseList(b []byte) []entry {
 func writeConfig(b *bytes.Buffer, entries []entry) {
 	last := ""
 	for _, e := range entries {
-		dot, end := strings.IndexByte(e.key, '.'), strings.LastIndexByte(e.key, '.')
-		if dot <= 0 || end == len(e.key)-1 {
+		section, sub, name, ok := splitKey(e.key)
+		if !ok {
 			continue
 		}
-		section, name := e.key[:dot], e.key[end+1:]
 		header := "[" + section + "]"
-		if end > dot {
-			header = "[" + section + " \"" + quoteSubsection(e.key[dot+1:end]) + "\"]"
+		if sub != nil {
+			header = "[" + section + " \"" + quoteSubsection(*sub) + "\"]"
 		}
 		if header != last {
 			b.WriteString(header + "\n")
@@ -405,6 +450,20 @@ func writeConfig(b *bytes.Buffer, entries []entry) {
 			fmt.Fprintf(b, "\t%s = %s\n", name, quoteValue(e.value))
 		}
 	}
+}
+
+// splitKey is a key's section, subsection (nil for none) and name; ok is
+// false for a key writeConfig cannot write.
+func splitKey(key string) (section string, sub *string, name string, ok bool) {
+	dot, end := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if dot <= 0 || end == len(key)-1 {
+		return "", nil, "", false
+	}
+	if end > dot {
+		s := key[dot+1 : end]
+		sub = &s
+	}
+	return key[:dot], sub, key[end+1:], true
 }
 
 func quoteSubsection(s string) string {
