@@ -53,6 +53,19 @@ readlink /proc/self/ns/pid >'"$AGENTS"'/ran'
 	planted_nowhere
 }
 
+@test "item 5: an agent that leaves .burl/.workflow/READY/TASK-900 uncommitted in its worktree is refused at intake too; nothing lands" {
+	need_bwrap
+	agent leaver 'mkdir -p .BURL/.workflow/READY src
+printf -- "---\nid: TASK-900\ntitle: planted\n---\n" >.BURL/.workflow/READY/TASK-900-planted.md
+echo ok >src/ok.txt'
+	SANDBOX=bwrap RETRIES=0 one_agent leaver
+	run git burl watch --once --interval 100ms
+	[ "$(bucket_of TASK-001)" = BLOCKED ]
+	[ "$(git rev-parse main)" = "$MAIN" ]
+	planted_nowhere
+	grep "blocked_reason: " "$(task_file TASK-001)" | grep -F ".BURL/.workflow/READY/TASK-900-planted.md" | grep -qF "own path"
+}
+
 @test "item 5: without a sandbox the same agent is refused too, and .Burl/ or .worktrees/ in any case as well" {
 	forger
 	SANDBOX=none RETRIES=0 one_agent forger

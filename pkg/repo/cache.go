@@ -103,18 +103,24 @@ func remember(dir string, r *Repo, origins []string, pre preStamp) {
 // configFiles are the files git config reads for r, set or not (a file
 // made later must be seen too): the system's, the user's and the
 // repository's, its worktree's config.worktree included.
-func configFiles(r *Repo) []string {
+func configFiles(r *Repo) []string { return configFilesIn(r, os.Getenv) }
+
+// configFilesIn is configFiles in the environment getenv reads.
+func configFilesIn(r *Repo, getenv func(string) string) []string {
 	var files []string
-	if v := os.Getenv("GIT_CONFIG_SYSTEM"); v != "" {
+	if v := getenv("GIT_CONFIG_SYSTEM"); v != "" {
 		files = append(files, v)
 	} else {
 		files = append(files, "/etc/gitconfig")
 	}
-	if v := os.Getenv("GIT_CONFIG_GLOBAL"); v != "" {
+	if v := getenv("GIT_CONFIG_GLOBAL"); v != "" {
 		files = append(files, v)
 	} else {
-		home, _ := os.UserHomeDir()
-		xdg := os.Getenv("XDG_CONFIG_HOME")
+		home := getenv("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		xdg := getenv("XDG_CONFIG_HOME")
 		if xdg == "" && home != "" {
 			xdg = filepath.Join(home, ".config")
 		}
@@ -125,7 +131,12 @@ func configFiles(r *Repo) []string {
 			files = append(files, filepath.Join(xdg, "git", "config"))
 		}
 	}
-	files = append(files, filepath.Join(r.CommonDir, "config"), filepath.Join(r.CommonDir, "config.worktree"))
+	return append(files, repoConfigFiles(r)...)
+}
+
+// repoConfigFiles are the repository's own config files of configFiles.
+func repoConfigFiles(r *Repo) []string {
+	files := []string{filepath.Join(r.CommonDir, "config"), filepath.Join(r.CommonDir, "config.worktree")}
 	if r.Toplevel != "" {
 		// A linked worktree's .git is a file naming its own git dir.
 		if b, err := os.ReadFile(filepath.Join(r.Toplevel, ".git")); err == nil {

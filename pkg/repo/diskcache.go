@@ -3,6 +3,7 @@ package repo
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,24 +36,19 @@ func bootstrapFile(d found) string {
 // bootstrapKey is what a kept answer must match: the digest of every
 // config file git reads here (set or not) and the environment's config
 // variables, and the keys asked for; "" where nothing is kept.
-func bootstrapKey(d found) string {
+func bootstrapKey(d found) string { return bootstrapKeyIn(d, os.Environ()) }
+
+// bootstrapKeyIn is bootstrapKey for a git run with environment environ.
+func bootstrapKeyIn(d found, environ []string) string {
 	if bootstrapFile(d) == "" {
 		return ""
 	}
 	h := sha256.New()
-	for _, f := range configFiles(&Repo{CommonDir: d.common, Toplevel: d.top}) {
-		b, err := os.ReadFile(f)
-		switch {
-		case os.IsNotExist(err):
-			b = nil
-		case err != nil:
-			return ""
-		}
-		h.Write([]byte(f + "\x00" + strconv.Itoa(len(b)) + "\x00"))
-		h.Write(b)
+	if !digestFiles(h, configFilesIn(&Repo{CommonDir: d.common, Toplevel: d.top}, getenvIn(environ))) {
+		return ""
 	}
 	var env []string
-	for _, kv := range os.Environ() {
+	for _, kv := range environ {
 		if strings.HasPrefix(kv, "GIT_CONFIG") {
 			env = append(env, kv)
 		}
@@ -62,6 +58,23 @@ func bootstrapKey(d found) string {
 	// An answer to other keys (an earlier burl's) is no answer.
 	h.Write([]byte("\x00" + bootstrapKeys))
 	return hex.EncodeToString(h.Sum(nil)) + "\n"
+}
+
+// digestFiles writes each file's name and content to h (none where it is
+// not there); false when one cannot be read.
+func digestFiles(h hash.Hash, files []string) bool {
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		switch {
+		case os.IsNotExist(err):
+			b = nil
+		case err != nil:
+			return false
+		}
+		h.Write([]byte(f + "\x00" + strconv.Itoa(len(b)) + "\x00"))
+		h.Write(b)
+	}
+	return true
 }
 
 // keptBootstrap is git config's answer kept under key.
@@ -93,4 +106,18 @@ func keepBootstrap(d found, key, out string) {
 	}
 	// Best effort: a git dir this process may not write keeps nothing.
 	_ = fsx.WriteFile(f, []byte(key+out))
+}
+
+// getenvIn is os.Getenv for environ (its last setting of a name, as
+// exec's is).
+func getenvIn(environ []string) func(string) string {
+	return func(name string) string {
+		v := ""
+		for _, kv := range environ {
+			if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+				v = val
+			}
+		}
+		return v
+	}
 }

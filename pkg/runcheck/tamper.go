@@ -27,7 +27,11 @@ import (
 // PinConfig pins the git configuration for this watcher and everything it
 // starts; agents get the user's own back (AgentEnviron).
 func (c *Checker) PinConfig(w *workflow.Workflow) error {
-	p, err := runguard.PinGitConfig(w.Repo.Root)
+	state := ""
+	if st, err := trust.DefaultStore(); err == nil {
+		state = filepath.Dir(st.Path)
+	}
+	p, err := runguard.PinGitConfig(w.Repo.Root, state)
 	if err != nil {
 		return err
 	}

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitx"
+	"github.com/burl-dev/burl/pkg/repo"
 )
 
 // Pin is the git configuration burl's own git runs with while a watch
@@ -62,14 +63,17 @@ type entry struct {
 }
 
 // PinGitConfig flattens the configuration git reads in the repository
-// whose main worktree is root into a new private directory.
-func PinGitConfig(root string) (*Pin, error) {
+// whose main worktree is root into a new private directory. stateDir is
+// burl's state directory, where the system config's path is kept
+// (syspath.go; "" keeps nothing).
+func PinGitConfig(root, stateDir string) (*Pin, error) {
 	p := &Pin{files: map[string][]byte{}, orig: map[string]*string{}}
 	for _, k := range append(pinnedVars, envSystem) {
 		if v, ok := os.LookupEnv(k); ok {
 			p.orig[k] = &v
 		}
 	}
+	seed := repo.SeedBootstrap(root)
 	entries, err := listConfig(root)
 	if err != nil {
 		return nil, err
@@ -85,10 +89,20 @@ func PinGitConfig(root string) (*Pin, error) {
 	for _, f := range globalFiles(home) {
 		watch(f)
 	}
-	sysPath := ""
+	builtin, asked := "", false
+	builtinSystem := func() string {
+		if !asked {
+			builtin, asked = builtinSystemConfig(root, stateDir, entries), true
+		}
+		return builtin
+	}
 	if !gitBool(os.Getenv(envNoSystem)) {
-		sysPath = systemConfig(root, true)
-		watch(sysPath)
+		// The one in effect.
+		if v, ok := os.LookupEnv(envSystem); ok {
+			watch(v)
+		} else {
+			watch(builtinSystem())
+		}
 	}
 	var kept []entry
 	attrs, excludes := "", ""
@@ -131,7 +145,7 @@ func PinGitConfig(root string) (*Pin, error) {
 	if os.Getenv(envAttrNoSys) == "" {
 		// The system attributes file sits beside the system config git
 		// was built with; burl's git reads it from the pinned copy.
-		if def := systemConfig(root, false); def != "" {
+		if def := builtinSystem(); def != "" {
 			sa := filepath.Join(filepath.Dir(def), "gitattributes")
 			watch(sa)
 			attrText = append(attrText, fileBytes(sa)...)
@@ -158,7 +172,50 @@ func PinGitConfig(root string) (*Pin, error) {
 		p.Close()
 		return nil, err
 	}
+	if settings, ok := p.settings(kept, entries); ok {
+		seed(p.environ(), settings)
+	}
 	return p, nil
+}
+
+// environ is this process's environment once Setenv has run.
+func (p *Pin) environ() []string {
+	env := p.Env()
+	out := os.Environ()[:0:0]
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(env, func(s string) bool { return strings.HasPrefix(s, k+"=") }) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
+}
+
+// settings are what git reads in the repository under the pinned
+// configuration, in its order: the pinned file's (kept as writeConfig
+// wrote them, then the two files it points at), then the repository's
+// and the command line's as they were listed. ok is false when a setting
+// came from elsewhere.
+func (p *Pin) settings(kept, entries []entry) (out []repo.OriginSetting, ok bool) {
+	origin := "file:" + filepath.Join(p.Dir, pinnedConfig)
+	for _, e := range kept {
+		if _, _, _, ok := splitKey(e.key); ok {
+			out = append(out, repo.OriginSetting{Origin: origin, Key: e.key, Value: e.value, NoValue: e.implicit})
+		}
+	}
+	out = append(out,
+		repo.OriginSetting{Origin: origin, Key: "core.attributesfile", Value: filepath.Join(p.Dir, pinnedAttrs)},
+		repo.OriginSetting{Origin: origin, Key: "core.excludesfile", Value: filepath.Join(p.Dir, pinnedExcludes)})
+	for _, e := range entries {
+		switch e.scope {
+		case "system", "global":
+		case "local", "worktree", "command":
+			out = append(out, repo.OriginSetting{Origin: e.origin, Key: e.key, Value: e.value, NoValue: e.implicit})
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // Env is what burl's own processes run with: the pinned configuration
@@ -375,14 +432,13 @@ func parseList(b []byte) []entry {
 func writeConfig(b *bytes.Buffer, entries []entry) {
 	last := ""
 	for _, e := range entries {
-		dot, end := strings.IndexByte(e.key, '.'), strings.LastIndexByte(e.key, '.')
-		if dot <= 0 || end == len(e.key)-1 {
+		section, sub, name, ok := splitKey(e.key)
+		if !ok {
 			continue
 		}
-		section, name := e.key[:dot], e.key[end+1:]
 		header := "[" + section + "]"
-		if end > dot {
-			header = "[" + section + " \"" + quoteSubsection(e.key[dot+1:end]) + "\"]"
+		if sub != nil {
+			header = "[" + section + " \"" + quoteSubsection(*sub) + "\"]"
 		}
 		if header != last {
 			b.WriteString(header + "\n")
@@ -394,6 +450,20 @@ func writeConfig(b *bytes.Buffer, entries []entry) {
 			fmt.Fprintf(b, "\t%s = %s\n", name, quoteValue(e.value))
 		}
 	}
+}
+
+// splitKey is a key's section, subsection (nil for none) and name; ok is
+// false for a key writeConfig cannot write.
+func splitKey(key string) (section string, sub *string, name string, ok bool) {
+	dot, end := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if dot <= 0 || end == len(key)-1 {
+		return "", nil, "", false
+	}
+	if end > dot {
+		s := key[dot+1 : end]
+		sub = &s
+	}
+	return key[:dot], sub, key[end+1:], true
 }
 
 func quoteSubsection(s string) string {
@@ -429,30 +499,6 @@ func XDGConfig(home string) string {
 		return x
 	}
 	return filepath.Join(home, ".config")
-}
-
-// systemConfig is the system config file: the one in effect (honouring
-// GIT_CONFIG_SYSTEM), or with effective false the one git was built with.
-// git names it without reading it when asked to edit it.
-func systemConfig(root string, effective bool) string {
-	if v, ok := os.LookupEnv(envSystem); ok && effective {
-		return v
-	}
-	cmd := exec.Command("git", "config", "--system", "--edit")
-	cmd.Dir = root
-	for _, kv := range os.Environ() {
-		// Unset, not empty: git reads an empty GIT_CONFIG_SYSTEM as a path.
-		if !strings.HasPrefix(kv, envSystem+"=") || effective {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "GIT_EDITOR=echo")
-	out, err := cmd.Output()
-	p := strings.TrimSpace(string(out))
-	if err != nil || !filepath.IsAbs(p) {
-		return ""
-	}
-	return p
 }
 
 // includeTarget is the file an include path names, as git resolves it.

@@ -86,7 +86,7 @@ func globalList(t *testing.T, repo string, env ...string) []string {
 func TestPinReadsBackAsGitReadTheOriginal(t *testing.T) {
 	home, repo := pinHome(t)
 	want := globalList(t, repo)
-	p, err := PinGitConfig(repo)
+	p, err := PinGitConfig(repo, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func contains(xs []string, x string) bool {
 
 func TestPinChangesNamesAndPutsBack(t *testing.T) {
 	home, repo := pinHome(t)
-	p, err := PinGitConfig(repo)
+	p, err := PinGitConfig(repo, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestPinChangesNamesAndPutsBack(t *testing.T) {
 func TestRestoreGivesAgentsTheUsersValues(t *testing.T) {
 	_, repo := pinHome(t)
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "g"))
-	p, err := PinGitConfig(repo)
+	p, err := PinGitConfig(repo, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package sandbox
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/burl-dev/burl/pkg/gitobj"
@@ -88,4 +92,36 @@ func firstParent(body []byte) string {
 		}
 	}
 	return ""
+}
+
+// holdsReserved reports whether the worktree wt holds one of burl's own
+// paths (reserved, in any letter case: a file, a link or a folder of that
+// name), which git add -A would stage there; git refuses a .git component
+// itself. A folder it cannot read counts as holding one.
+func holdsReserved(wt string, reserved []string) bool {
+	for _, r := range reserved {
+		if holdsFold(wt, strings.Split(r, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsFold reports whether dir holds the path parts, each part matched
+// in any letter case, through real folders only (add -A stages a link as
+// a link, and does not follow it).
+func holdsFold(dir string, parts []string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, e := range ents {
+		if !strings.EqualFold(e.Name(), parts[0]) {
+			continue
+		}
+		if len(parts) == 1 || e.IsDir() && holdsFold(filepath.Join(dir, e.Name()), parts[1:]) {
+			return true
+		}
+	}
+	return false
 }

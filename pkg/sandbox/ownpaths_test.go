@@ -58,3 +58,40 @@ func TestFirstParentPathsAsGitLog(t *testing.T) {
 		t.Errorf("ownPaths of a line and a merge writing no reserved path: %v", err)
 	}
 }
+
+// A worktree holds one of burl's paths in any letter case, nested ones
+// through real folders only; a run that made no commit but left one is
+// refused at intake, as one that committed it is.
+func TestHoldsReservedAndLeftoversInBurlsPaths(t *testing.T) {
+	wt := t.TempDir()
+	reserved := []string{".burl", "tools/.worktrees"}
+	if holdsReserved(wt, reserved) {
+		t.Fatal("an empty worktree holds a reserved path")
+	}
+	os.MkdirAll(filepath.Join(wt, "TOOLS"), 0o755)
+	os.WriteFile(filepath.Join(wt, "tools.txt"), nil, 0o644)
+	os.Symlink("/tmp", filepath.Join(wt, "TOOLS", "elsewhere"))
+	if holdsReserved(wt, reserved) {
+		t.Fatal("a folder on the way holds a reserved path")
+	}
+	os.WriteFile(filepath.Join(wt, "TOOLS", ".Worktrees"), nil, 0o644)
+	if !holdsReserved(wt, reserved) {
+		t.Fatal("tools/.worktrees in other letters is not found")
+	}
+	wt2 := t.TempDir()
+	os.Symlink("/tmp", filepath.Join(wt2, ".BURL"))
+	if !holdsReserved(wt2, reserved) {
+		t.Fatal("a link named .burl is not found")
+	}
+
+	f := newFixture(t)
+	run := f.prepare(t, true)
+	os.MkdirAll(filepath.Join(f.wt, ".Burl", ".workflow", "READY"), 0o755)
+	os.WriteFile(filepath.Join(f.wt, ".Burl", ".workflow", "READY", "TASK-900-x.md"), []byte("planted\n"), 0o644)
+	if _, err := run.Receive(true, "Title\n"); err == nil || !strings.Contains(err.Error(), "burl's own path") {
+		t.Fatalf("Receive of a leftover under .Burl/ = %v", err)
+	}
+	if f.tip(t) != f.main {
+		t.Fatal("the task branch moved")
+	}
+}

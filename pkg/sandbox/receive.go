@@ -64,12 +64,20 @@ func (run *Run) Receive(commit bool, message string) (Received, error) {
 		}
 		res.Tip = tip
 	}
+	// A run that made no commit has at most burl's commit of what it
+	// left, which add -A takes whole from the worktree: where that holds
+	// none of burl's paths, the commit cannot either, and needs no walk
+	// (a cat-file process: DESIGN §28). The gates check the same change
+	// again at submit and approve.
+	walk := tip != run.Before || holdsReserved(run.Worktree, run.spec.Repo.Reserved())
 	head, err := run.settleIndex(tip, commit, message)
 	if err != nil {
 		return res, err
 	}
-	if err := run.ownPaths(head); err != nil {
-		return res, err
+	if walk {
+		if err := run.ownPaths(head); err != nil {
+			return res, err
+		}
 	}
 	if head != run.Before {
 		common := run.spec.Repo.CommonDir

@@ -283,13 +283,14 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 	// uncommitted included, is kept on it for whoever goes on.
 	keep := gone && tampered == "" && !stillDoing(w, id)
 	var received error
+	var took sandbox.Received
 	if intact && (!gone || keep) {
 		succeeded := tampered == "" && !o.stopped && o.err == nil && !o.timedOut && o.exit == 0
 		msg := t.Title() + "\n\nBurl-Task: " + t.ID() + "\nBurl-Agent: " + a.Name + "\n"
 		if keep {
 			msg = "Work so far (the run was stopped: " + oneLine(lostWhy, 200) + ")\n\nBurl-Task: " + t.ID() + "\nBurl-Agent: " + a.Name + "\n"
 		}
-		_, received = box.Receive(succeeded || keep, msg)
+		took, received = box.Receive(succeeded || keep, msg)
 		if !gone {
 			s.scopeRequests(w, actor, id, box)
 			s.proposals(w, actor, id, box)
@@ -325,8 +326,10 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 		r.Result = ResultFailed
 		return r, fmt.Sprintf("the agent exited with code %d; its last output:\n%s", o.exit, tail(log))
 	}
-	g := gitx.In(w.Repo.Root)
-	if n, err := g.Run("rev-list", "--count", t.BaseSHA()+"..refs/heads/"+t.Branch()); err == nil && strings.TrimSpace(n) == "0" {
+	// burl's own commit of what the run left, on where the branch was,
+	// is new past the base: no walk needed (DESIGN §28).
+	left := took.Tip == took.Before && took.Head != took.Before
+	if !left && unchanged(w, t) {
 		r.Result = ResultUnchanged
 		return r, "the agent exited 0 but changed nothing: the branch has no commit past its base"
 	}
@@ -369,6 +372,12 @@ func (s *supervisor) run(a agents.Agent, actor, id string, attempt int, prev str
 type runUsage struct {
 	u   usage.Usage
 	err error
+}
+
+// unchanged reports whether t's branch has no commit past its base.
+func unchanged(w *workflow.Workflow, t *task.Task) bool {
+	n, err := gitx.In(w.Repo.Root).Run("rev-list", "--count", t.BaseSHA()+"..refs/heads/"+t.Branch())
+	return err == nil && strings.TrimSpace(n) == "0"
 }
 
 // readUsage reads what the run reported: its usage file (in its out
