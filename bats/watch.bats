@@ -373,6 +373,41 @@ agents:
 	[ "$(git rev-list --count --merges main)" = 0 ]
 }
 
+@test "the queue's rejection of a head is not applied to the head its worker submitted since: the fixed head lands" {
+	queue_setup
+	AGENTS="$BATS_TEST_TMPDIR/agents"
+	mkdir -p "$AGENTS"
+	no_backoff
+	# Unconfined gates (trusted), whose build of TASK-003 on TASK-001 waits until
+	# TASK-002, sent back by the bisection, was run and submitted again: the
+	# queue's answer then comes after the fixed head is in QA.
+	cat >"$BATS_TEST_TMPDIR/build.sh" <<EOF
+#!/bin/sh
+if git grep -q BROKEN; then echo "build: a file says BROKEN"; exit 1; fi
+if [ -e f1.txt ] && [ -e f3.txt ] && [ ! -e f2.txt ]; then
+	n=0
+	until ls "$REPO"/.burl/.workflow/logs/TASK-002/*-watch-bot-1.log >/dev/null 2>&1 && ls "$REPO"/.burl/.workflow/QA/TASK-002-* >/dev/null 2>&1; do
+		n=\$((n + 1)); [ \$n -lt 200 ] || break; sleep 0.1
+	done
+fi
+echo "build ok"
+EOF
+	printf 'sandbox: none\n' >>"$REPO/.burl/.workflow/config.yaml"
+	git -C "$REPO/.burl" commit -qam "sandbox: none"
+	git burl trust --yes >/dev/null
+	qa 1 high
+	qa 2 high BROKEN
+	qa 3 high
+	agent fixer 'n=$(echo "$BURL_TASK" | sed "s/TASK-0*//"); echo "fixed $n" >"f$n.txt"'
+	MAXP=1 one_agent fixer
+	run --separate-stderr git burl watch --once --interval 100ms --json
+	[ "$status" = 0 ] || { echo "$stderr"; false; }
+	for i in 1 2 3; do [ "$(bucket_of "TASK-00$i")" = DONE ]; done
+	[ "$(git show main:f2.txt)" = "fixed 2" ]
+	[ "$(field TASK-002 qa_attempts)" = 1 ]
+	grep -q "TASK-002: the queue's answer (.*) is about an earlier head" <<<"$stderr"
+}
+
 @test "the prompt leaves out the template's placeholder lines and carries the description and criteria add was given" {
 	watch_repo
 	git burl add "Templated" --affects-glob 'a/**' >/dev/null

@@ -137,6 +137,17 @@ func (s *supervisor) runQueue() (did, pending bool) {
 		s.logf("%v", err)
 		return false, true
 	}
+	// The heads the queue is to land: a task it sends back that its
+	// worker submits again before the queue's answer is read is in QA
+	// with another head, which that answer is not about.
+	tried := map[string]string{}
+	if inQA, _, err := w.InBucket(workflow.QA); err == nil {
+		for _, e := range inQA {
+			if e.Task != nil {
+				tried[e.ID] = e.Task.Str(task.KeySubmittedSHA)
+			}
+		}
+	}
 	out, errOut, code := s.verb(s.self(), "approve", "--all", "--json")
 	var res struct {
 		Approved []string `json:"approved"`
@@ -204,6 +215,11 @@ func (s *supervisor) runQueue() (did, pending bool) {
 			// or, its QA attempts spent, to BLOCKED: its reason says which.
 			s.markRejected(r.ID, "approve: "+r.Reason)
 			did = true
+		case e.Task == nil || e.Task.Str(task.KeySubmittedSHA) != tried[r.ID]:
+			// Submitted again since (the queue sent it back already):
+			// the next queue run takes the new head.
+			s.logf("%s: the queue's answer (%s) is about an earlier head; its new one waits for the next queue run", r.ID, r.Reason)
+			pending = true
 		case r.Code == int(errs.Lock) || w.Locks.Held(r.ID):
 			// Someone else is at it, or main moved meanwhile.
 			pending = true
