@@ -147,6 +147,9 @@ func (g Git) RunInput(stdin []byte, args ...string) ([]byte, error) {
 		if out, ok := g.revListCount(args); ok {
 			return out, nil
 		}
+		if err, ok := g.isAncestor(args); ok {
+			return nil, err
+		}
 	}
 	deadline := time.Now().Add(lockWait)
 	delay := 5 * time.Millisecond

@@ -120,3 +120,60 @@ func (g Git) revListCount(args []string) (out []byte, ok bool) {
 	}
 	return []byte(strconv.Itoa(len(cs)) + "\n"), true
 }
+
+// isAncestor answers "merge-base --is-ancestor [--end-of-options] A B" by
+// a walk back from B within walkLimit commits: met A (exit 0), or every
+// path ended at a root without it (exit 1, as git's). ok is false where
+// git must: a name that is no commit, a parent the store lacks (a shallow
+// clone's edge), a history longer than the walk.
+func (g Git) isAncestor(args []string) (err error, ok bool) {
+	if len(args) < 4 || args[0] != "merge-base" || args[1] != "--is-ancestor" {
+		return nil, false
+	}
+	names := args[2:]
+	if names[0] == "--end-of-options" {
+		names = names[1:]
+	}
+	if len(names) != 2 || strings.HasPrefix(names[0], "-") || strings.HasPrefix(names[1], "-") || strings.ContainsAny(names[0]+names[1], "\n\r") {
+		return nil, false
+	}
+	var ends []string
+	if g.Cat([]string{names[0] + "^{commit}", names[1] + "^{commit}"}, false, func(_ int, oid, kind string, _ []byte) error {
+		if kind == "commit" {
+			ends = append(ends, oid)
+		}
+		return nil
+	}) != nil || len(ends) != 2 {
+		return nil, false
+	}
+	a := ends[0]
+	seen := map[string]bool{ends[1]: true}
+	front := []string{ends[1]}
+	for len(front) > 0 {
+		if contains(front, a) {
+			return nil, true
+		}
+		if len(seen) > walkLimit {
+			return nil, false
+		}
+		var next []string
+		bad := false
+		if g.Cat(front, true, func(_ int, _, kind string, body []byte) error {
+			if kind != "commit" {
+				bad = true
+				return nil
+			}
+			for _, p := range parents(body) {
+				if !seen[p] {
+					seen[p] = true
+					next = append(next, p)
+				}
+			}
+			return nil
+		}) != nil || bad {
+			return nil, false
+		}
+		front = next
+	}
+	return &Error{Args: args, Dir: g.Dir, ExitCode: 1}, true
+}

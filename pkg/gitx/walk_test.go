@@ -45,3 +45,47 @@ func TestRevListCountByWalkAgreesWithRevList(t *testing.T) {
 		t.Error("a range whose base is not where every path ends was answered by a walk")
 	}
 }
+
+// merge-base --is-ancestor answered by a walk gives git's exit code, both
+// ways, through merges and across unrelated histories; a walk that would
+// run past its limit leaves the question to git.
+func TestIsAncestorByWalkAgreesWithMergeBase(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	commit := func(m string) string {
+		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", m)
+		return gittest.Git(t, dir, "rev-parse", "HEAD")
+	}
+	base := commit("base")
+	gittest.Git(t, dir, "checkout", "-q", "-b", "side")
+	side := commit("side")
+	gittest.Git(t, dir, "checkout", "-q", "-")
+	one := commit("one")
+	gittest.Git(t, dir, "merge", "-q", "--no-ff", "-m", "merge", "side")
+	tip := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "checkout", "-q", "--orphan", "other")
+	other := commit("other")
+	g := In(dir)
+	pairs := [][2]string{{base, tip}, {tip, base}, {side, tip}, {side, one}, {one, side}, {tip, tip}, {other, tip}, {tip, other}, {"main", tip}}
+	for _, p := range pairs {
+		cmd := exec.Command("git", "merge-base", "--is-ancestor", p[0], p[1])
+		cmd.Dir = dir
+		want := cmd.Run() == nil
+		if _, ok := g.isAncestor([]string{"merge-base", "--is-ancestor", p[0], p[1]}); !ok {
+			t.Errorf("%s %s: not answered by a walk", p[0], p[1])
+		}
+		got, err := g.Test("merge-base", "--is-ancestor", "--end-of-options", p[0], p[1])
+		if err != nil || got != want {
+			t.Errorf("is-ancestor %s %s = %v %v, git says %v", p[0], p[1], got, err, want)
+		}
+	}
+	gittest.Git(t, dir, "checkout", "-q", "main")
+	for i := 0; i <= walkLimit; i++ {
+		commit("long")
+	}
+	if _, ok := g.isAncestor([]string{"merge-base", "--is-ancestor", other, "HEAD"}); ok {
+		t.Error("a walk past its limit answered")
+	}
+	if got, err := g.Test("merge-base", "--is-ancestor", other, "HEAD"); err != nil || got {
+		t.Errorf("is-ancestor of an unrelated commit past the walk's limit = %v %v", got, err)
+	}
+}
