@@ -11,18 +11,8 @@ import (
 // rev-list --count answered by a walk gives what rev-list gives, and is
 // left to git where a walk cannot be exact.
 func TestRevListCountByWalkAgreesWithRevList(t *testing.T) {
-	dir := gittest.NewRepo(t)
-	commit := func(m string) string {
-		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", m)
-		return gittest.Git(t, dir, "rev-parse", "HEAD")
-	}
-	base := commit("base")
-	gittest.Git(t, dir, "checkout", "-q", "-b", "side")
-	side := commit("side")
-	gittest.Git(t, dir, "checkout", "-q", "-")
-	commit("one")
-	gittest.Git(t, dir, "merge", "-q", "--no-ff", "-m", "merge", "side")
-	tip := gittest.Git(t, dir, "rev-parse", "HEAD")
+	h := newMergeHistory(t)
+	dir, base, side, tip := h.dir, h.base, h.side, h.tip
 	g := In(dir)
 	for _, rng := range []string{base + ".." + tip, side + ".." + tip, tip + ".." + base, base + ".." + base, "HEAD~1..HEAD"} {
 		args := []string{"rev-list", "--count", "--end-of-options", rng}
@@ -50,18 +40,8 @@ func TestRevListCountByWalkAgreesWithRevList(t *testing.T) {
 // ways, through merges and across unrelated histories; a walk that would
 // run past its limit leaves the question to git.
 func TestIsAncestorByWalkAgreesWithMergeBase(t *testing.T) {
-	dir := gittest.NewRepo(t)
-	commit := func(m string) string {
-		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", m)
-		return gittest.Git(t, dir, "rev-parse", "HEAD")
-	}
-	base := commit("base")
-	gittest.Git(t, dir, "checkout", "-q", "-b", "side")
-	side := commit("side")
-	gittest.Git(t, dir, "checkout", "-q", "-")
-	one := commit("one")
-	gittest.Git(t, dir, "merge", "-q", "--no-ff", "-m", "merge", "side")
-	tip := gittest.Git(t, dir, "rev-parse", "HEAD")
+	h := newMergeHistory(t)
+	dir, base, side, one, tip, commit := h.dir, h.base, h.side, h.one, h.tip, h.commit
 	gittest.Git(t, dir, "checkout", "-q", "--orphan", "other")
 	other := commit("other")
 	g := In(dir)
@@ -88,4 +68,27 @@ func TestIsAncestorByWalkAgreesWithMergeBase(t *testing.T) {
 	if got, err := g.Test("merge-base", "--is-ancestor", other, "HEAD"); err != nil || got {
 		t.Errorf("is-ancestor of an unrelated commit past the walk's limit = %v %v", got, err)
 	}
+}
+
+// mergeHistory is a repository whose main is base, one, and the merge
+// (tip) of side, a branch off base.
+type mergeHistory struct {
+	dir, base, side, one, tip string
+	commit                    func(message string) string
+}
+
+func newMergeHistory(t *testing.T) mergeHistory {
+	h := mergeHistory{dir: gittest.NewRepo(t)}
+	h.commit = func(m string) string {
+		gittest.Git(t, h.dir, "commit", "-q", "--allow-empty", "-m", m)
+		return gittest.Git(t, h.dir, "rev-parse", "HEAD")
+	}
+	h.base = h.commit("base")
+	gittest.Git(t, h.dir, "checkout", "-q", "-b", "side")
+	h.side = h.commit("side")
+	gittest.Git(t, h.dir, "checkout", "-q", "-")
+	h.one = h.commit("one")
+	gittest.Git(t, h.dir, "merge", "-q", "--no-ff", "-m", "merge", "side")
+	h.tip = gittest.Git(t, h.dir, "rev-parse", "HEAD")
+	return h
 }
