@@ -82,7 +82,7 @@ func (s *supervisor) approveQueue(w *workflow.Workflow) (did, pending bool) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		d, p := s.runQueue()
+		d, p := s.runQueue(inQA)
 		s.mu.Lock()
 		s.queue = queueRun{did: d, pending: p}
 		s.mu.Unlock()
@@ -129,9 +129,10 @@ func (s *supervisor) queueWork(w *workflow.Workflow) (inQA []workflow.Entry, wai
 	return inQA, waiting, retry
 }
 
-// runQueue runs approve --all and reads what it did, on a workflow of its
-// own (it runs beside the next passes).
-func (s *supervisor) runQueue() (did, pending bool) {
+// runQueue runs approve --all over the tasks inQA held a moment ago, and
+// reads what it did, on a workflow of its own (it runs beside the next
+// passes).
+func (s *supervisor) runQueue(inQA []workflow.Entry) (did, pending bool) {
 	w, err := workflow.Open(s.opt.Dir)
 	if err != nil {
 		s.logf("%v", err)
@@ -141,11 +142,9 @@ func (s *supervisor) runQueue() (did, pending bool) {
 	// worker submits again before the queue's answer is read is in QA
 	// with another head, which that answer is not about.
 	tried := map[string]string{}
-	if inQA, _, err := w.InBucket(workflow.QA); err == nil {
-		for _, e := range inQA {
-			if e.Task != nil {
-				tried[e.ID] = e.Task.Str(task.KeySubmittedSHA)
-			}
+	for _, e := range inQA {
+		if e.Task != nil {
+			tried[e.ID] = e.Task.Str(task.KeySubmittedSHA)
 		}
 	}
 	out, errOut, code := s.verb(s.self(), "approve", "--all", "--json")
@@ -215,7 +214,7 @@ func (s *supervisor) runQueue() (did, pending bool) {
 			// or, its QA attempts spent, to BLOCKED: its reason says which.
 			s.markRejected(r.ID, "approve: "+r.Reason)
 			did = true
-		case e.Task == nil || e.Task.Str(task.KeySubmittedSHA) != tried[r.ID]:
+		case e.Task != nil && e.Task.Str(task.KeySubmittedSHA) != tried[r.ID]:
 			// Submitted again since (the queue sent it back already):
 			// the next queue run takes the new head.
 			s.logf("%s: the queue's answer (%s) is about an earlier head; its new one waits for the next queue run", r.ID, r.Reason)
