@@ -113,11 +113,15 @@ teardown() {
 	git burl watch --interval 100ms >"$BATS_TEST_TMPDIR/watch.out" 2>&1 &
 	WATCH_PID=$!
 	wait_until 30 test -f .burl/.workflow/locks/main.lock
-	approver=$(jq -r .pid .burl/.workflow/locks/main.lock)
-	[ "$(jq -r .action .burl/.workflow/locks/main.lock)" = approve ]
-	kill -9 "$approver" "$WATCH_PID"
+	# watch first: it would start the next approve --all the moment it saw
+	# this one die. The approver, left running its 2 s build, holds the
+	# lock then.
+	kill -9 "$WATCH_PID"
 	wait "$WATCH_PID" 2>/dev/null || true
 	WATCH_PID=
+	approver=$(jq -r .pid .burl/.workflow/locks/main.lock)
+	[ "$(jq -r .action .burl/.workflow/locks/main.lock)" = approve ]
+	kill -9 "$approver" 2>/dev/null || true
 	# SIGKILL is delivered, not waited for: the approver is dead once it is
 	# gone or a zombie.
 	wait_until 10 sh -c "! kill -0 $approver 2>/dev/null || grep -q '^State:.*zombie' /proc/$approver/status"
